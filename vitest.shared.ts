@@ -1,0 +1,11 @@
+import { fileURLToPath } from 'node:url';
+
+const packages = ['core', 'adapter-node', 'adapter-bun', 'adapter-deno', 'demo-data', 'testkit', 'redis', 'store-postgres'];
+
+/** Tests run against the sources; the example servers that socket tests spawn run the built packages. */
+export const alias = Object.fromEntries(
+  packages.map((name) => [
+    `@catalogue-api/${name}`,
+    fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url)),
+  ]),
+);
