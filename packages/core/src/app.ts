@@ -1,0 +1,74 @@
+/**
+ * `createCatalogueApp`: the catalogue API as one pipeline with two doors.
+ * @module
+ */
+import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
+import { createPipeline, type Logger } from './internal/pipeline.js';
+import { createMemoryStore } from './memory-store.js';
+import { catalogueRoutes } from './routes/index.js';
+import type { CatalogueStore } from './store.js';
+
+/** Options of {@link createCatalogueApp}. */
+export interface CatalogueAppOptions {
+  /** Where the catalogue lives. @default an empty memory store */
+  store?: CatalogueStore;
+  /** The clock, in milliseconds since the epoch; injected so that tests control time. @default Date.now */
+  now?: () => number;
+  /** Where unexpected failures are logged (clients only ever see the 500 envelope). @default console */
+  logger?: Logger;
+  /**
+   * Stages run around routing, outermost first: the gateway (keys, rate limits, blocks, cache)
+   * plugs in here. They see every GET and HEAD request; OPTIONS and other methods are answered before them.
+   */
+  middleware?: readonly Middleware[];
+}
+
+/** A catalogue API app. */
+export interface CatalogueApp {
+  /**
+   * The Web-standard door, for Bun, Deno, workers and tests.
+   * @param request - The request.
+   * @param context - The client address, from the host.
+   * @returns The response; never rejects.
+   */
+  fetch(request: Request, context?: RequestContext): Promise<Response>;
+  /**
+   * The plain door, for hosts where Web `Request`/`Response` objects are costly (Node).
+   * @param request - The plain request.
+   * @returns The plain response; never rejects.
+   */
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  /**
+   * Whether a path belongs to this app (`/v1` and below), so that middleware hosts can pass others on.
+   * @param path - A request path.
+   */
+  owns(path: string): boolean;
+}
+
+/**
+ * Creates the catalogue API: `/v1/anime` and the rest, with validation, SFW filtering, paging,
+ * the error envelope, HEAD/OPTIONS/405 and CORS.
+ * @param options - Store, clock, logger and middleware.
+ * @returns The app, with its `fetch` and `handle` doors.
+ * @example
+ * ```ts
+ * import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
+ * import { demoData } from '@catalogue-api/demo-data';
+ *
+ * const app = createCatalogueApp({ store: createMemoryStore(demoData) });
+ * const res = await app.fetch(new Request('http://localhost/v1/anime?q=naruto'));
+ * ```
+ */
+export function createCatalogueApp(options: CatalogueAppOptions = {}): CatalogueApp {
+  const handle = createPipeline({
+    routes: catalogueRoutes,
+    context: { store: options.store ?? createMemoryStore(), now: options.now ?? Date.now },
+    middleware: options.middleware,
+    logger: options.logger ?? console,
+  });
+  return {
+    handle,
+    owns: (path) => path === '/v1' || path.startsWith('/v1/'),
+    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The one error type of the API and the one function that writes the error envelope.
+ * @module
+ */
+
+/** Error categories of the specification's Errors table, by HTTP status. */
+export const ERROR_TYPES = {
+  400: 'BadRequestException',
+  401: 'UnauthorizedException',
+  403: 'ForbiddenException',
+  404: 'NotFoundException',
+  405: 'MethodNotAllowedException',
+  429: 'RateLimitException',
+  500: 'InternalServerErrorException',
+  502: 'BadGatewayException',
+  503: 'ServiceUnavailableException',
+  504: 'GatewayTimeoutException',
+} as const;
+
+/** An HTTP status that has an error category in the specification. */
+export type ErrorStatus = keyof typeof ERROR_TYPES;
+
+/** The error envelope every non-2xx response carries (spec, "Error envelope"). */
+export interface ErrorEnvelope {
+  status: number;
+  type: string;
+  message: string;
+  error: string;
+  path: string;
+}
+
+const GUIDANCE: Record<ErrorStatus, string> = {
+  400: 'Invalid or incomplete request. Check the parameter named in the message and try again.',
+  401: 'Send a valid Server Key in the X-Server-Key header, or no key at all for public access.',
+  403: 'Too many requests were refused; wait until the block ends.',
+  404: 'The requested route or record does not exist.',
+  405: 'Only GET, HEAD and OPTIONS are supported.',
+  429: 'Wait the number of seconds in the Retry-After header before trying again.',
+  500: 'Unexpected server failure. Please try again later.',
+  502: 'The gateway could not reach the upstream service. Please try again later.',
+  503: 'The service is offline or busy. Please try again shortly.',
+  504: 'The upstream service did not answer in time. Please try again later.',
+};
+
+/**
+ * An error that becomes an error-envelope response. Anything thrown inside the pipeline
+ * that is not an `ApiError` becomes the generic 500 envelope, with no stack or detail.
+ *
+ * @example
+ * ```ts
+ * throw ApiError.badParam('limit', 'an integer from 1 to 50');
+ * // → 400 {"status":400,"type":"BadRequestException","message":"limit must be an integer from 1 to 50",…}
+ * ```
+ */
+export class ApiError extends Error {
+  /** HTTP status of the response. */
+  readonly status: ErrorStatus;
+  /** Machine-readable error category, as in the spec's Errors table. */
+  readonly type: string;
+  /** Extra context or recovery guidance (the envelope's `error` field). */
+  readonly error: string;
+  /** Extra response headers, such as `Retry-After` or `Allow`. */
+  readonly headers: Readonly<Record<string, string>>;
+
+  /**
+   * @param status - HTTP status; decides `type`.
+   * @param message - Human-readable explanation.
+   * @param error - Extra context or recovery guidance; defaults to a generic text for the status.
+   * @param headers - Extra response headers.
+   */
+  constructor(status: ErrorStatus, message: string, error?: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.type = ERROR_TYPES[status];
+    this.error = error ?? GUIDANCE[status];
+    this.headers = headers;
+  }
+
+  /**
+   * 400 for a query or path parameter outside what is allowed.
+   * @param name - The parameter as the client spelled it.
+   * @param allowed - What is allowed, completing "`name` must be …".
+   * @returns The error, to throw.
+   */
+  static badParam(name: string, allowed: string): ApiError {
+    return new ApiError(400, `${name} must be ${allowed}`);
+  }
+
+  /**
+   * 404 for a record that does not exist.
+   * @param kind - Resource kind, e.g. `anime`.
+   * @param id - The requested id.
+   * @returns The error, to throw.
+   */
+  static notFound(kind: string, id: number | string): ApiError {
+    return new ApiError(404, `No ${kind} with id ${id} exists`, `There is no ${kind} record with mal_id ${id} in this catalogue.`);
+  }
+
+  /**
+   * 429 for a breached rate limit.
+   * @param retryAfter - Whole seconds until the blocking window resets (at least 1).
+   * @param message - The spec's message for the breached window.
+   * @param error - Names the limit and the tier.
+   * @returns The error, to throw.
+   */
+  static rateLimited(retryAfter: number, message: string, error: string): ApiError {
+    return new ApiError(429, message, error, { 'retry-after': String(Math.max(1, Math.ceil(retryAfter))) });
+  }
+
+  /** @returns The envelope of this error for a request to `path`. */
+  toEnvelope(path: string): ErrorEnvelope {
+    return errorEnvelope(this.status, this.message, this.error, path);
+  }
+}
+
+/**
+ * Writes the error envelope. This is the only place the envelope is built.
+ * @param status - HTTP status with an error category.
+ * @param message - Human-readable explanation.
+ * @param error - Extra context or recovery guidance.
+ * @param path - The request path that produced the error.
+ * @returns `{status, type, message, error, path}` in that order.
+ */
+export function errorEnvelope(status: ErrorStatus, message: string, error: string, path: string): ErrorEnvelope {
+  return { status, type: ERROR_TYPES[status], message, error, path };
+}
+
+/**
+ * Turns anything thrown into an `ApiError`: itself when it is one, the 500 error otherwise.
+ * The original error is never exposed to clients.
+ */
+export function toApiError(thrown: unknown): ApiError {
+  return thrown instanceof ApiError ? thrown : new ApiError(500, 'Internal server error');
+}

@@ -1,0 +1,90 @@
+/**
+ * The plain request and response that the pipeline works on, and their Web-standard doors.
+ * @module
+ */
+
+/**
+ * A request as the pipeline sees it. Adapters build it straight from their runtime's request,
+ * without allocating a Web `Request` (which costs most of Node's throughput).
+ */
+export interface PlainRequest {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** URL path, e.g. `/v1/anime`; not decoded. */
+  path: string;
+  /** Raw query string without the leading `?`; empty when there is none. */
+  query: string;
+  /** Header lookup by lower-case name; `undefined` when absent. */
+  header(name: string): string | undefined;
+  /** The client's IP address as the transport saw it (socket address), when known. */
+  clientAddress?: string | undefined;
+}
+
+/** A response as the pipeline produces it. Header names are lower-case. */
+export interface PlainResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body bytes or text; `null` for 204, 304 and HEAD. */
+  body: string | Uint8Array | null;
+}
+
+/** Per-request context a host passes to `fetch`. */
+export interface RequestContext {
+  /** The client's IP address (from the socket; Bun's `server.requestIP`, Deno's `info.remoteAddr`). */
+  clientAddress?: string | undefined;
+}
+
+/**
+ * A stage around the pipeline: it may answer itself, or call `next` and adjust the answer.
+ * The gateway (rate limits, keys, caching) is a chain of these.
+ */
+export type Middleware = (request: PlainRequest, next: () => Promise<PlainResponse>) => Promise<PlainResponse>;
+
+/** Something that answers plain requests: an app's plain door. */
+export type PlainHandler = (request: PlainRequest) => Promise<PlainResponse>;
+
+/** The methods the API accepts (spec, "Endpoints"). */
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+
+/**
+ * Builds a plain request from a Web `Request`.
+ * @param request - The Web request.
+ * @param context - Per-request context from the host.
+ * @returns The plain request.
+ */
+export function fromWebRequest(request: Request, context?: RequestContext): PlainRequest {
+  const url = request.url;
+  // Avoid `new URL()`: the path and query are all we need and the request URL is absolute.
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const target = start < 0 ? '/' : url.slice(start);
+  const hash = target.indexOf('#');
+  const bare = hash < 0 ? target : target.slice(0, hash);
+  const q = bare.indexOf('?');
+  const headers = request.headers;
+  return {
+    method: request.method,
+    path: q < 0 ? bare : bare.slice(0, q),
+    query: q < 0 ? '' : bare.slice(q + 1),
+    header: (name) => headers.get(name) ?? undefined,
+    clientAddress: context?.clientAddress,
+  };
+}
+
+/**
+ * Builds a Web `Response` from a plain response.
+ * @param response - The plain response.
+ * @returns The Web response.
+ */
+export function toWebResponse(response: PlainResponse): Response {
+  return new Response(response.body as BodyInit | null, { status: response.status, headers: response.headers });
+}
+
+/**
+ * Splits an origin-form request target (`/v1/anime?q=x`) into path and query.
+ * @param target - The request target, as Node's `req.url` gives it.
+ * @returns The path and the raw query string.
+ */
+export function splitTarget(target: string): { path: string; query: string } {
+  const q = target.indexOf('?');
+  return q < 0 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
+}

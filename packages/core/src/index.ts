@@ -1,0 +1,25 @@
+/**
+ * The runtime-agnostic core of catalogue-api: a Jikan v4 wire-compatible anime and manga
+ * catalogue API under `/v1`, built on Web-standard APIs only.
+ * @module @catalogue-api/core
+ */
+export { createCatalogueApp, type CatalogueApp, type CatalogueAppOptions } from './app.js';
+export { ApiError, errorEnvelope, ERROR_TYPES, type ErrorEnvelope, type ErrorStatus } from './errors.js';
+export {
+  ALLOWED_METHODS,
+  fromWebRequest,
+  splitTarget,
+  toWebResponse,
+  type Middleware,
+  type PlainHandler,
+  type PlainRequest,
+  type PlainResponse,
+  type RequestContext,
+} from './http.js';
+export type { Logger } from './internal/pipeline.js';
+export { createMemoryStore } from './memory-store.js';
+export type { AnimeOrderBy, AnimeSearch, Approval, CatalogueData, CatalogueStore, Page } from './store.js';
+export type { DatePeriod } from './query.js';
+export type { SfwMode } from './sfw.js';
+export type { Anime } from './schemas/anime.js';
+export type { Broadcast, DateRange, Images, Pagination, Reference, Title, Trailer } from './schemas/common.js';

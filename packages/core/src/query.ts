@@ -1,0 +1,254 @@
+/**
+ * Query-string parameters as zod schemas. Each one validates a raw value (`string`, `string[]` for a
+ * repeated key, or absent) and fails with a message that names the parameter and what is allowed.
+ * Endpoint query schemas are `z.object`s of these; `parseQuery` turns the first issue into a 400.
+ * @module
+ */
+import { z } from 'zod';
+import { ApiError } from './errors.js';
+
+/** A raw query value: absent, once, or repeated. */
+export type RawValue = string | string[] | undefined;
+/** A raw query: what the router hands a handler. */
+export type RawQuery = Record<string, RawValue>;
+
+const raw = z.union([z.string(), z.array(z.string())]).optional();
+
+/** Flag values (Jikan accepts `1`/`0` too). A bare flag (`?sfw`) arrives as the empty string. */
+const TRUE = new Set(['', 'true', '1']);
+const FALSE = new Set(['false', '0']);
+
+/** A transform that adds one custom issue and aborts. */
+function fail(ctx: z.RefinementCtx, message: string): never {
+  ctx.addIssue({ code: 'custom', message });
+  return z.NEVER;
+}
+
+/**
+ * The single value of a parameter; `undefined` when absent or empty (empty means default).
+ * A repeated key is an error: which of the values was meant is not ours to guess.
+ */
+function one(name: string, value: RawValue, ctx: z.RefinementCtx): string | undefined {
+  if (Array.isArray(value)) return fail(ctx, `${name} must be given once`);
+  return value === '' ? undefined : value;
+}
+
+/** Splits a comma list; repeated keys are joined (`type=tv&type=movie` = `type=tv,movie`). */
+function list(value: RawValue): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = (Array.isArray(value) ? value.join(',') : value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  return items.length ? items : undefined;
+}
+
+const INT = /^[+]?\d+$/;
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * An integer parameter within bounds.
+ * @param name - Parameter name, for the message.
+ * @param min - Smallest allowed value.
+ * @param max - Largest allowed value.
+ * @param fallback - Value when absent or empty.
+ */
+export function intParam(name: string, min: number, max: number, fallback: number) {
+  return raw.transform((value, ctx) => {
+    const s = one(name, value, ctx);
+    if (s === undefined) return fallback;
+    const n = INT.test(s) ? Number(s) : NaN;
+    if (!(n >= min && n <= max)) return fail(ctx, `${name} must be an integer from ${min} to ${max}`);
+    return n;
+  });
+}
+
+/**
+ * An optional number parameter within inclusive bounds.
+ * @param name - Parameter name, for the message.
+ * @param min - Smallest allowed value.
+ * @param max - Largest allowed value.
+ */
+export function numberParam(name: string, min: number, max: number) {
+  return raw.transform((value, ctx): number | undefined => {
+    const s = one(name, value, ctx);
+    if (s === undefined) return undefined;
+    const n = NUMBER.test(s) ? Number(s) : NaN;
+    if (!(n >= min && n <= max)) return fail(ctx, `${name} must be a number from ${min} to ${max}`);
+    return n;
+  });
+}
+
+/**
+ * An optional string parameter of bounded length.
+ * @param name - Parameter name, for the message.
+ * @param max - Most characters allowed.
+ */
+export function textParam(name: string, max: number) {
+  return raw.transform((value, ctx): string | undefined => {
+    const s = one(name, value, ctx);
+    if (s === undefined) return undefined;
+    if ([...s].length > max) return fail(ctx, `${name} must be at most ${max} characters long`);
+    return s;
+  });
+}
+
+/**
+ * An optional string of exactly one character (spec: `letter`).
+ * @param name - Parameter name, for the message.
+ */
+export function letterParam(name: string) {
+  return raw.transform((value, ctx): string | undefined => {
+    const s = one(name, value, ctx);
+    if (s === undefined) return undefined;
+    if ([...s].length !== 1) return fail(ctx, `${name} must be exactly 1 character`);
+    return s;
+  });
+}
+
+/**
+ * A flag: on when present bare, empty, `true` or `1`; off when absent, `false` or `0`.
+ * @param name - Parameter name, for the message.
+ */
+export function flagParam(name: string) {
+  return raw.transform((value, ctx): boolean => {
+    if (value === undefined) return false;
+    if (Array.isArray(value)) return fail(ctx, `${name} must be given once`);
+    const s = value.toLowerCase();
+    if (TRUE.has(s)) return true;
+    if (FALSE.has(s)) return false;
+    return fail(ctx, `${name} must be true or false (or given bare)`);
+  });
+}
+
+const describe = (values: readonly string[]) => values.join(', ');
+
+/**
+ * One value out of a fixed set, case-insensitive, mapped to its label.
+ * @param name - Parameter name, for the message.
+ * @param labels - Allowed lower-case values and what each means.
+ */
+export function enumParam<const L extends Record<string, string>>(name: string, labels: L) {
+  const keys = Object.keys(labels);
+  return raw.transform((value, ctx): L[keyof L] | undefined => {
+    const s = one(name, value, ctx);
+    if (s === undefined) return undefined;
+    const key = s.toLowerCase();
+    if (!Object.hasOwn(labels, key)) return fail(ctx, `${name} must be one of: ${describe(keys)}`);
+    return labels[key] as L[keyof L];
+  });
+}
+
+/**
+ * A comma list of values out of a fixed set, case-insensitive, mapped to their labels (OR-ed by the caller).
+ * @param name - Parameter name, for the message.
+ * @param labels - Allowed lower-case values and what each means.
+ */
+export function enumListParam<const L extends Record<string, string>>(name: string, labels: L) {
+  const keys = Object.keys(labels);
+  return raw.transform((value, ctx): Array<L[keyof L]> | undefined => {
+    const items = list(value);
+    if (!items) return undefined;
+    const out: Array<L[keyof L]> = [];
+    for (const item of items) {
+      const key = item.toLowerCase();
+      if (!Object.hasOwn(labels, key)) {
+        return fail(ctx, `${name} must be a comma-separated list of: ${describe(keys)} (got "${item}")`);
+      }
+      const label = labels[key] as L[keyof L];
+      if (!out.includes(label)) out.push(label);
+    }
+    return out;
+  });
+}
+
+/**
+ * A comma list of positive integer ids.
+ * @param name - Parameter name, for the message.
+ */
+export function idListParam(name: string) {
+  return raw.transform((value, ctx): number[] | undefined => {
+    const items = list(value);
+    if (!items) return undefined;
+    const ids: number[] = [];
+    for (const item of items) {
+      const n = INT.test(item) ? Number(item) : NaN;
+      if (!(n >= 1 && Number.isSafeInteger(n))) {
+        return fail(ctx, `${name} must be a comma-separated list of positive integer ids (got "${item}")`);
+      }
+      ids.push(n);
+    }
+    return ids;
+  });
+}
+
+/** A calendar period from a `YYYY`, `YYYY-MM` or `YYYY-MM-DD` parameter: its first and last day. */
+export interface DatePeriod {
+  /** First day, `YYYY-MM-DD`. */
+  first: string;
+  /** Last day, `YYYY-MM-DD`. */
+  last: string;
+}
+
+const DATE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/**
+ * Parses `YYYY`, `YYYY-MM` or `YYYY-MM-DD` into the period it names.
+ * @param s - The text.
+ * @returns The period, or `undefined` when the text is not a real date.
+ */
+export function parsePeriod(s: string): DatePeriod | undefined {
+  const m = DATE.exec(s);
+  if (!m) return undefined;
+  const year = Number(m[1]);
+  const month = m[2] === undefined ? undefined : Number(m[2]);
+  const day = m[3] === undefined ? undefined : Number(m[3]);
+  if (month !== undefined && (month < 1 || month > 12)) return undefined;
+  const daysIn = (mo: number) => new Date(Date.UTC(year, mo, 0)).getUTCDate();
+  if (month === undefined) return { first: `${pad(year, 4)}-01-01`, last: `${pad(year, 4)}-12-31` };
+  if (day === undefined) {
+    return { first: `${pad(year, 4)}-${pad(month)}-01`, last: `${pad(year, 4)}-${pad(month)}-${pad(daysIn(month))}` };
+  }
+  if (day < 1 || day > daysIn(month)) return undefined;
+  const date = `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+  return { first: date, last: date };
+}
+
+/**
+ * An optional date parameter: `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
+ * @param name - Parameter name, for the message.
+ */
+export function dateParam(name: string) {
+  return raw.transform((value, ctx): DatePeriod | undefined => {
+    const s = one(name, value, ctx);
+    if (s === undefined) return undefined;
+    return parsePeriod(s) ?? fail(ctx, `${name} must be a date as YYYY, YYYY-MM or YYYY-MM-DD`);
+  });
+}
+
+/**
+ * Validates a raw query against an endpoint's schema.
+ * @param schema - The endpoint's query schema.
+ * @param query - The raw query.
+ * @returns The typed query.
+ * @throws {@link ApiError} 400 naming the first invalid parameter.
+ */
+export function parseQuery<S extends z.ZodType>(schema: S, query: RawQuery): z.output<S> {
+  const result = schema.safeParse(query);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new ApiError(400, issue?.message ?? 'The query is invalid');
+}
+
+/**
+ * Parses a path id: a positive integer.
+ * @param name - Parameter name, for the message.
+ * @param value - The raw path segment.
+ * @throws {@link ApiError} 400 when it is not a positive integer.
+ */
+export function parseId(name: string, value: string | undefined): number {
+  const n = value !== undefined && INT.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && Number.isSafeInteger(n))) throw ApiError.badParam(name, 'a positive integer');
+  return n;
+}

@@ -1,0 +1,158 @@
+/**
+ * `GET /v1/anime` (search) and `GET /v1/anime/{id}`.
+ * @module
+ */
+import { z } from 'zod';
+import { ApiError } from '../errors.js';
+import { ok } from '../internal/pipeline.js';
+import { paginate } from '../paginate.js';
+import {
+  dateParam,
+  enumListParam,
+  enumParam,
+  flagParam,
+  idListParam,
+  intParam,
+  letterParam,
+  numberParam,
+  parseId,
+  parseQuery,
+  textParam,
+} from '../query.js';
+import { sfwMode } from '../sfw.js';
+import type { AnimeSearch } from '../store.js';
+import type { CatalogueHandler, CatalogueRoute } from './context.js';
+
+/** `type` values and their labels (Jikan v4 anime types). */
+export const ANIME_TYPES = {
+  tv: 'TV',
+  movie: 'Movie',
+  ova: 'OVA',
+  special: 'Special',
+  ona: 'ONA',
+  music: 'Music',
+  cm: 'CM',
+  pv: 'PV',
+  tv_special: 'TV Special',
+} as const;
+
+/** `status` values and their labels. */
+export const ANIME_STATUSES = {
+  airing: 'Currently Airing',
+  complete: 'Finished Airing',
+  upcoming: 'Not yet aired',
+} as const;
+
+/** `rating` values and their labels, in the spec's order. */
+export const ANIME_RATINGS = {
+  g: 'G - All Ages',
+  pg: 'PG - Children',
+  pg13: 'PG-13 - Teens 13 or older',
+  r17: 'R - 17+ (violence & profanity)',
+  r: 'R+ - Mild Nudity',
+  rx: 'Rx - Hentai',
+} as const;
+
+const ORDER_BY = {
+  mal_id: 'mal_id',
+  title: 'title',
+  start_date: 'start_date',
+  end_date: 'end_date',
+  episodes: 'episodes',
+  score: 'score',
+  scored_by: 'scored_by',
+  rank: 'rank',
+  popularity: 'popularity',
+  members: 'members',
+  favorites: 'favorites',
+} as const;
+
+/** `unapproved`: absent → approved only; `true` or empty → both; `only` → unapproved only. */
+const UNAPPROVED = { false: 'approved', true: 'all', only: 'unapproved' } as const;
+
+/** The query of `GET /v1/anime`, every parameter of the spec with its bounds. */
+export const animeSearchQuery = z
+  .object({
+    q: textParam('q', 200),
+    page: intParam('page', 1, 1000, 1),
+    limit: intParam('limit', 1, 50, 25),
+    type: enumListParam('type', ANIME_TYPES),
+    status: enumParam('status', ANIME_STATUSES),
+    rating: enumListParam('rating', ANIME_RATINGS),
+    sfw: flagParam('sfw'),
+    'sfw-strict': flagParam('sfw-strict'),
+    unapproved: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return 'approved' as const;
+        const s = Array.isArray(value) ? undefined : value.toLowerCase();
+        if (s === '') return 'all' as const;
+        if (s !== undefined && Object.hasOwn(UNAPPROVED, s)) return UNAPPROVED[s as keyof typeof UNAPPROVED];
+        ctx.addIssue({ code: 'custom', message: 'unapproved must be one of: false, true, only (or given bare)' });
+        return z.NEVER;
+      }),
+    score: numberParam('score', 1, 9.99),
+    min_score: numberParam('min_score', 0, 10),
+    max_score: numberParam('max_score', 1, 10),
+    genres: idListParam('genres'),
+    genres_exclude: idListParam('genres_exclude'),
+    producers: idListParam('producers'),
+    order_by: enumParam('order_by', ORDER_BY),
+    sort: enumParam('sort', { asc: 'asc', desc: 'desc' }),
+    letter: letterParam('letter'),
+    start_date: dateParam('start_date'),
+    end_date: dateParam('end_date'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.min_score !== undefined && v.max_score !== undefined && v.min_score > v.max_score) {
+      ctx.addIssue({ code: 'custom', message: 'min_score must be less than or equal to max_score' });
+    }
+    if (v.start_date && v.end_date && v.start_date.first > v.end_date.last) {
+      ctx.addIssue({ code: 'custom', message: 'start_date must not be after end_date' });
+    }
+  })
+  .transform(
+    (v): AnimeSearch => ({
+      q: v.q,
+      page: v.page,
+      limit: v.limit,
+      types: v.type,
+      status: v.status,
+      ratings: v.rating,
+      sfw: sfwMode(v.sfw, v['sfw-strict']),
+      approval: v.unapproved,
+      score: v.score,
+      minScore: v.min_score,
+      maxScore: v.max_score,
+      genres: v.genres,
+      genresExclude: v.genres_exclude,
+      producers: v.producers,
+      orderBy: v.order_by,
+      sort: v.sort ?? 'asc',
+      letter: v.letter,
+      startDate: v.start_date,
+      endDate: v.end_date,
+    }),
+  );
+
+/** `GET /v1/anime`: search, filter and page through anime. */
+export const searchAnime: CatalogueHandler = async (request, { store }) => {
+  const search = parseQuery(animeSearchQuery, request.query);
+  const page = await store.searchAnime(search);
+  return ok({ pagination: paginate(page.total, search.page, search.limit, page.data.length), data: page.data });
+};
+
+/** `GET /v1/anime/{id}`: one anime. */
+export const getAnimeById: CatalogueHandler = async (request, { store }) => {
+  const id = parseId('id', request.params.id);
+  const anime = await store.getAnime(id);
+  if (!anime) throw ApiError.notFound('anime', id);
+  return ok({ data: anime });
+};
+
+/** The anime routes. */
+export const animeRoutes: CatalogueRoute[] = [
+  { path: '/v1/anime', handler: searchAnime },
+  { path: '/v1/anime/:id', handler: getAnimeById },
+];

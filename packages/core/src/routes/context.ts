@@ -1,0 +1,18 @@
+/**
+ * What catalogue route handlers are given besides the request.
+ * @module
+ */
+import type { CatalogueStore } from '../store.js';
+import type { Handler, Route } from '../internal/pipeline.js';
+
+/** The catalogue app's handler context. */
+export interface CatalogueContext {
+  store: CatalogueStore;
+  /** The injected clock, in milliseconds since the epoch. */
+  now: () => number;
+}
+
+/** A catalogue route handler. */
+export type CatalogueHandler = Handler<CatalogueContext>;
+/** A catalogue route. */
+export type CatalogueRoute = Route<CatalogueContext>;

@@ -1,0 +1,65 @@
+/**
+ * The anime record, in Jikan v4 server field order (spec, Anime object; Jikan notes §11.2).
+ * @module
+ */
+import { z } from 'zod';
+import {
+  broadcastSchema,
+  dataOf,
+  dateRangeSchema,
+  imagesSchema,
+  listOf,
+  referenceSchema,
+  titleSchema,
+  trailerSchema,
+} from './common.js';
+
+const refs = z.array(referenceSchema);
+
+/** One anime, as `GET /v1/anime/{id}` returns it in `data`. */
+export const animeSchema = z.object({
+  mal_id: z.number().int(),
+  url: z.string(),
+  images: imagesSchema,
+  trailer: trailerSchema,
+  approved: z.boolean(),
+  titles: z.array(titleSchema),
+  title: z.string(),
+  title_english: z.string().nullable(),
+  title_japanese: z.string().nullable(),
+  title_synonyms: z.array(z.string()),
+  type: z.string(),
+  source: z.string(),
+  episodes: z.number().int().nullable(),
+  status: z.string(),
+  airing: z.boolean(),
+  aired: dateRangeSchema,
+  duration: z.string().nullable(),
+  rating: z.string().nullable(),
+  score: z.number().nullable(),
+  scored_by: z.number().int().nullable(),
+  rank: z.number().int().nullable(),
+  popularity: z.number().int().nullable(),
+  members: z.number().int().nullable(),
+  favorites: z.number().int().nullable(),
+  synopsis: z.string().nullable(),
+  background: z.string().nullable(),
+  season: z.enum(['spring', 'summer', 'fall', 'winter']).nullable(),
+  year: z.number().int().nullable(),
+  broadcast: broadcastSchema,
+  producers: refs,
+  licensors: refs,
+  studios: refs,
+  genres: refs,
+  explicit_genres: refs,
+  themes: refs,
+  demographics: refs,
+});
+
+/** `GET /v1/anime/{id}`. */
+export const animeResponseSchema = dataOf(animeSchema);
+/** `GET /v1/anime`. */
+export const animeListResponseSchema = listOf(animeSchema);
+
+/** One anime record. */
+export type Anime = z.infer<typeof animeSchema>;

@@ -1,0 +1,88 @@
+/**
+ * Building blocks shared by the response shapes (Jikan v4 §11.1). Every shape is defined once here
+ * in zod; the TypeScript types, the response-shape tests and the OpenAPI document derive from it.
+ * @module
+ */
+import { z } from 'zod';
+
+const url = z.string();
+const nstr = z.string().nullable();
+const nint = z.number().int().nullable();
+
+/** JPG and WebP image URLs in three sizes (anime and manga). */
+export const imagesSchema = z.object({
+  jpg: z.object({ image_url: nstr, small_image_url: nstr, large_image_url: nstr }),
+  webp: z.object({ image_url: nstr, small_image_url: nstr, large_image_url: nstr }),
+});
+
+/** A title with its type (`Default`, `Synonym`, `Japanese`, `English`, …). */
+export const titleSchema = z.object({ type: z.string(), title: z.string() });
+
+/** A reference to another record: producer, studio, genre, author, magazine… */
+export const referenceSchema = z.object({ mal_id: z.number().int(), type: z.string(), name: z.string(), url });
+
+/** One end of a date range split into parts. */
+export const datePropSchema = z.object({ day: nint, month: nint, year: nint });
+
+/** A date range: ISO 8601 ends, their parts and a display string. */
+export const dateRangeSchema = z.object({
+  from: nstr,
+  to: nstr,
+  prop: z.object({ from: datePropSchema, to: datePropSchema }),
+  string: nstr,
+});
+
+/** A YouTube trailer with the v1 statistics fields; every field is nullable (spec, Anime object). */
+export const trailerSchema = z.object({
+  youtube_id: nstr,
+  url: nstr,
+  embed_url: nstr,
+  images: z.object({
+    image_url: nstr,
+    small_image_url: nstr,
+    medium_image_url: nstr,
+    large_image_url: nstr,
+    maximum_image_url: nstr,
+  }),
+  title: nstr,
+  views: nint,
+  likes: nint,
+  dislikes: nint,
+  comment_count: nint,
+  published_at: nstr,
+  duration: nstr,
+  privacy_status: nstr,
+  region_restriction: z.record(z.string(), z.unknown()).nullable(),
+  embeddable: z.boolean().nullable(),
+});
+
+/** Weekly broadcast slot. */
+export const broadcastSchema = z.object({ day: nstr, time: nstr, timezone: nstr, string: nstr });
+
+/** The full pagination object of store-backed lists (spec, Pagination object). */
+export const paginationSchema = z.object({
+  last_visible_page: z.number().int(),
+  has_next_page: z.boolean(),
+  current_page: z.number().int(),
+  items: z.object({ count: z.number().int(), total: z.number().int(), per_page: z.number().int() }),
+});
+
+/**
+ * A list response: `pagination` then `data`.
+ * @param item - The schema of one element of `data`.
+ */
+export const listOf = <T extends z.ZodType>(item: T) => z.object({ pagination: paginationSchema, data: z.array(item) });
+
+/**
+ * A single-record response: `{ data }`.
+ * @param item - The schema of the record.
+ */
+export const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: item });
+
+export type Images = z.infer<typeof imagesSchema>;
+export type Title = z.infer<typeof titleSchema>;
+export type Reference = z.infer<typeof referenceSchema>;
+export type DateRange = z.infer<typeof dateRangeSchema>;
+export type Trailer = z.infer<typeof trailerSchema>;
+export type Broadcast = z.infer<typeof broadcastSchema>;
+export type Pagination = z.infer<typeof paginationSchema>;
