@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { createSearchIndex, MatchTier, normalizeTitle } from './search.js';
+
+describe('normalizeTitle', () => {
+  it.each([
+    ['Fullmetal Alchemist: Brotherhood', 'fullmetal alchemist brotherhood'],
+    ['Pokémon', 'pokemon'],
+    ['Steins;Gate', 'steins gate'],
+    ['ＫＡＮＯＮ', 'kanon'],
+    ['進撃の巨人', '進撃の巨人'],
+    ['  --  ', ''],
+  ])('folds %s to %s', (input, output) => {
+    expect(normalizeTitle(input)).toBe(output);
+  });
+});
+
+describe('search index', () => {
+  const titles = [
+    ['Naruto', 'ナルト'],
+    ['Naruto: Shippuuden', 'Naruto Shippuden'],
+    ['Boruto: Naruto Next Generations'],
+    ['One Piece'],
+    ['Cowboy Bebop', 'カウボーイビバップ'],
+    ['Cowboy Bebop: Tengoku no Tobira', 'Cowboy Bebop: The Movie'],
+  ];
+  const index = createSearchIndex(titles);
+  const ids = (q: string) => index.search(q).map((hit) => hit.index);
+
+  it('finds an exact title in the exact tier', () => {
+    const hit = index.search('naruto').find((h) => h.index === 0);
+    expect(hit?.tier).toBe(MatchTier.Exact);
+  });
+
+  it('puts prefix and word-prefix matches in their tiers', () => {
+    const hits = new Map(index.search('naruto').map((h) => [h.index, h.tier]));
+    expect(hits.get(1)).toBe(MatchTier.Prefix);
+    expect(hits.get(2)).toBe(MatchTier.WordPrefix);
+  });
+
+  it('finds a title despite a typo', () => {
+    expect(ids('naruot')).toContain(0);
+    expect(ids('cowboy bebpo')).toContain(4);
+  });
+
+  it('finds Japanese titles', () => {
+    expect(ids('カウボーイビバップ')).toContain(4);
+  });
+
+  it('answers one- and two-letter queries by word prefix', () => {
+    expect(ids('on')).toEqual([3]);
+  });
+
+  it('returns nothing for an unrelated query or punctuation', () => {
+    expect(ids('zzzzqqq')).toEqual([]);
+    expect(ids('!!!')).toEqual([]);
+  });
+});
