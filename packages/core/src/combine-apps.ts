@@ -1,0 +1,42 @@
+/**
+ * `combineApps`: several apps on one server (the catalogue at `/v1` and the status API at `/api/status`).
+ * @module
+ */
+import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
+
+/** What {@link combineApps} needs of an app. */
+export interface MountableApp {
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  owns(path: string): boolean;
+}
+
+/** Apps combined into one, with the same doors. */
+export interface CombinedApp {
+  fetch(request: Request, context?: RequestContext): Promise<Response>;
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  owns(path: string): boolean;
+}
+
+/**
+ * Combines apps: each request goes to the first app that owns its path; a path none owns goes to
+ * the last app, whose 404 envelope answers it.
+ * @param apps - The apps, at least one; the last is the fallback.
+ * @returns An app with `fetch`, `handle` and `owns`, for any adapter.
+ * @throws {RangeError} when no app is given.
+ * @example
+ * ```ts
+ * const server = await serve(combineApps(statusApp, catalogueApp), { port: 3000 });
+ * // GET /api/status → status app; GET /v1/anime → catalogue app
+ * ```
+ */
+export function combineApps(...apps: MountableApp[]): CombinedApp {
+  const fallback = apps[apps.length - 1];
+  if (!fallback) throw new RangeError('combineApps needs at least one app');
+  const pick = (path: string) => apps.find((app) => app.owns(path)) ?? fallback;
+  const handle = (request: PlainRequest) => pick(request.path).handle(request);
+  return {
+    handle,
+    owns: (path) => apps.some((app) => app.owns(path)),
+    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
+  };
+}

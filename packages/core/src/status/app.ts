@@ -1,0 +1,149 @@
+/**
+ * `createStatusApp`: the status API (`GET /api/status`) on the same pipeline as the catalogue.
+ * @module
+ */
+import { ApiError } from '../errors.js';
+import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from '../http.js';
+import { createPipeline, ok, type Logger, type Route } from '../internal/pipeline.js';
+import { createMaintenanceManager, type MaintenanceManager } from './maintenance.js';
+import { createMemoryStatusStore } from './memory-status-store.js';
+import { toSnapshot } from './snapshot.js';
+import { toWindowStart } from './history.js';
+import type { StatusStore } from './store.js';
+import type { ServiceConfig, StatusSnapshot } from './types.js';
+
+/** Options of {@link createStatusApp}. */
+export interface StatusAppOptions {
+  /** The monitored services, in display order. */
+  services: readonly ServiceConfig[];
+  /** Where history and maintenance records are. Share it with the checker. @default a memory store */
+  store?: StatusStore;
+  /** The status page's name and address (the snapshot's `page`). @default { name: 'Status', url: '' } */
+  page?: { name: string; url: string };
+  /** The clock, in milliseconds since the epoch. @default Date.now */
+  now?: () => number;
+  /** A result holds this long; then the service is `unknown` and the checker unhealthy. @default 120 */
+  staleAfterSeconds?: number;
+  /** Consecutive failed checks before a service is `down`. @default 2 */
+  failuresBeforeDown?: number;
+  /** How long one generated snapshot is served (`Cache-Control: public, max-age=…`). @default 30 */
+  cacheSeconds?: number;
+  /** Where unexpected failures are logged. @default console */
+  logger?: Logger;
+  /** Stages run around routing, as for the catalogue app. */
+  middleware?: readonly Middleware[];
+}
+
+/** A status API app. */
+export interface StatusApp {
+  /** The Web-standard door. Never rejects. */
+  fetch(request: Request, context?: RequestContext): Promise<Response>;
+  /** The plain door (Node). Never rejects. */
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  /** Whether a path belongs to this app (`/api/status`). */
+  owns(path: string): boolean;
+  /** Generates a fresh snapshot, bypassing the response cache. */
+  snapshot(): Promise<StatusSnapshot>;
+  /** Adds, changes and removes maintenance records; a change shows in the next response at once. */
+  maintenance: MaintenanceManager;
+  /** The store in use. */
+  store: StatusStore;
+}
+
+/** The status API's one route. */
+export const STATUS_PATH = '/api/status';
+
+/**
+ * Creates the status API: `GET /api/status` returns the snapshot of the spec's "Status snapshot"
+ * tables, generated at most once per cache period however many clients ask at once; HEAD, OPTIONS
+ * and the 405 envelope behave as in the catalogue. No authentication, no rate limit. Pair it with
+ * {@link createChecker} on the same store to fill the history.
+ * @param options - Services, store, page, clock and thresholds.
+ * @returns The app.
+ * @throws {RangeError} for duplicate service ids or a service with the reserved id `all`.
+ * @example
+ * ```ts
+ * import { createChecker, createMemoryStatusStore, createStatusApp } from '@catalogue-api/core';
+ *
+ * const services = [{ id: 'api', name: 'Catalogue API', check: { url: 'http://127.0.0.1:3000/v1/anime?limit=1' } }];
+ * const store = createMemoryStatusStore();
+ * createChecker({ services, store }).start();
+ * const app = createStatusApp({ services, store, page: { name: 'Catalogue status', url: 'https://status.example.org' } });
+ * const res = await app.fetch(new Request('http://localhost/api/status'));
+ * ```
+ */
+export function createStatusApp(options: StatusAppOptions): StatusApp {
+  const services = [...options.services];
+  const seen = new Set<string>();
+  for (const service of services) {
+    if (service.id === 'all') throw new RangeError('"all" is reserved for maintenance of every service; pick another service id');
+    if (seen.has(service.id)) throw new RangeError(`Duplicate service id "${service.id}"`);
+    seen.add(service.id);
+  }
+  const store = options.store ?? createMemoryStatusStore();
+  const now = options.now ?? Date.now;
+  const page = options.page ?? { name: 'Status', url: '' };
+  const staleAfterSeconds = options.staleAfterSeconds ?? 120;
+  const failuresBeforeDown = options.failuresBeforeDown ?? 2;
+  const cacheMs = (options.cacheSeconds ?? 30) * 1000;
+  const logger = options.logger ?? console;
+  const cacheControl = `public, max-age=${options.cacheSeconds ?? 30}`;
+
+  async function snapshot(): Promise<StatusSnapshot> {
+    const at = now();
+    const [segments, maintenances] = await Promise.all([store.listSegments(toWindowStart(at)), store.listMaintenances()]);
+    return toSnapshot({ services, segments, maintenances, page, now: at, staleAfterSeconds, failuresBeforeDown });
+  }
+
+  // Single flight: concurrent requests after expiry share one generation.
+  let cached: { snapshot: StatusSnapshot; expiresAt: number } | undefined;
+  let pending: Promise<StatusSnapshot> | undefined;
+  function current(): Promise<StatusSnapshot> {
+    const at = now();
+    if (cached && at < cached.expiresAt) return Promise.resolve(cached.snapshot);
+    pending ??= snapshot()
+      .then((fresh) => {
+        cached = { snapshot: fresh, expiresAt: at + cacheMs };
+        return fresh;
+      })
+      .finally(() => {
+        pending = undefined;
+      });
+    return pending;
+  }
+
+  const routes: Route<null>[] = [
+    {
+      path: STATUS_PATH,
+      handler: async () => {
+        let body: StatusSnapshot;
+        try {
+          body = await current();
+        } catch (error) {
+          logger.error('Status snapshot could not be generated', error);
+          throw new ApiError(503, 'Status snapshot unavailable', 'The status store could not be read. Please try again shortly.', {
+            'retry-after': '1',
+          });
+        }
+        return ok(body, { 'cache-control': cacheControl });
+      },
+    },
+  ];
+
+  const handle = createPipeline({ routes, context: null, middleware: options.middleware, logger });
+  return {
+    handle,
+    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
+    owns: (path) => path === STATUS_PATH || path.startsWith(`${STATUS_PATH}/`),
+    snapshot,
+    store,
+    maintenance: createMaintenanceManager({
+      store,
+      now,
+      serviceIds: services.map((service) => service.id),
+      onChange: () => {
+        cached = undefined;
+      },
+    }),
+  };
+}
