@@ -23,3 +23,21 @@ export type { DatePeriod } from './query.js';
 export type { SfwMode } from './sfw.js';
 export type { Anime } from './schemas/anime.js';
 export type { Broadcast, DateRange, Images, Pagination, Reference, Title, Trailer } from './schemas/common.js';
+export { combineApps, type CombinedApp, type MountableApp } from './combine-apps.js';
+export { createStatusApp, STATUS_PATH, type StatusApp, type StatusAppOptions } from './status/app.js';
+export { createChecker, type Checker, type CheckerOptions, type CheckRound, type Timers } from './status/checker.js';
+export { createMemoryStatusStore } from './status/memory-status-store.js';
+export type { MaintenanceInput, MaintenanceManager, MaintenancePatch, TimeInput } from './status/maintenance.js';
+export { maintenanceSchema, serviceSchema, statusSnapshotSchema } from './status/schema.js';
+export type { CheckRecord, StatusStore } from './status/store.js';
+export type {
+  CheckOutcome,
+  CheckSegment,
+  MaintenanceRecord,
+  MaintenanceView,
+  ServiceCheck,
+  ServiceConfig,
+  ServiceStatus,
+  ServiceView,
+  StatusSnapshot,
+} from './status/types.js';
