@@ -135,12 +135,18 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
       if (!query) return [];
       const ids = candidates(query);
       if (ids.length === 0) return [];
+      // One fuse document per title, best title wins: with an array key fuse multiplies the
+      // scores of all matching titles, which favours entries with many synonyms over the best match.
       const fuse = new Fuse(
-        ids.map((id) => ({ id, titles: docs[id]! })),
-        { keys: ['titles'], includeScore: true, threshold, ignoreLocation: true },
+        ids.flatMap((id) => docs[id]!.map((title) => ({ id, title }))),
+        { keys: ['title'], includeScore: true, threshold, ignoreLocation: true },
       );
       const scores = new Map<number, number>();
-      for (const result of fuse.search(query)) scores.set(result.item.id, result.score ?? 1);
+      for (const result of fuse.search(query)) {
+        const score = result.score ?? 1;
+        const best = scores.get(result.item.id);
+        if (best === undefined || score < best) scores.set(result.item.id, score);
+      }
       const hits: SearchHit[] = [];
       for (const id of ids) {
         const tier = tierOf(docs[id]!, query);
