@@ -1,0 +1,6 @@
+/**
+ * Contract test suites (vitest) for catalogue-api stores, adapters and deployments, so that
+ * third-party implementations can check themselves.
+ * @module @catalogue-api/testkit
+ */
+export { defineStatusStoreContract, type StatusStoreHarness } from './status-store-contract.js';
