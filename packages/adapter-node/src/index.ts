@@ -108,7 +108,17 @@ export interface Server {
  * ```
  */
 export async function serve(app: NodeServable, options: ServeOptions = {}): Promise<Server> {
-  const node = createServer({ noDelay: true, keepAliveTimeout: 65_000 }, toNodeHandler(app));
+  const handler = toNodeHandler(app);
+  let inFlight = 0;
+  let closing: Promise<void> | undefined;
+  const node = createServer({ noDelay: true, keepAliveTimeout: 65_000 }, (req, res) => {
+    inFlight++;
+    res.once('close', () => {
+      // Once draining, the last in-flight answer releases every connection still open.
+      if (--inFlight === 0 && closing) node.closeAllConnections();
+    });
+    handler(req, res);
+  });
   const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     node.once('error', reject);
@@ -119,12 +129,12 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
   });
   const address = node.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
       node.close(() => resolve());
-      // Idle keep-alive connections would hold close() open; in-flight ones finish first.
-      node.closeIdleConnections();
+      // Keep-alive and half-open connections would hold close() open; requests in flight finish first.
+      if (inFlight === 0) node.closeAllConnections();
+      else node.closeIdleConnections();
     }));
   options.signal?.addEventListener('abort', () => void close(), { once: true });
   return { url: `http://${host}:${address.port}`, close, node };

@@ -1,0 +1,102 @@
+/**
+ * The Node adapter over a real socket: the issue-2 contract (status codes, envelope, headers,
+ * HEAD, OPTIONS, 405) through `serve`, and middleware fall-through through `toNodeHandler`.
+ */
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
+import { demoData } from '@catalogue-api/demo-data';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, toNodeHandler, type Server } from '../src/index.js';
+
+const app = createCatalogueApp({ store: createMemoryStore(demoData) });
+let server: Server;
+beforeAll(async () => {
+  server = await serve(app, { port: 0 });
+});
+afterAll(() => server.close());
+
+describe('serve', () => {
+  it('serves a search with JSON and CORS headers', async () => {
+    const res = await fetch(`${server.url}/v1/anime?q=naruto&limit=3`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const body = (await res.json()) as { data: Array<{ mal_id: number }>; pagination: unknown };
+    expect(body.data[0]!.mal_id).toBe(20);
+  });
+
+  it.each([
+    ['/v1/anime?limit=100', 400, 'BadRequestException'],
+    ['/v1/anime/999999999', 404, 'NotFoundException'],
+    ['/v2/anime', 404, 'NotFoundException'],
+  ])('answers %s with %i and the envelope', async (path, status, type) => {
+    const res = await fetch(`${server.url}${path}`);
+    expect(res.status).toBe(status);
+    expect(await res.json()).toEqual({
+      status,
+      type,
+      message: expect.any(String),
+      error: expect.any(String),
+      path: path.split('?')[0],
+    });
+  });
+
+  it('answers DELETE with 405 and Allow', async () => {
+    const res = await fetch(`${server.url}/v1/anime`, { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(((await res.json()) as { type: string }).type).toBe('MethodNotAllowedException');
+  });
+
+  it('answers OPTIONS with 204', async () => {
+    const res = await fetch(`${server.url}/v1/anime`, { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+  });
+
+  it('answers HEAD with the GET headers and no body on the wire', async () => {
+    const get = await fetch(`${server.url}/v1/anime/1`);
+    const length = (await get.arrayBuffer()).byteLength;
+    const head = await new Promise<{ status: number; headers: Record<string, unknown>; bytes: number }>((resolve, reject) => {
+      const req = httpRequest(`${server.url}/v1/anime/1`, { method: 'HEAD' }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(head.status).toBe(200);
+    expect(head.bytes).toBe(0);
+    expect(Number(head.headers['content-length'])).toBe(length);
+  });
+
+  it('keeps serving after a client aborts mid-request', async () => {
+    const controller = new AbortController();
+    const pending = fetch(`${server.url}/v1/anime?q=a`, { signal: controller.signal }).catch(() => 'aborted');
+    controller.abort();
+    expect(await pending).toBe('aborted');
+    expect((await fetch(`${server.url}/v1/anime/1`)).status).toBe(200);
+  });
+});
+
+describe('toNodeHandler as middleware', () => {
+  it('passes paths the app does not own to next()', async () => {
+    const handler = toNodeHandler(app);
+    const host = createServer((req, res) =>
+      handler(req, res, () => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('backend');
+      }),
+    );
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    try {
+      expect(await (await fetch(`${base}/health`)).text()).toBe('backend');
+      expect((await fetch(`${base}/v1/anime/1`)).status).toBe(200);
+    } finally {
+      await new Promise((resolve) => host.close(resolve));
+    }
+  });
+});
