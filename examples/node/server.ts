@@ -1,20 +1,24 @@
 /**
- * The example Node server: the catalogue API at `/v1` on the embedded demo dataset.
+ * The example Node server: the catalogue API at `/v1` on the embedded demo dataset, and the status
+ * API at `/api/status` on the same port (and alone on `STATUS_PORT` when set; see `status.ts`).
  *
- * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1).
+ * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1); status settings in `status.ts`.
  * @module
  */
 import { serve } from '@catalogue-api/adapter-node';
-import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
+import { combineApps, createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
+import { createExampleStatus } from './status.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 
 const app = createCatalogueApp({ store: createMemoryStore(demoData) });
-const server = await serve(app, { port, hostname });
-console.log(`catalogue-api listening on ${server.url}/v1`);
+const status = await createExampleStatus(process.env, `http://${hostname}:${port}`);
+const server = await serve(combineApps(status.app, app), { port, hostname });
+await status.start(server.url);
+console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void server.close().then(() => process.exit(0)));
+  process.once(signal, () => void Promise.all([server.close(), status.stop()]).then(() => process.exit(0)));
 }

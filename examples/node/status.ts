@@ -1,0 +1,115 @@
+/**
+ * The example's status API: configuration from the environment, the store, the checker and the
+ * optional status-only port. `server.ts` mounts `status.app` beside the catalogue and calls
+ * `status.start(server.url)` once the catalogue listens, so that the checker can watch it.
+ *
+ * Environment:
+ * - `STATUS_PORT`: also serve the status API alone on this port (it is always at `/api/status` on `PORT`).
+ * - `STATUS_CONFIG`: path to a JSON file `{ page?, upstreams?, maintenances?, intervalSeconds?,
+ *   staleAfterSeconds?, failuresBeforeDown? }`; `upstreams` are `ServiceConfig`s and `maintenances`
+ *   are `MaintenanceInput`s (re-added at every start; same id = same record).
+ * - `STATUS_UPSTREAMS`: a shorter way to name upstreams, `id=url` pairs separated by commas.
+ * - `STATUS_DATABASE_URL` (else `DATABASE_URL`): keep history in PostgreSQL instead of memory, in the
+ *   schema `STATUS_DATABASE_SCHEMA` (default `catalogue_status`).
+ * - `STATUS_INTERVAL_SECONDS`: seconds between checks (default 60).
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { serve, type Server } from '@catalogue-api/adapter-node';
+import {
+  createChecker,
+  createMemoryStatusStore,
+  createStatusApp,
+  type Checker,
+  type MaintenanceInput,
+  type ServiceConfig,
+  type StatusApp,
+  type StatusStore,
+} from '@catalogue-api/core';
+import { createPostgresStatusStore } from '@catalogue-api/store-postgres';
+
+/** The status part of the example's configuration. */
+export interface ExampleStatusConfig {
+  page?: { name: string; url: string };
+  upstreams?: ServiceConfig[];
+  maintenances?: MaintenanceInput[];
+  intervalSeconds?: number;
+  staleAfterSeconds?: number;
+  failuresBeforeDown?: number;
+}
+
+/** The example's status API, before and after it starts. */
+export interface ExampleStatus {
+  /** Mount it beside the catalogue: `combineApps(status.app, catalogue)`. */
+  app: StatusApp;
+  /** Starts the checker (watching `catalogueUrl` and the upstreams) and the `STATUS_PORT` server. */
+  start(catalogueUrl: string): Promise<void>;
+  /** Stops the checker and the status-only server, and closes the store. */
+  stop(): Promise<void>;
+}
+
+const SELF_ID = 'catalogue-api';
+
+function toSelf(baseUrl: string): ServiceConfig {
+  return {
+    id: SELF_ID,
+    name: 'Catalogue API',
+    homepageUrl: `${baseUrl}/v1`,
+    logoUrl: '',
+    check: { url: `${baseUrl}/v1/anime?limit=1`, timeoutMs: 10_000, degradedAfterMs: 2_000 },
+  };
+}
+
+function parseUpstreams(list: string | undefined): ServiceConfig[] {
+  if (!list) return [];
+  return list.split(',').map((pair) => {
+    const at = pair.indexOf('=');
+    const id = pair.slice(0, at).trim();
+    const url = pair.slice(at + 1).trim();
+    if (at < 1 || !/^https?:\/\//.test(url)) throw new Error(`STATUS_UPSTREAMS: expected id=url, got "${pair}"`);
+    return { id, name: id, homepageUrl: new URL(url).origin, check: { url } };
+  });
+}
+
+/**
+ * Reads the status configuration and opens the store.
+ * @param env - The environment (`process.env`).
+ * @param host - `http://host:port` the catalogue will listen on; the self-check uses the real URL given to `start`.
+ * @returns The status API, not yet checking.
+ */
+export async function createExampleStatus(env: NodeJS.ProcessEnv, host: string): Promise<ExampleStatus> {
+  const config: ExampleStatusConfig = env.STATUS_CONFIG ? JSON.parse(await readFile(env.STATUS_CONFIG, 'utf8')) : {};
+  const upstreams = [...(config.upstreams ?? []), ...parseUpstreams(env.STATUS_UPSTREAMS)];
+  const databaseUrl = env.STATUS_DATABASE_URL ?? env.DATABASE_URL;
+  const store: StatusStore & { close?(): Promise<void> } = databaseUrl
+    ? await createPostgresStatusStore({ url: databaseUrl, schema: env.STATUS_DATABASE_SCHEMA ?? 'catalogue_status' })
+    : createMemoryStatusStore();
+  const thresholds = { staleAfterSeconds: config.staleAfterSeconds ?? 120, failuresBeforeDown: config.failuresBeforeDown ?? 2 };
+  const app = createStatusApp({
+    services: [toSelf(host), ...upstreams],
+    store,
+    page: config.page ?? { name: 'catalogue-api status', url: `${host}/api/status` },
+    ...thresholds,
+  });
+  for (const maintenance of config.maintenances ?? []) await app.maintenance.add(maintenance);
+
+  let checker: Checker | undefined;
+  let own: Server | undefined;
+  return {
+    app,
+    async start(catalogueUrl) {
+      checker = createChecker({
+        services: [toSelf(catalogueUrl), ...upstreams],
+        store,
+        intervalSeconds: Number(env.STATUS_INTERVAL_SECONDS ?? config.intervalSeconds ?? 60),
+        ...thresholds,
+      });
+      checker.start();
+      if (env.STATUS_PORT) own = await serve(app, { port: Number(env.STATUS_PORT), hostname: env.HOST ?? '127.0.0.1' });
+    },
+    async stop() {
+      await Promise.all([checker?.stop(), own?.close()]);
+      await store.close?.();
+    },
+  };
+}
