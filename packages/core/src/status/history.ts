@@ -147,22 +147,23 @@ export function toDailyMinutes(
   from: number,
   to: number,
 ): Map<string, number> {
-  const ms = new Map<string, number>();
+  // Keyed by day number while summing: formatting a date per interval dominated flapping histories.
+  const ms = new Map<number, number>();
   for (const interval of intervals) {
     if (interval.state !== state) continue;
     let start = Math.max(interval.start, from);
     const end = Math.min(interval.end, to);
     while (start < end) {
-      const dayEnd = Math.min((Math.floor(start / DAY_MS) + 1) * DAY_MS, end);
-      const key = toDayKey(start);
-      ms.set(key, (ms.get(key) ?? 0) + dayEnd - start);
+      const day = Math.floor(start / DAY_MS);
+      const dayEnd = Math.min((day + 1) * DAY_MS, end);
+      ms.set(day, (ms.get(day) ?? 0) + dayEnd - start);
       start = dayEnd;
     }
   }
   const minutes = new Map<string, number>();
-  for (const [key, value] of [...ms].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const [day, value] of [...ms].sort(([a], [b]) => a - b)) {
     const rounded = Math.round(value / 60_000);
-    if (rounded > 0) minutes.set(key, rounded);
+    if (rounded > 0) minutes.set(toDayKey(day * DAY_MS), rounded);
   }
   return minutes;
 }
