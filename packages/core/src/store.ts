@@ -6,7 +6,56 @@
  */
 import type { DatePeriod } from './query.js';
 import type { SfwMode } from './sfw.js';
-import type { Anime } from './schemas/anime.js';
+import type { Anime, AnimeFull } from './schemas/anime.js';
+import type { Article, ArticleFull, ArticleTag } from './schemas/article.js';
+import type { AnimeCharacter, AnimeStaff, MangaCharacter } from './schemas/cast.js';
+import type { SeasonArchive } from './schemas/catalogue-lists.js';
+import type {
+  Character,
+  CharacterAnime,
+  CharacterFull,
+  CharacterManga,
+  CharacterPicture,
+  CharacterVoice,
+} from './schemas/character.js';
+import type { Link } from './schemas/common.js';
+import type { Episode, EpisodeDetail } from './schemas/episode.js';
+import type { ForumTopic } from './schemas/forum.js';
+import type { Manga, MangaFull } from './schemas/manga.js';
+import type { AnimeStatistics, AnimeThemes, MangaStatistics, MediaPicture, Moreinfo, Relation } from './schemas/media.js';
+import type { News, NewsFull, NewsTag } from './schemas/news.js';
+import type { Person, PersonAnime, PersonFull, PersonManga, PersonPicture, PersonVoice } from './schemas/person.js';
+import type { Genre, Magazine, Producer, ProducerFull } from './schemas/producer.js';
+import type { EntryRecommendation, RecentRecommendation } from './schemas/recommendation.js';
+import type { ReviewWithEntry } from './schemas/review.js';
+import type { Stack, StackFull } from './schemas/stack.js';
+import type { AnimeVideos, EpisodeVideo } from './schemas/video.js';
+import type {
+  AnimeCharacterRecord,
+  AnimeStaffRecord,
+  AnimeStatisticsRecord,
+  ArticleRecord,
+  ArticleTagRecord,
+  EpisodeRecord,
+  ExternalRecord,
+  ForumRecord,
+  GenreRecord,
+  MangaCharacterRecord,
+  MangaStaffRecord,
+  MangaStatisticsRecord,
+  MoreinfoRecord,
+  NewsRecord,
+  NewsTagRecord,
+  PicturesRecord,
+  RecommendationRecord,
+  RelationRecord,
+  ReviewRecord,
+  StackRecord,
+  StreamingRecord,
+  ThemesRecord,
+  UpdateRecord,
+  VideosRecord,
+} from './schemas/records.js';
 
 /** One page of a list: the records on it and how many matched in all. */
 export interface Page<T> {
@@ -65,16 +114,198 @@ export interface AnimeSearch {
   endDate?: DatePeriod | undefined;
 }
 
+/** A page request of a list: 1-based page and page size (already validated). */
+export interface Paging {
+  page: number;
+  limit: number;
+}
+
+/** Which media kind a cross-media list is about. */
+export type MediaKind = 'anime' | 'manga';
+
+/** Fields a manga list can be ordered by. */
+export type MangaOrderBy =
+  | 'mal_id'
+  | 'title'
+  | 'start_date'
+  | 'end_date'
+  | 'chapters'
+  | 'volumes'
+  | 'score'
+  | 'scored_by'
+  | 'rank'
+  | 'popularity'
+  | 'members'
+  | 'favorites';
+
+/** A validated manga search (`GET /v1/manga`), with labels already mapped (notes §4, §6.5). */
+export interface MangaSearch extends Paging {
+  /** Fuzzy title text; results are ordered by relevance unless `orderBy` is given. */
+  q?: string | undefined;
+  /** Type labels (`Manga`, `Light Novel`, `One-shot`…), OR-ed. */
+  types?: string[] | undefined;
+  /** Status label (`Publishing`, `Finished`, `On Hiatus`, `Discontinued`, `Not yet published`). */
+  status?: string | undefined;
+  sfw: SfwMode;
+  approval: Approval;
+  score?: number | undefined;
+  minScore?: number | undefined;
+  maxScore?: number | undefined;
+  /** Genre ids the entry must all have. */
+  genres?: number[] | undefined;
+  /** Genre ids the entry must have none of. */
+  genresExclude?: number[] | undefined;
+  /** Magazine ids, any of which (`serializations`). */
+  magazines?: number[] | undefined;
+  orderBy?: MangaOrderBy | undefined;
+  sort: 'asc' | 'desc';
+  letter?: string | undefined;
+  /** `published.from` on or after this period's first day. */
+  startDate?: DatePeriod | undefined;
+  /** `published.to` on or before this period's last day. */
+  endDate?: DatePeriod | undefined;
+}
+
 /**
- * Where the catalogue lives. Every method is async so that a store may live in a database.
+ * A validated search over named records (characters, people, producers, magazines): relevance
+ * with `q`, else `orderBy` (nulls last, ties by `mal_id`), else `mal_id` ascending.
+ * @typeParam O - The fields the list can be ordered by.
+ */
+export interface NamedSearch<O extends string> extends Paging {
+  q?: string | undefined;
+  orderBy?: O | undefined;
+  sort: 'asc' | 'desc';
+  /** First character of the name (producers: of the first title). */
+  letter?: string | undefined;
+}
+
+/** `GET /v1/characters`. */
+export type CharacterSearch = NamedSearch<'mal_id' | 'name' | 'favorites'>;
+/** `GET /v1/people`. */
+export type PersonSearch = NamedSearch<'mal_id' | 'name' | 'birthday' | 'favorites'>;
+/** `GET /v1/producers`. */
+export type ProducerSearch = NamedSearch<'mal_id' | 'count' | 'favorites' | 'established'>;
+/** `GET /v1/magazines`. */
+export type MagazineSearch = NamedSearch<'mal_id' | 'name' | 'count'>;
+
+/** Genre categories (`filter` of `/v1/genres/*`). */
+export type GenreCategory = 'genres' | 'explicit_genres' | 'themes' | 'demographics';
+
+/** Filters shared by the season, upcoming and schedule lists (notes §6.5, §8). */
+export interface AiringFilter extends Paging {
+  sfw: SfwMode;
+  approval: Approval;
+  /** Absent: no filter; true: only Kids demographic (15); false: none of it. */
+  kids?: boolean | undefined;
+  /** Type labels, OR-ed (`filter` of the season endpoints). */
+  types?: string[] | undefined;
+}
+
+/** `GET /v1/seasons/{year}/{season}` and `/now`: anime of one season, most members first. */
+export interface SeasonQuery extends AiringFilter {
+  year: number;
+  season: 'winter' | 'spring' | 'summer' | 'fall';
+  /** Also long-running shows still airing that began before the season. */
+  continuing?: boolean | undefined;
+}
+
+/** Weekday or special value of `/v1/schedules` `filter`. */
+export type ScheduleDay = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday' | 'other' | 'unknown';
+
+/** `GET /v1/schedules`: airing TV anime by broadcast day, fewest members first (notes §8). */
+export interface ScheduleQuery extends AiringFilter {
+  day?: ScheduleDay | undefined;
+}
+
+/** `GET /v1/top/anime` (notes §8). */
+export interface TopAnimeQuery extends Paging {
+  types?: string[] | undefined;
+  filter?: 'airing' | 'upcoming' | 'bypopularity' | 'favorite' | undefined;
+  ratings?: string[] | undefined;
+  sfw: SfwMode;
+}
+
+/** `GET /v1/top/manga` (notes §8). */
+export interface TopMangaQuery extends Paging {
+  types?: string[] | undefined;
+  filter?: 'publishing' | 'upcoming' | 'bypopularity' | 'favorite' | undefined;
+  sfw: SfwMode;
+}
+
+/** `GET /v1/random/anime|manga`: the filters, and a number in [0, 1) that picks among the matches. */
+export interface RandomQuery {
+  sfw: SfwMode;
+  approval: Approval;
+  /** Supplied by the caller (e.g. `Math.random()`), so that the store stays deterministic. */
+  pick: number;
+}
+
+/** Global and top review lists (`/v1/reviews/*`, `/v1/top/reviews`). */
+export interface ReviewQuery extends Paging {
+  type: MediaKind;
+  /** Include preliminary reviews (written before the reviewer finished the entry). */
+  preliminary: boolean;
+  /** Include reviews marked as spoilers. */
+  spoilers: boolean;
+  sfw: SfwMode;
+  /** `mostVoted` (default; reactions desc), `newest` or `oldest`. Top reviews always use `mostVoted`. */
+  sort?: 'mostVoted' | 'newest' | 'oldest' | undefined;
+}
+
+/** `GET /v1/recommendations/anime|manga`: newest first. */
+export interface RecentRecommendationQuery extends Paging {
+  type: MediaKind;
+  sfw: SfwMode;
+}
+
+/** News and article browsing: newest first, or by relevance with `q`. */
+export interface PostSearch extends Paging {
+  q?: string | undefined;
+  /** A tag id; only posts carrying it. */
+  tag?: number | undefined;
+}
+
+/** `GET /v1/stacks`: newest first, or by relevance with `q`. */
+export interface StackSearch extends Paging {
+  q?: string | undefined;
+  type?: 'anime' | 'manga' | 'mixed' | undefined;
+}
+
+/** `GET /v1/anime/ids`, `/v1/manga/ids`: every matching id, ascending. */
+export interface IdsQuery {
+  /** Type labels, OR-ed. */
+  types?: string[] | undefined;
+  /** Status label. */
+  status?: string | undefined;
+  /** Rating labels, OR-ed (anime only; manga has no rating). */
+  ratings?: string[] | undefined;
+  sfw: SfwMode;
+  /** Only entries updated at or after this instant (ms since the epoch). */
+  updatedSince?: number | undefined;
+  /** Top-level field names to return beside each id (validated by the route); absent: bare ids. */
+  include?: readonly string[] | undefined;
+}
+
+/** The result of an ids query: bare ids, or objects with `mal_id` and the included fields. */
+export interface IdsResult {
+  total: number;
+  data: Array<number | ({ mal_id: number } & Record<string, unknown>)>;
+}
+
+/**
+ * Where the catalogue lives. Every method is async so that a store may live in a database. Methods
+ * about one record return `undefined` when the record does not exist (the route answers 404). SFW
+ * modes on detail methods filter only the referenced media, never the root (spec, SFW rule 3).
  *
  * @example
  * ```ts
- * const store: CatalogueStore = createMemoryStore({ anime: demoAnime });
+ * const store: CatalogueStore = createMemoryStore(demoData);
  * const naruto = await store.getAnime(20);
+ * const cast = await store.getAnimeCharacters(20);
  * ```
  */
 export interface CatalogueStore {
+  // ---- anime ----
   /**
    * One anime by id.
    * @returns The record, or `undefined` when there is none.
@@ -85,9 +316,158 @@ export interface CatalogueStore {
    * by `orderBy` when given (nulls last, ties by `mal_id`), else by `mal_id` ascending.
    */
   searchAnime(search: AnimeSearch): Promise<Page<Anime>>;
+  /** The full anime: relations (SFW-filtered), themes, external and streaming links, moreinfo. */
+  getAnimeFull(id: number, sfw: SfwMode): Promise<AnimeFull | undefined>;
+  /** Relation groups in source order; groups left empty by SFW are dropped. */
+  getAnimeRelations(id: number, sfw: SfwMode): Promise<Relation[] | undefined>;
+  /** Entries recommended with this one, most votes first. */
+  getAnimeRecommendations(id: number, sfw: SfwMode): Promise<EntryRecommendation[] | undefined>;
+  /** News about the anime, newest first. */
+  getAnimeNews(id: number, paging: Paging): Promise<Page<News> | undefined>;
+  getAnimeVideos(id: number): Promise<AnimeVideos | undefined>;
+  /** Episode videos, newest episode first. */
+  getAnimeVideoEpisodes(id: number, paging: Paging): Promise<Page<EpisodeVideo> | undefined>;
+  /** Characters, main roles first, then by favorites. */
+  getAnimeCharacters(id: number): Promise<AnimeCharacter[] | undefined>;
+  getAnimeStaff(id: number): Promise<AnimeStaff[] | undefined>;
+  /** Episodes in order (Jikan pages episodes by 100). */
+  getAnimeEpisodes(id: number, paging: Paging): Promise<Page<Episode> | undefined>;
+  /** One episode by its number; `undefined` when the anime or the episode does not exist. */
+  getAnimeEpisode(id: number, episode: number): Promise<EpisodeDetail | undefined>;
+  /** Episode discussion threads, newest first. */
+  getAnimeForum(id: number): Promise<ForumTopic[] | undefined>;
+  /** Stacks that contain the anime, newest first. */
+  getAnimeStacks(id: number, paging: Paging): Promise<Page<Stack> | undefined>;
+  /** Articles that feature the anime, newest first. */
+  getAnimeArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
+  getAnimePictures(id: number): Promise<MediaPicture[] | undefined>;
+  getAnimeStatistics(id: number): Promise<AnimeStatistics | undefined>;
+  getAnimeMoreinfo(id: number): Promise<Moreinfo | undefined>;
+  getAnimeThemes(id: number): Promise<AnimeThemes | undefined>;
+  getAnimeExternal(id: number): Promise<Link[] | undefined>;
+  getAnimeStreaming(id: number): Promise<Link[] | undefined>;
+  /** Every deleted anime id, ascending. */
+  getDeletedAnimeIds(): Promise<number[]>;
+  listAnimeIds(query: IdsQuery): Promise<IdsResult>;
+
+  // ---- manga ----
+  getManga(id: number): Promise<Manga | undefined>;
+  /** Same ordering rules as {@link CatalogueStore.searchAnime}. */
+  searchManga(search: MangaSearch): Promise<Page<Manga>>;
+  getMangaFull(id: number, sfw: SfwMode): Promise<MangaFull | undefined>;
+  getMangaRelations(id: number, sfw: SfwMode): Promise<Relation[] | undefined>;
+  getMangaRecommendations(id: number, sfw: SfwMode): Promise<EntryRecommendation[] | undefined>;
+  getMangaNews(id: number, paging: Paging): Promise<Page<News> | undefined>;
+  getMangaStacks(id: number, paging: Paging): Promise<Page<Stack> | undefined>;
+  getMangaArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
+  getMangaCharacters(id: number): Promise<MangaCharacter[] | undefined>;
+  getMangaPictures(id: number): Promise<MediaPicture[] | undefined>;
+  getMangaStatistics(id: number): Promise<MangaStatistics | undefined>;
+  getMangaMoreinfo(id: number): Promise<Moreinfo | undefined>;
+  getMangaExternal(id: number): Promise<Link[] | undefined>;
+  getDeletedMangaIds(): Promise<number[]>;
+  listMangaIds(query: IdsQuery): Promise<IdsResult>;
+
+  // ---- characters and people ----
+  getCharacter(id: number): Promise<Character | undefined>;
+  searchCharacters(search: CharacterSearch): Promise<Page<Character>>;
+  /** The character with anime and manga appearances (SFW-filtered) and voices. */
+  getCharacterFull(id: number, sfw: SfwMode): Promise<CharacterFull | undefined>;
+  getCharacterAnime(id: number, sfw: SfwMode): Promise<CharacterAnime[] | undefined>;
+  getCharacterManga(id: number, sfw: SfwMode): Promise<CharacterManga[] | undefined>;
+  getCharacterVoices(id: number): Promise<CharacterVoice[] | undefined>;
+  getCharacterPictures(id: number): Promise<CharacterPicture[] | undefined>;
+  getCharacterArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
+  getPerson(id: number): Promise<Person | undefined>;
+  searchPeople(search: PersonSearch): Promise<Page<Person>>;
+  /** The person with staff work, manga work and voice roles (all SFW-filtered). */
+  getPersonFull(id: number, sfw: SfwMode): Promise<PersonFull | undefined>;
+  getPersonAnime(id: number, sfw: SfwMode): Promise<PersonAnime[] | undefined>;
+  getPersonManga(id: number, sfw: SfwMode): Promise<PersonManga[] | undefined>;
+  getPersonVoices(id: number, sfw: SfwMode): Promise<PersonVoice[] | undefined>;
+  getPersonPictures(id: number): Promise<PersonPicture[] | undefined>;
+  getPersonArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
+
+  // ---- producers, magazines, genres ----
+  getProducer(id: number): Promise<Producer | undefined>;
+  searchProducers(search: ProducerSearch): Promise<Page<Producer>>;
+  getProducerFull(id: number): Promise<ProducerFull | undefined>;
+  getProducerExternal(id: number): Promise<Link[] | undefined>;
+  searchMagazines(search: MagazineSearch): Promise<Page<Magazine>>;
+  /** Genres with entry counts: genres, explicit genres, themes, demographics (or one category), by id within each. */
+  listGenres(kind: MediaKind, category?: GenreCategory): Promise<Genre[]>;
+
+  // ---- seasons, schedules, top, random ----
+  /** Years with anime, newest first, each with its seasons in calendar order. */
+  listSeasons(): Promise<SeasonArchive[]>;
+  getSeason(query: SeasonQuery): Promise<Page<Anime>>;
+  /** Every not-yet-aired anime, most members first. */
+  getSeasonUpcoming(query: AiringFilter): Promise<Page<Anime>>;
+  getSchedules(query: ScheduleQuery): Promise<Page<Anime>>;
+  getTopAnime(query: TopAnimeQuery): Promise<Page<Anime>>;
+  getTopManga(query: TopMangaQuery): Promise<Page<Manga>>;
+  /** Characters with favorites, most first. */
+  getTopCharacters(paging: Paging): Promise<Page<Character>>;
+  /** People with favorites, most first. */
+  getTopPeople(paging: Paging): Promise<Page<Person>>;
+  /** `undefined` only when nothing matches. */
+  getRandomAnime(query: RandomQuery): Promise<Anime | undefined>;
+  getRandomManga(query: RandomQuery): Promise<Manga | undefined>;
+  getRandomCharacter(pick: number): Promise<Character | undefined>;
+  getRandomPerson(pick: number): Promise<Person | undefined>;
+
+  // ---- community ----
+  /** Recent recommendations, newest first (SFW filters out pairs with a filtered entry). */
+  getRecentRecommendations(query: RecentRecommendationQuery): Promise<Page<RecentRecommendation>>;
+  /** Reviews with their entry (SFW filters by the entry). */
+  getReviews(query: ReviewQuery): Promise<Page<ReviewWithEntry>>;
+  /** The most-voted reviews. */
+  getTopReviews(query: ReviewQuery): Promise<Page<ReviewWithEntry>>;
+  searchNews(search: PostSearch): Promise<Page<News>>;
+  /** A news item with its related anime and manga (SFW-filtered). */
+  getNews(id: number, sfw: SfwMode): Promise<NewsFull | undefined>;
+  /** News tags with counts, by category then name. */
+  listNewsTags(): Promise<NewsTag[]>;
+  searchArticles(search: PostSearch): Promise<Page<Article>>;
+  getArticle(id: number, sfw: SfwMode): Promise<ArticleFull | undefined>;
+  listArticleTags(): Promise<ArticleTag[]>;
+  searchStacks(search: StackSearch): Promise<Page<Stack>>;
+  /** A stack with its entries in source order (SFW-filtered). */
+  getStack(id: number, sfw: SfwMode): Promise<StackFull | undefined>;
 }
 
-/** Records to load into a store. */
+/** Records to load into a store; every collection is optional. */
 export interface CatalogueData {
   anime?: readonly Anime[];
+  manga?: readonly Manga[];
+  characters?: readonly Character[];
+  people?: readonly Person[];
+  producers?: readonly Producer[];
+  magazines?: readonly Magazine[];
+  genres?: readonly GenreRecord[];
+  animeCharacters?: readonly AnimeCharacterRecord[];
+  mangaCharacters?: readonly MangaCharacterRecord[];
+  animeStaff?: readonly AnimeStaffRecord[];
+  mangaStaff?: readonly MangaStaffRecord[];
+  relations?: readonly RelationRecord[];
+  external?: readonly ExternalRecord[];
+  streaming?: readonly StreamingRecord[];
+  themes?: readonly ThemesRecord[];
+  episodes?: readonly EpisodeRecord[];
+  videos?: readonly VideosRecord[];
+  pictures?: readonly PicturesRecord[];
+  animeStatistics?: readonly AnimeStatisticsRecord[];
+  mangaStatistics?: readonly MangaStatisticsRecord[];
+  moreinfo?: readonly MoreinfoRecord[];
+  recommendations?: readonly RecommendationRecord[];
+  reviews?: readonly ReviewRecord[];
+  news?: readonly NewsRecord[];
+  newsTags?: readonly NewsTagRecord[];
+  articles?: readonly ArticleRecord[];
+  articleTags?: readonly ArticleTagRecord[];
+  stacks?: readonly StackRecord[];
+  forum?: readonly ForumRecord[];
+  updates?: readonly UpdateRecord[];
+  deletedAnimeIds?: readonly number[];
+  deletedMangaIds?: readonly number[];
 }

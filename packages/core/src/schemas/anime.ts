@@ -10,9 +10,11 @@ import {
   imagesSchema,
   listOf,
   referenceSchema,
+  linkSchema,
   titleSchema,
   trailerSchema,
 } from './common.js';
+import { animeThemesSchema, relationSchema } from './media.js';
 
 const refs = z.array(referenceSchema);
 
@@ -56,6 +58,18 @@ export const animeSchema = z.object({
   demographics: refs,
 });
 
+/**
+ * `GET /v1/anime/{id}/full` data: the anime plus relations, theme songs, external and streaming
+ * links, and the v1 addition `moreinfo` (spec, Anime object).
+ */
+export const animeFullSchema = animeSchema.extend({
+  relations: z.array(relationSchema),
+  theme: animeThemesSchema,
+  external: z.array(linkSchema),
+  streaming: z.array(linkSchema),
+  moreinfo: z.string().nullable(),
+});
+
 /** `GET /v1/anime/{id}`. */
 export const animeResponseSchema = dataOf(animeSchema);
 /** `GET /v1/anime`. */
@@ -63,3 +77,5 @@ export const animeListResponseSchema = listOf(animeSchema);
 
 /** One anime record. */
 export type Anime = z.infer<typeof animeSchema>;
+/** The full anime record. */
+export type AnimeFull = z.infer<typeof animeFullSchema>;

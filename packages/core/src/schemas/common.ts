@@ -79,7 +79,75 @@ export const listOf = <T extends z.ZodType>(item: T) => z.object({ pagination: p
  */
 export const dataOf = <T extends z.ZodType>(item: T) => z.object({ data: item });
 
+/** Character images: JPG and WebP, two sizes. */
+export const characterImagesSchema = z.object({
+  jpg: z.object({ image_url: nstr, small_image_url: nstr }),
+  webp: z.object({ image_url: nstr, small_image_url: nstr }),
+});
+
+/** One JPG image URL (people, producers, news, episodes: Jikan `common_images`/`people_images`). */
+export const commonImagesSchema = z.object({ jpg: z.object({ image_url: nstr }) });
+
+/** JPG and WebP, one size each (Jikan `user_images`). */
+export const userImagesSchema = z.object({ jpg: z.object({ image_url: nstr }), webp: z.object({ image_url: nstr }) });
+
+/** A short anime reference: id, URL, images and title (Jikan `anime_meta`). */
+export const animeMetaSchema = z.object({ mal_id: z.number().int(), url, images: imagesSchema, title: z.string() });
+/** A short manga reference (Jikan `manga_meta`). */
+export const mangaMetaSchema = animeMetaSchema;
+/** A short character reference (Jikan `character_meta`). */
+export const characterMetaSchema = z.object({ mal_id: z.number().int(), url, images: characterImagesSchema, name: z.string() });
+/** A short person reference (Jikan `person_meta`). */
+export const personMetaSchema = z.object({ mal_id: z.number().int(), url, images: commonImagesSchema, name: z.string() });
+/** A user shown beside community content (Jikan `user_meta`). */
+export const userMetaSchema = z.object({ username: z.string(), url, images: userImagesSchema });
+/** A user shown beside recommendations (Jikan `user_by_id`). */
+export const userByIdSchema = z.object({ url, username: z.string() });
+
+/** A named link (external sites, streaming services). */
+export const linkSchema = z.object({ name: z.string(), url });
+
+/**
+ * An entry referenced by a relation or a stack: a reference plus the v1 additions `images` (JPG and
+ * WebP) and `media_type` (`TV`, `Manga`, … ; spec, "Other resources").
+ */
+export const relatedEntrySchema = z.object({
+  mal_id: z.number().int(),
+  type: z.enum(['anime', 'manga']),
+  name: z.string(),
+  url,
+  images: imagesSchema,
+  media_type: nstr,
+});
+
+/** The short pagination object of scraped lists in Jikan (episodes, news, reviews…; notes §7 `P-`). */
+export const shortPaginationSchema = z.object({ last_visible_page: z.number().int(), has_next_page: z.boolean() });
+
+/**
+ * A list response with the short pagination object.
+ * @param item - The schema of one element of `data`.
+ */
+export const shortListOf = <T extends z.ZodType>(item: T) => z.object({ pagination: shortPaginationSchema, data: z.array(item) });
+
+/**
+ * An unpaged list response: `{ data: [...] }`.
+ * @param item - The schema of one element of `data`.
+ */
+export const arrayOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
+
 export type Images = z.infer<typeof imagesSchema>;
+export type CharacterImages = z.infer<typeof characterImagesSchema>;
+export type CommonImages = z.infer<typeof commonImagesSchema>;
+export type UserImages = z.infer<typeof userImagesSchema>;
+export type AnimeMeta = z.infer<typeof animeMetaSchema>;
+export type MangaMeta = z.infer<typeof mangaMetaSchema>;
+export type CharacterMeta = z.infer<typeof characterMetaSchema>;
+export type PersonMeta = z.infer<typeof personMetaSchema>;
+export type UserMeta = z.infer<typeof userMetaSchema>;
+export type UserById = z.infer<typeof userByIdSchema>;
+export type Link = z.infer<typeof linkSchema>;
+export type RelatedEntry = z.infer<typeof relatedEntrySchema>;
+export type ShortPagination = z.infer<typeof shortPaginationSchema>;
 export type Title = z.infer<typeof titleSchema>;
 export type Reference = z.infer<typeof referenceSchema>;
 export type DateRange = z.infer<typeof dateRangeSchema>;

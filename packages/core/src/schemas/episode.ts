@@ -1,0 +1,47 @@
+/**
+ * Anime episodes (Jikan notes §11.3) with the v1 additions `replies`, `synopsis` and a cover image
+ * where one exists (spec, "Other resources"; `images.jpg.image_url` is null otherwise).
+ * @module
+ */
+import { z } from 'zod';
+import { commonImagesSchema } from './common.js';
+
+const nstr = z.string().nullable();
+
+/** One element of `GET /v1/anime/{id}/episodes`. */
+export const episodeSchema = z.object({
+  mal_id: z.number().int(),
+  url: nstr,
+  title: z.string(),
+  title_japanese: nstr,
+  title_romanji: nstr,
+  aired: nstr,
+  score: z.number().nullable(),
+  filler: z.boolean(),
+  recap: z.boolean(),
+  forum_url: nstr,
+  synopsis: nstr,
+  replies: z.number().int(),
+  images: commonImagesSchema,
+});
+
+/** `GET /v1/anime/{id}/episodes/{episode}` data; `duration` is in seconds. */
+export const episodeDetailSchema = z.object({
+  mal_id: z.number().int(),
+  url: z.string(),
+  title: z.string(),
+  title_japanese: nstr,
+  title_romanji: nstr,
+  duration: z.number().int().nullable(),
+  aired: nstr,
+  filler: z.boolean(),
+  recap: z.boolean(),
+  synopsis: nstr,
+  replies: z.number().int(),
+  images: commonImagesSchema,
+});
+
+/** An episode in a list. */
+export type Episode = z.infer<typeof episodeSchema>;
+/** One episode in detail. */
+export type EpisodeDetail = z.infer<typeof episodeDetailSchema>;

@@ -1,0 +1,25 @@
+/**
+ * Forum topics (Jikan notes §11.3). The v1 anime forum serves episode discussion threads only.
+ * @module
+ */
+import { z } from 'zod';
+
+/** One element of `GET /v1/anime/{id}/forum`. */
+export const forumTopicSchema = z.object({
+  mal_id: z.number().int(),
+  url: z.string(),
+  title: z.string(),
+  date: z.string(),
+  author_username: z.string(),
+  author_url: z.string(),
+  comments: z.number().int(),
+  last_comment: z.object({
+    url: z.string(),
+    author_username: z.string(),
+    author_url: z.string(),
+    date: z.string().nullable(),
+  }),
+});
+
+/** One forum topic. */
+export type ForumTopic = z.infer<typeof forumTopicSchema>;

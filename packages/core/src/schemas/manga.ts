@@ -1,0 +1,55 @@
+/**
+ * The manga record in Jikan v4 server field order (notes §11.2; §12: `title_synonyms` and the
+ * deprecated `scored` copy of `score` are present on the server).
+ * @module
+ */
+import { z } from 'zod';
+import { dateRangeSchema, imagesSchema, linkSchema, referenceSchema, titleSchema } from './common.js';
+import { relationSchema } from './media.js';
+
+const refs = z.array(referenceSchema);
+
+/** One manga, as `GET /v1/manga/{id}` returns it in `data`. */
+export const mangaSchema = z.object({
+  mal_id: z.number().int(),
+  url: z.string(),
+  images: imagesSchema,
+  approved: z.boolean(),
+  titles: z.array(titleSchema),
+  title: z.string(),
+  title_english: z.string().nullable(),
+  title_japanese: z.string().nullable(),
+  title_synonyms: z.array(z.string()),
+  type: z.string().nullable(),
+  chapters: z.number().int().nullable(),
+  volumes: z.number().int().nullable(),
+  status: z.string(),
+  publishing: z.boolean(),
+  published: dateRangeSchema,
+  score: z.number().nullable(),
+  scored: z.number().nullable(),
+  scored_by: z.number().int().nullable(),
+  rank: z.number().int().nullable(),
+  popularity: z.number().int().nullable(),
+  members: z.number().int().nullable(),
+  favorites: z.number().int().nullable(),
+  synopsis: z.string().nullable(),
+  background: z.string().nullable(),
+  authors: refs,
+  serializations: refs,
+  genres: refs,
+  explicit_genres: refs,
+  themes: refs,
+  demographics: refs,
+});
+
+/** `GET /v1/manga/{id}/full` data: the manga plus relations and external links. */
+export const mangaFullSchema = mangaSchema.extend({
+  relations: z.array(relationSchema),
+  external: z.array(linkSchema),
+});
+
+/** One manga record. */
+export type Manga = z.infer<typeof mangaSchema>;
+/** The full manga record. */
+export type MangaFull = z.infer<typeof mangaFullSchema>;

@@ -1,0 +1,60 @@
+/**
+ * Pieces shared by anime and manga detail sub-resources: relations, external links, pictures,
+ * moreinfo and score statistics (Jikan notes §11.3 with the §12 server corrections).
+ * @module
+ */
+import { z } from 'zod';
+import { imagesSchema, linkSchema, relatedEntrySchema } from './common.js';
+
+/** One relation group: the kind of relation and the entries it points at (v1: with images and media type). */
+export const relationSchema = z.object({ relation: z.string(), entry: z.array(relatedEntrySchema) });
+
+/** Links to sites about an entry or producer (`external`), or where to watch it (`streaming`). */
+export const externalLinksSchema = z.array(linkSchema);
+
+/** One picture of an anime or manga: server shape, JPG and WebP in three sizes (notes §12). */
+export const mediaPictureSchema = imagesSchema;
+
+/** The `moreinfo` text of an anime or manga. */
+export const moreinfoSchema = z.object({ moreinfo: z.string().nullable() });
+
+/** How many users gave each score from 1 to 10. */
+export const scoreVotesSchema = z.object({ score: z.number().int(), votes: z.number().int(), percentage: z.number() });
+
+/** `GET /v1/anime/{id}/statistics` data. */
+export const animeStatisticsSchema = z.object({
+  watching: z.number().int(),
+  completed: z.number().int(),
+  on_hold: z.number().int(),
+  dropped: z.number().int(),
+  plan_to_watch: z.number().int(),
+  total: z.number().int(),
+  scores: z.array(scoreVotesSchema),
+});
+
+/** `GET /v1/manga/{id}/statistics` data. */
+export const mangaStatisticsSchema = z.object({
+  reading: z.number().int(),
+  completed: z.number().int(),
+  on_hold: z.number().int(),
+  dropped: z.number().int(),
+  plan_to_read: z.number().int(),
+  total: z.number().int(),
+  scores: z.array(scoreVotesSchema),
+});
+
+/** Opening and ending theme songs of an anime. */
+export const animeThemesSchema = z.object({ openings: z.array(z.string()), endings: z.array(z.string()) });
+
+/** One relation group. */
+export type Relation = z.infer<typeof relationSchema>;
+/** One picture of an anime or manga. */
+export type MediaPicture = z.infer<typeof mediaPictureSchema>;
+/** The moreinfo object. */
+export type Moreinfo = z.infer<typeof moreinfoSchema>;
+/** Anime statistics. */
+export type AnimeStatistics = z.infer<typeof animeStatisticsSchema>;
+/** Manga statistics. */
+export type MangaStatistics = z.infer<typeof mangaStatisticsSchema>;
+/** Anime theme songs. */
+export type AnimeThemes = z.infer<typeof animeThemesSchema>;

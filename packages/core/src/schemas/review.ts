@@ -1,0 +1,51 @@
+/**
+ * Reviews (notes §11.3, §12: manga reviews carry `chapters_read`; global and top reviews carry
+ * the reviewed `entry`).
+ * @module
+ */
+import { z } from 'zod';
+import { animeMetaSchema, userMetaSchema } from './common.js';
+
+/** Reaction counts on a review. */
+export const reactionsSchema = z.object({
+  overall: z.number().int(),
+  nice: z.number().int(),
+  love_it: z.number().int(),
+  funny: z.number().int(),
+  confusing: z.number().int(),
+  informative: z.number().int(),
+  well_written: z.number().int(),
+  creative: z.number().int(),
+});
+
+const reviewBase = z.object({
+  user: userMetaSchema,
+  mal_id: z.number().int(),
+  url: z.string(),
+  type: z.enum(['anime', 'manga']),
+  reactions: reactionsSchema,
+  date: z.string(),
+  review: z.string(),
+  score: z.number().int(),
+  tags: z.array(z.string()),
+  is_spoiler: z.boolean(),
+  is_preliminary: z.boolean(),
+});
+
+/** A review of an anime (`/v1/anime/{id}/reviews`). */
+export const animeReviewSchema = reviewBase.extend({ type: z.literal('anime'), episodes_watched: z.number().int().nullable() });
+/** A review of a manga (`/v1/manga/{id}/reviews`). */
+export const mangaReviewSchema = reviewBase.extend({ type: z.literal('manga'), chapters_read: z.number().int().nullable() });
+/** An anime review with its entry (`/v1/reviews/anime`, `/v1/top/reviews?type=anime`). */
+export const animeReviewWithEntrySchema = animeReviewSchema.extend({ entry: animeMetaSchema });
+/** A manga review with its entry (`/v1/reviews/manga`, `/v1/top/reviews?type=manga`). */
+export const mangaReviewWithEntrySchema = mangaReviewSchema.extend({ entry: animeMetaSchema });
+/** Any review with its entry. */
+export const reviewWithEntrySchema = z.union([animeReviewWithEntrySchema, mangaReviewWithEntrySchema]);
+
+/** An anime review. */
+export type AnimeReview = z.infer<typeof animeReviewSchema>;
+/** A manga review. */
+export type MangaReview = z.infer<typeof mangaReviewSchema>;
+/** A review with its entry. */
+export type ReviewWithEntry = z.infer<typeof reviewWithEntrySchema>;
