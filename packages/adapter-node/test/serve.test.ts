@@ -9,7 +9,7 @@ import { demoData } from '@catalogue-api/demo-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, toNodeHandler, type Server } from '../src/index.js';
 
-const app = createCatalogueApp({ store: createMemoryStore(demoData) });
+const app = createCatalogueApp({ store: createMemoryStore(demoData), gateway: false });
 let server: Server;
 beforeAll(async () => {
   server = await serve(app, { port: 0 });

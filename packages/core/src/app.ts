@@ -4,6 +4,7 @@
  */
 import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
 import { createPipeline, type Logger } from './internal/pipeline.js';
+import { createGateway, type GatewayOptions } from './gateway/gateway.js';
 import { createMemoryStore } from './memory-store.js';
 import { catalogueRoutes } from './routes/index.js';
 import type { CatalogueStore } from './store.js';
@@ -21,6 +22,14 @@ export interface CatalogueAppOptions {
    * plugs in here. They see every GET and HEAD request; OPTIONS and other methods are answered before them.
    */
   middleware?: readonly Middleware[];
+  /**
+   * The gateway (spec: Authentication, Errors, Limits, Caching): Server Keys, rate limits per tier,
+   * temporary 403 blocks and the response caches, in memory unless `gateway.backend` says otherwise.
+   * On by default with the spec's limits. Pass `false` to turn it off whole, e.g. in tests that send
+   * many requests from one app, or `{ rateLimit: false }` to keep keys and caching but not limits.
+   * It runs inside `middleware`, just before routing. @default {}
+   */
+  gateway?: GatewayOptions | false;
 }
 
 /** A catalogue API app. */
@@ -63,7 +72,7 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
   const handle = createPipeline({
     routes: catalogueRoutes,
     context: { store: options.store ?? createMemoryStore(), now: options.now ?? Date.now },
-    middleware: options.middleware,
+    middleware: withGateway(options),
     logger: options.logger ?? console,
   });
   return {
@@ -71,4 +80,10 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     owns: (path) => path === '/v1' || path.startsWith('/v1/'),
     fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
   };
+}
+
+function withGateway(options: CatalogueAppOptions): readonly Middleware[] | undefined {
+  if (options.gateway === false) return options.middleware;
+  const gateway = createGateway(options.gateway, { now: options.now, logger: options.logger ?? console });
+  return [...(options.middleware ?? []), gateway];
 }

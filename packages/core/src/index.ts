@@ -18,6 +18,29 @@ export {
 } from './http.js';
 export type { Logger } from './internal/pipeline.js';
 export { createMemoryStore } from './memory-store.js';
+export {
+  createGateway,
+  createMemoryGatewayBackend,
+  type GatewayCacheOptions,
+  type GatewayContext,
+  type GatewayOptions,
+  type MemoryGatewayBackendOptions,
+} from './gateway/gateway.js';
+export type {
+  BlockPolicy,
+  BlockStore,
+  CacheStore,
+  CachedResponse,
+  CounterResult,
+  CounterStore,
+  CounterWindow,
+  GatewayBackend,
+  KeyStore,
+} from './gateway/back-end.js';
+export { createStaticKeyStore, fingerprintKey } from './gateway/keys.js';
+export { DEFAULT_BLOCK_POLICY } from './gateway/blocks.js';
+export { DEFAULT_LIMITS, type RateLimitOptions, type Tier, type TierLimits } from './gateway/rate-limit.js';
+export type { TrustProxy } from './gateway/client-address.js';
 export type { AnimeOrderBy, AnimeSearch, Approval, CatalogueData, CatalogueStore, Page } from './store.js';
 export type { DatePeriod } from './query.js';
 export type { SfwMode } from './sfw.js';

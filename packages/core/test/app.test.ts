@@ -9,7 +9,7 @@ import { createCatalogueApp, createMemoryStore, type Anime } from '../src/index.
 import { animeListResponseSchema, animeResponseSchema, animeSchema } from '../src/schemas/anime.js';
 import { makeAnime } from './fixtures.js';
 
-const app = createCatalogueApp({ store: createMemoryStore(demoData) });
+const app = createCatalogueApp({ store: createMemoryStore(demoData), gateway: false });
 const get = (path: string, init?: RequestInit) => app.fetch(new Request(`http://localhost${path}`, init));
 async function json(path: string) {
   const res = await get(path);
@@ -75,6 +75,7 @@ describe('errors', () => {
     const failing = createCatalogueApp({
       store: { getAnime: async () => { throw new Error('secret database detail'); }, searchAnime: async () => ({ data: [], total: 0 }) },
       logger: { error: (_m, detail) => logged.push(detail) },
+      gateway: false,
     });
     const res = await failing.fetch(new Request('http://localhost/v1/anime/1'));
     expect(res.status).toBe(500);
@@ -354,7 +355,7 @@ describe('an app over a small fixture store', () => {
     const store = createMemoryStore({
       anime: Array.from({ length: 30 }, (_, i) => makeAnime({ mal_id: 100 - i, title: `Same ${i}`, score: 7 })),
     });
-    const small = createCatalogueApp({ store });
+    const small = createCatalogueApp({ store, gateway: false });
     const ids: number[] = [];
     for (const page of [1, 2, 3]) {
       const res = await small.fetch(new Request(`http://x/v1/anime?order_by=score&sort=desc&limit=10&page=${page}`));

@@ -327,7 +327,7 @@ describe('status API: HTTP', () => {
   });
 
   it('mounts beside the catalogue with combineApps', async () => {
-    const both = combineApps(app, createCatalogueApp());
+    const both = combineApps(app, createCatalogueApp({ gateway: false }));
     expect((await both.fetch(new Request('http://localhost/api/status'))).status).toBe(200);
     const other = await both.fetch(new Request('http://localhost/nowhere'));
     expect(other.status).toBe(404);

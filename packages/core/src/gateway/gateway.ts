@@ -1,0 +1,394 @@
+/**
+ * The gateway: tiers and Server Keys, rate limits, temporary blocks and response caching, as one
+ * middleware stage of the catalogue pipeline (spec: Authentication, Errors, Limits, Caching).
+ * @module
+ */
+import { ApiError } from '../errors.js';
+import type { Middleware, PlainRequest, PlainResponse } from '../http.js';
+import type { Logger } from '../internal/pipeline.js';
+import type { BlockPolicy, CacheStore, CachedResponse, CounterWindow, GatewayBackend, KeyStore } from './back-end.js';
+import { DEFAULT_BLOCK_POLICY, createMemoryBlockStore } from './blocks.js';
+import { createMemoryCacheStore, matchesIfNoneMatch, toEtag, toHttpDate } from './cache.js';
+import { createClientIdentifier, type TrustProxy } from './client-address.js';
+import { createStaticKeyStore } from './keys.js';
+import {
+  createMemoryCounterStore,
+  findBlockingWindow,
+  toCounterWindows,
+  toRateLimitTexts,
+  toWindowSpecs,
+  type RateLimitOptions,
+  type Tier,
+  type WindowSpec,
+} from './rate-limit.js';
+
+/** Response-cache settings. */
+export interface GatewayCacheOptions {
+  /** Lifetime of public cache entries, in milliseconds. @default 86_400_000 (24 hours, as Jikan v4) */
+  publicTtlMs?: number;
+  /** Lifetime of Server Key cache entries (spec, "Caching"). @default 600_000 (10 minutes) */
+  serverTtlMs?: number;
+  /**
+   * Which paths may be cached. `/v1/random/*` never is, whatever this says (spec: each request returns a fresh pick).
+   * @default every path
+   */
+  cacheable?: (path: string) => boolean;
+}
+
+/**
+ * Options of the gateway, given to `createCatalogueApp({ gateway })`. Every part is on by default
+ * with in-memory back ends; `false` turns a part off.
+ */
+export interface GatewayOptions {
+  /**
+   * Where counters, blocks, keys and cached responses live.
+   * @default in memory, for one process (see `createMemoryGatewayBackend`)
+   */
+  backend?: GatewayBackend;
+  /**
+   * The Server Keys: a list, or a key store. When absent, the back end's key store, else none.
+   * Keys are compared in constant time and never logged.
+   */
+  keys?: readonly string[] | KeyStore;
+  /**
+   * Path patterns that answer 401 without a valid Server Key: `:name` matches one segment, a final
+   * `*` matches the rest (`/v1/top/*`, `/v1/anime/:id/full`).
+   * @default []
+   */
+  restrictedRoutes?: readonly string[];
+  /** Limits per tier, or `false` for none (benchmarks only). @default the spec's table */
+  rateLimit?: RateLimitOptions | false;
+  /** When ignoring 429s gets a public client blocked (403), or `false` for never. @default {@link DEFAULT_BLOCK_POLICY} */
+  blocks?: Partial<BlockPolicy> | false;
+  /** Response caching, or `false` for none (ETags and 304s remain). @default on */
+  cache?: GatewayCacheOptions | false;
+  /** Which proxies may set `X-Forwarded-For`. @default false */
+  trustProxy?: TrustProxy;
+  /**
+   * Longest wait for the back end per call; past it the request gets 503 with `Retry-After: 1`.
+   * @default the back end's `timeoutMs`, else 250
+   */
+  timeoutMs?: number;
+}
+
+/** What the app adds to {@link GatewayOptions}. */
+export interface GatewayContext {
+  /** The clock. @default Date.now */
+  now?: () => number;
+  /** Told once when the back end fails after working (never told keys). */
+  logger?: Logger | undefined;
+}
+
+/** Options of {@link createMemoryGatewayBackend}. */
+export interface MemoryGatewayBackendOptions {
+  /** Bound of each of the two response caches, in bytes. @default 64 MiB */
+  cacheMaxBytes?: number;
+}
+
+/**
+ * The in-memory back end: counters, blocks and the two caches for one process.
+ * @param options - Cache size bound.
+ * @returns The back end.
+ */
+export function createMemoryGatewayBackend(options: MemoryGatewayBackendOptions = {}): GatewayBackend {
+  const cache = { maxBytes: options.cacheMaxBytes ?? 64 * 1024 * 1024 };
+  return {
+    counters: createMemoryCounterStore(),
+    blocks: createMemoryBlockStore(),
+    publicCache: createMemoryCacheStore(cache),
+    serverCache: createMemoryCacheStore(cache),
+  };
+}
+
+const UNAVAILABLE = Symbol('unavailable');
+
+function compileRoutes(patterns: readonly string[]): (path: string) => boolean {
+  if (patterns.length === 0) return () => false;
+  const regexes = patterns.map((pattern) => {
+    const segments = pattern.replace(/\/+$/, '').split('/');
+    const last = segments[segments.length - 1] === '*' ? segments.pop() : undefined;
+    const body = segments
+      .map((segment) => (segment.startsWith(':') || segment === '*' ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    return new RegExp(`^${body}${last ? '(?:/.*)?' : ''}/?$`);
+  });
+  return (path) => regexes.some((regex) => regex.test(path));
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function toRateHeaders(windows: readonly CounterWindow[], counts: readonly number[], now: number): Record<string, string> {
+  // Report the window closest to running out (IETF draft-ietf-httpapi-ratelimit-headers-06).
+  let best = 0;
+  let bestRemaining = Infinity;
+  for (let i = 0; i < windows.length; i++) {
+    const remaining = Math.max(0, windows[i]!.limit - counts[i]!);
+    if (remaining < bestRemaining) [best, bestRemaining] = [i, remaining];
+  }
+  const w = windows[best]!;
+  return {
+    'ratelimit-limit': String(w.limit),
+    'ratelimit-remaining': String(bestRemaining),
+    'ratelimit-reset': String(Math.max(1, Math.ceil((w.resetAt - now) / 1000))),
+  };
+}
+
+function withHeaders(error: unknown, headers: Record<string, string> | undefined): unknown {
+  if (!headers || !(error instanceof ApiError)) return error;
+  return new ApiError(error.status, error.message, error.error, { ...headers, ...error.headers });
+}
+
+/**
+ * Creates the gateway middleware. `createCatalogueApp` does this for you from its `gateway` option;
+ * call it yourself only to run the gateway in front of another pipeline.
+ *
+ * Per request, in order: an `X-Server-Key`, when sent, is verified (the Server Key tier counts per
+ * key, the public tier per client IP); a blocked public client gets 403 and is not counted; one
+ * atomic check counts the request in every window of its tier (429 when any is full, and nothing
+ * is consumed); an unknown key or a restricted route without a valid key gets 401 (counted, so
+ * that guessing keys is rate limited too); then the response comes from the tier's cache or the
+ * routes. Cache hits count against the limits like any request.
+ *
+ * @param options - Back end, keys, restricted routes, limits, blocks, cache, proxies, timeout.
+ * @param context - Clock and logger.
+ * @returns The middleware.
+ * @throws TypeError when a limit or `trustProxy` entry is malformed.
+ * @example
+ * ```ts
+ * const app = createCatalogueApp({
+ *   store,
+ *   gateway: { keys: ['s3cret'], restrictedRoutes: ['/v1/top/*'], trustProxy: 1 },
+ * });
+ * ```
+ */
+export function createGateway(options: GatewayOptions = {}, context: GatewayContext = {}): Middleware {
+  const clock = context.now ?? Date.now;
+  const logger = context.logger;
+  const backend = options.backend ?? createMemoryGatewayBackend();
+  const timeoutMs = options.timeoutMs ?? backend.timeoutMs ?? 250;
+  const keys: KeyStore =
+    options.keys === undefined
+      ? (backend.keys ?? createStaticKeyStore([]))
+      : Array.isArray(options.keys)
+        ? createStaticKeyStore(options.keys as readonly string[])
+        : (options.keys as KeyStore);
+  const isRestricted = compileRoutes(options.restrictedRoutes ?? []);
+  const identify = createClientIdentifier(options.trustProxy);
+  const limits = options.rateLimit === false ? undefined : options.rateLimit;
+  const specs: Record<Tier, WindowSpec[]> | undefined =
+    options.rateLimit === false ? undefined : { public: toWindowSpecs('public', limits?.public), server: toWindowSpecs('server', limits?.server) };
+  const blockPolicy = options.blocks === false || !specs ? undefined : { ...DEFAULT_BLOCK_POLICY, ...options.blocks };
+  const cacheOptions = options.cache === false ? undefined : (options.cache ?? {});
+  const ttl: Record<Tier, number> = { public: cacheOptions?.publicTtlMs ?? 86_400_000, server: cacheOptions?.serverTtlMs ?? 600_000 };
+  const caches: Record<Tier, CacheStore> = { public: backend.publicCache, server: backend.serverCache };
+  const userCacheable = cacheOptions?.cacheable ?? (() => true);
+  const cacheable = (path: string) => cacheOptions !== undefined && !path.startsWith('/v1/random/') && userCacheable(path);
+
+  // Blocks this process has seen, so a blocked client costs no back-end call (anchors-notes E.2).
+  const knownBlocks = new Map<string, number>();
+  // Cache misses being loaded, so concurrent misses for one key run the routes once.
+  const inflight = new Map<string, Promise<CachedResponse | PlainResponse>>();
+  const dates = new WeakMap<CachedResponse, [string, string]>();
+  let healthy = true;
+
+  function unavailable(cause: unknown): ApiError {
+    if (healthy) {
+      healthy = false;
+      logger?.error('Gateway back end unavailable; answering 503 until it recovers', cause === UNAVAILABLE ? `no answer within ${timeoutMs} ms` : cause);
+    }
+    return new ApiError(503, 'Service Unavailable', 'Rate-limit accounting is temporarily unavailable. Retry in 1 second.', { 'retry-after': '1' });
+  }
+
+  /** Awaits a back-end answer within the timeout; any failure becomes the 503 error. */
+  async function settle<T>(call: () => T | Promise<T>): Promise<T> {
+    let value: T | Promise<T>;
+    try {
+      value = call();
+    } catch (cause) {
+      throw unavailable(cause);
+    }
+    if (!isThenable(value)) return value;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const result = await Promise.race([
+        value,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(UNAVAILABLE), timeoutMs);
+        }),
+      ]);
+      healthy = true;
+      return result;
+    } catch (cause) {
+      throw unavailable(cause);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function blockedUntil(id: string, now: number): Promise<number | null> {
+    const known = knownBlocks.get(id);
+    if (known !== undefined) {
+      if (known > now) return known;
+      knownBlocks.delete(id);
+    }
+    const until = await settle(() => backend.blocks.blockedUntil(id, now));
+    if (until !== null) rememberBlock(id, until, now);
+    return until;
+  }
+
+  function rememberBlock(id: string, until: number, now: number): void {
+    if (knownBlocks.size >= 10_000) for (const [other, end] of knownBlocks) if (end <= now) knownBlocks.delete(other);
+    if (knownBlocks.size < 10_000) knownBlocks.set(id, until);
+  }
+
+  function forbidden(until: number, now: number, spec: WindowSpec | undefined): ApiError {
+    const seconds = String(Math.max(1, Math.ceil((until - now) / 1000)));
+    const headers: Record<string, string> = { 'retry-after': seconds };
+    if (spec) Object.assign(headers, { 'ratelimit-limit': String(spec.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': seconds });
+    return new ApiError(
+      403,
+      'Forbidden: this client is temporarily blocked.',
+      `Too many rate-limited requests came from this IP address; the block ends at ${new Date(until).toISOString()} (in ${seconds} seconds).`,
+      headers,
+    );
+  }
+
+  async function load(next: () => Promise<PlainResponse>, store: CacheStore, key: string, tier: Tier, now: number) {
+    const response = await next();
+    if (response.status < 200 || response.status >= 300 || typeof response.body !== 'string') return response;
+    const entry: CachedResponse = {
+      status: response.status,
+      headers: response.headers,
+      body: response.body,
+      etag: await toEtag(response.body),
+      storedAt: now,
+      expiresAt: now + ttl[tier],
+    };
+    // Storing is not on the answer's path: a cache that cannot store costs only a later reload.
+    settle(() => store.set(key, entry)).catch(() => undefined);
+    return entry;
+  }
+
+  function fromEntry(entry: CachedResponse, request: PlainRequest, tier: Tier, now: number, extra: Record<string, string> | undefined): PlainResponse {
+    let pair = dates.get(entry);
+    if (!pair) dates.set(entry, (pair = [toHttpDate(entry.storedAt), toHttpDate(entry.expiresAt)]));
+    const maxAge = Math.max(0, Math.ceil((entry.expiresAt - now) / 1000));
+    const headers: Record<string, string> = {
+      ...entry.headers,
+      etag: entry.etag,
+      'last-modified': pair[0],
+      expires: pair[1],
+      // Server Key answers are per customer: never for shared caches (anchors-notes C.3).
+      'cache-control': `${tier === 'server' ? 'private' : 'public'}, max-age=${maxAge}`,
+      vary: 'X-Server-Key',
+    };
+    if (extra) Object.assign(headers, extra);
+    return conditional(request, headers, entry.status, entry.body, entry.etag);
+  }
+
+  function conditional(request: PlainRequest, headers: Record<string, string>, status: number, body: string | Uint8Array | null, etag: string): PlainResponse {
+    const ifNoneMatch = request.header('if-none-match');
+    if (ifNoneMatch !== undefined && matchesIfNoneMatch(ifNoneMatch, etag)) {
+      // 304 repeats the caching headers of a 200 and has no body (RFC 9110 §15.4.5).
+      delete headers['content-type'];
+      delete headers['content-length'];
+      return { status: 304, headers, body: null };
+    }
+    return { status, headers, body };
+  }
+
+  async function uncached(request: PlainRequest, next: () => Promise<PlainResponse>, tier: Tier, extra: Record<string, string> | undefined) {
+    const response = await next();
+    const headers = extra ? { ...response.headers, ...extra } : { ...response.headers };
+    if (response.status < 200 || response.status >= 300 || response.body === null) return { ...response, headers };
+    const etag = await toEtag(response.body);
+    headers.etag = etag;
+    headers.vary = 'X-Server-Key';
+    headers['cache-control'] = request.path.startsWith('/v1/random/') ? 'no-store' : `${tier === 'server' ? 'private' : 'public'}, max-age=0`;
+    return conditional(request, headers, response.status, response.body, etag);
+  }
+
+  return async function gateway(request, next) {
+    const now = clock();
+    const path = request.path;
+    const suppliedKey = request.header('x-server-key');
+    let tier: Tier = 'public';
+    let id: string | null = null;
+    if (suppliedKey !== undefined) {
+      // `Authorization: Bearer` is deliberately not read: it grants nothing (spec, "Authentication" 3).
+      id = await settle(() => keys.verify(suppliedKey));
+      if (id !== null) tier = 'server';
+    }
+    const keyRejected = suppliedKey !== undefined && id === null;
+    if (tier === 'public') {
+      id = identify(request);
+      // Server Key traffic is never blocked; blocked requests are neither counted nor extend the block.
+      if (blockPolicy) {
+        const until = await blockedUntil(id, now);
+        if (until !== null) throw forbidden(until, now, specs?.public[0]);
+      }
+    }
+
+    let extra: Record<string, string> | undefined;
+    if (specs && specs[tier].length > 0) {
+      const windows = toCounterWindows(tier, id!, specs[tier], now);
+      const result = await settle(() => backend.counters.hit(windows, now));
+      if (!result.allowed) {
+        const i = findBlockingWindow(windows, result);
+        const retryAfter = Math.max(1, Math.ceil((windows[i]!.resetAt - now) / 1000));
+        if (tier === 'public' && blockPolicy) {
+          const until = await settle(() => backend.blocks.recordRejection(id!, now, blockPolicy));
+          if (until !== null) rememberBlock(id!, until, now);
+        }
+        const { message, error } = toRateLimitTexts(specs[tier][i]!, tier, retryAfter);
+        throw new ApiError(429, message, error, {
+          'retry-after': String(retryAfter),
+          'ratelimit-limit': String(windows[i]!.limit),
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': String(retryAfter),
+        });
+      }
+      extra = toRateHeaders(windows, result.counts, now);
+    }
+
+    try {
+      if (keyRejected) {
+        throw new ApiError(
+          401,
+          'Invalid Server Key.',
+          'The X-Server-Key header does not hold a recognized Server Key. Send a valid key, or no X-Server-Key header for public access.',
+        );
+      }
+      if (tier !== 'server' && isRestricted(path)) {
+        throw new ApiError(401, `${path} requires a Server Key.`, 'Send a valid Server Key in the X-Server-Key header. Authorization: Bearer is not supported.');
+      }
+      if (!cacheable(path)) return await uncached(request, next, tier, extra);
+
+      const store = caches[tier];
+      const key = request.query ? `${path}?${request.query}` : path;
+      let entry: CachedResponse | undefined;
+      try {
+        entry = await settle(() => store.get(key, now));
+      } catch {
+        // An unreachable cache is a miss, not an outage: the routes can still answer.
+        entry = undefined;
+      }
+      if (!entry) {
+        const flightKey = `${tier}:${key}`;
+        let flight = inflight.get(flightKey);
+        if (!flight) {
+          flight = load(next, store, key, tier, now).finally(() => inflight.delete(flightKey));
+          inflight.set(flightKey, flight);
+        }
+        const loaded = await flight;
+        if (!('etag' in loaded)) return { ...loaded, headers: extra ? { ...loaded.headers, ...extra } : loaded.headers };
+        entry = loaded;
+      }
+      return fromEntry(entry, request, tier, now, extra);
+    } catch (error) {
+      throw withHeaders(error, extra);
+    }
+  };
+}

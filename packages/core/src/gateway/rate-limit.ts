@@ -1,0 +1,137 @@
+/**
+ * Fixed, clock-aligned rate-limit windows (1 s, 60 s, and the UTC day), the messages of a breach,
+ * and the in-memory counter store.
+ * @module
+ */
+import type { CounterResult, CounterStore, CounterWindow } from './back-end.js';
+
+/** The two tiers of the spec's Limits table. */
+export type Tier = 'public' | 'server';
+
+/** Requests allowed per window; `null` or absent means no limit for that window. */
+export interface TierLimits {
+  perSecond?: number | null;
+  perMinute?: number | null;
+  perDay?: number | null;
+}
+
+/** Limits per tier; each defaults to the spec's table. */
+export interface RateLimitOptions {
+  /** @default { perSecond: 4, perMinute: 120, perDay: 40_000 } */
+  public?: TierLimits;
+  /** @default { perSecond: 5, perMinute: 300, perDay: null } */
+  server?: TierLimits;
+}
+
+/** The spec's Limits table. */
+export const DEFAULT_LIMITS: Record<Tier, Required<TierLimits>> = {
+  public: { perSecond: 4, perMinute: 120, perDay: 40_000 },
+  server: { perSecond: 5, perMinute: 300, perDay: null },
+};
+
+/** One window of a tier. */
+export interface WindowSpec {
+  name: 'second' | 'minute' | 'day';
+  /** Window length; windows start at multiples of it since the epoch, so days start at midnight UTC. */
+  spanMs: number;
+  limit: number;
+  /** Short tag used in store keys. */
+  tag: string;
+}
+
+const SPANS = [
+  ['second', 1_000, 'perSecond', 's'],
+  ['minute', 60_000, 'perMinute', 'm'],
+  ['day', 86_400_000, 'perDay', 'd'],
+] as const;
+
+/**
+ * Resolves a tier's windows, shortest first.
+ * @param tier - The tier.
+ * @param limits - Overrides of the defaults.
+ * @returns The windows that have a limit.
+ * @throws TypeError when a limit is not a positive integer.
+ */
+export function toWindowSpecs(tier: Tier, limits: TierLimits = {}): WindowSpec[] {
+  const merged = { ...DEFAULT_LIMITS[tier], ...limits };
+  const specs: WindowSpec[] = [];
+  for (const [name, spanMs, field, tag] of SPANS) {
+    const limit = merged[field];
+    if (limit === null || limit === undefined) continue;
+    if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`rateLimit.${tier}.${field} must be a positive integer or null`);
+    specs.push({ name, spanMs, limit, tag });
+  }
+  return specs;
+}
+
+/**
+ * The counter windows of one client at one instant. Keys share a `{tier:id}` hash tag so that a
+ * Redis Cluster keeps them in one slot (one script touches them all).
+ * @param tier - The tier.
+ * @param id - Client id or key fingerprint.
+ * @param specs - The tier's windows.
+ * @param now - Clock, ms since the epoch.
+ */
+export function toCounterWindows(tier: Tier, id: string, specs: readonly WindowSpec[], now: number): CounterWindow[] {
+  return specs.map((spec) => {
+    const start = now - (now % spec.spanMs);
+    return { key: `rl:{${tier}:${id}}:${spec.tag}:${start}`, limit: spec.limit, resetAt: start + spec.spanMs };
+  });
+}
+
+/** The window that refused a request: the longest full one, since waiting for a shorter one would not help. */
+export function findBlockingWindow(windows: readonly CounterWindow[], result: CounterResult): number {
+  for (let i = windows.length - 1; i >= 0; i--) if (result.counts[i]! >= windows[i]!.limit) return i;
+  return windows.length - 1;
+}
+
+/**
+ * The 429 texts of the spec ("Errors"): the message by window, and an `error` that names the limit
+ * and the tier; the daily one adds that it resets at midnight UTC.
+ * @param spec - The breached window.
+ * @param tier - The caller's tier.
+ * @param retryAfter - Seconds until the window resets.
+ */
+export function toRateLimitTexts(spec: WindowSpec, tier: Tier, retryAfter: number): { message: string; error: string } {
+  const limit = `the ${tier} tier limit of ${spec.limit} requests per ${spec.name}`;
+  if (spec.name === 'day') {
+    return {
+      message: 'Rate limit exceeded (per-day).',
+      error: `You have exceeded ${limit}. The daily limit resets at midnight UTC (in ${retryAfter} seconds).`,
+    };
+  }
+  return { message: 'Rate limit exceeded.', error: `You have exceeded ${limit}. Retry after ${retryAfter} seconds.` };
+}
+
+/**
+ * An in-memory counter store for one process. `hit` is synchronous, hence atomic.
+ * @returns The store.
+ * @example
+ * ```ts
+ * const counters = createMemoryCounterStore();
+ * ```
+ */
+export function createMemoryCounterStore(): CounterStore {
+  const counts = new Map<string, { count: number; resetAt: number }>();
+  let nextSweep = 0;
+  return {
+    hit(windows, now) {
+      if (now >= nextSweep) {
+        // Drop ended windows at most once a second, so memory follows the number of active clients.
+        for (const [key, entry] of counts) if (entry.resetAt <= now) counts.delete(key);
+        nextSweep = now + 1_000;
+      }
+      const current = windows.map((w) => {
+        const entry = counts.get(w.key);
+        return entry && entry.resetAt > now ? entry.count : 0;
+      });
+      for (let i = 0; i < windows.length; i++) if (current[i]! + 1 > windows[i]!.limit) return { allowed: false, counts: current };
+      for (let i = 0; i < windows.length; i++) {
+        const w = windows[i]!;
+        current[i] = current[i]! + 1;
+        counts.set(w.key, { count: current[i]!, resetAt: w.resetAt });
+      }
+      return { allowed: true, counts: current };
+    },
+  };
+}
