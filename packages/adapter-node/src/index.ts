@@ -19,7 +19,12 @@ export interface NodeServable {
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 function toPlainRequest(req: IncomingMessage): PlainRequest {
-  const target = req.url ?? '/';
+  let target = req.url ?? '/';
+  // Absolute-form targets (`GET http://host/v1/anime`, RFC 9112 §3.2.2) come from proxies.
+  if (target.charCodeAt(0) !== 47 /* '/' */) {
+    const url = new URL(target, 'http://x');
+    target = url.pathname + url.search;
+  }
   const q = target.indexOf('?');
   const headers = req.headers;
   return {
@@ -37,13 +42,21 @@ function toPlainRequest(req: IncomingMessage): PlainRequest {
 function send(res: ServerResponse, response: PlainResponse): void {
   // A client that went away gets nothing; writing to a destroyed socket only raises errors.
   if (res.destroyed || res.headersSent) return;
-  res.writeHead(response.status, response.headers);
-  res.end(response.body ?? undefined);
+  const { body, headers } = response;
+  // writeHead() fixes the framing at once: without a Content-Length, Node would send the body
+  // chunked. One write with a known length is cheaper, and lets clients detect truncation.
+  const framed =
+    body === null || 'content-length' in headers
+      ? headers
+      : { ...headers, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) };
+  res.writeHead(response.status, framed);
+  res.end(body ?? undefined);
 }
 
 function crash(res: ServerResponse, path: string): void {
   const body = JSON.stringify(errorEnvelope(500, 'Internal server error', 'Unexpected server failure. Please try again later.', path));
-  send(res, { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body });
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' };
+  send(res, { status: 500, headers, body });
 }
 
 /**

@@ -4,3 +4,5 @@
  * @module @catalogue-api/testkit
  */
 export { defineStatusStoreContract, type StatusStoreHarness } from './status-store-contract.js';
+export { defineHttpContract, type HttpContractOptions, type HttpContractSkips } from './http-contract.js';
+export { spawnServer, type SpawnedServer, type SpawnServerOptions } from './spawn-server.js';
