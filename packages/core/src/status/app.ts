@@ -60,7 +60,8 @@ export const STATUS_PATH = '/api/status';
  * {@link createChecker} on the same store to fill the history.
  * @param options - Services, store, page, clock and thresholds.
  * @returns The app.
- * @throws {RangeError} for duplicate service ids or a service with the reserved id `all`.
+ * @throws {RangeError} for duplicate service ids, a service with the reserved id `all`, or thresholds
+ *   that are not positive integers.
  * @example
  * ```ts
  * import { createChecker, createMemoryStatusStore, createStatusApp } from '@catalogue-api/core';
@@ -85,6 +86,8 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
   const page = options.page ?? { name: 'Status', url: '' };
   const staleAfterSeconds = options.staleAfterSeconds ?? 120;
   const failuresBeforeDown = options.failuresBeforeDown ?? 2;
+  if (!Number.isInteger(staleAfterSeconds) || staleAfterSeconds < 1) throw new RangeError('staleAfterSeconds must be a positive integer');
+  if (!Number.isInteger(failuresBeforeDown) || failuresBeforeDown < 1) throw new RangeError('failuresBeforeDown must be a positive integer');
   const cacheMs = (options.cacheSeconds ?? 30) * 1000;
   const logger = options.logger ?? console;
   const cacheControl = `public, max-age=${options.cacheSeconds ?? 30}`;

@@ -71,6 +71,7 @@ function isExpected(status: number, expect: ServiceConfig['check']['expectStatus
  * Only one instance per store checks at a time: each round first takes or renews the store's lease.
  * @param options - Services, store, clock, interval, timers.
  * @returns The checker; call `start()` to run it.
+ * @throws {RangeError} when `intervalSeconds` is not positive or exceeds `staleAfterSeconds`.
  * @example
  * ```ts
  * const store = createMemoryStatusStore();
@@ -84,6 +85,10 @@ export function createChecker(options: CheckerOptions): Checker {
   const now = options.now ?? Date.now;
   const intervalMs = (options.intervalSeconds ?? 60) * 1000;
   const staleAfterMs = (options.staleAfterSeconds ?? 120) * 1000;
+  // A result holds for the stale threshold only: checking less often would show every service unknown between checks.
+  if (!(intervalMs > 0 && intervalMs <= staleAfterMs)) {
+    throw new RangeError(`intervalSeconds must be above 0 and at most staleAfterSeconds (${staleAfterMs / 1000})`);
+  }
   const leaseMs = options.leaseSeconds !== undefined ? options.leaseSeconds * 1000 : intervalMs * 3;
   const retentionMs = (options.retentionDays ?? 91) * 86_400_000;
   const holder = options.holder ?? crypto.randomUUID();

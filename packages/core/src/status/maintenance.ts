@@ -64,6 +64,10 @@ export function createMaintenanceManager(options: {
   const ids = new Set(options.serviceIds);
 
   function validate(record: MaintenanceRecord): MaintenanceRecord {
+    // Records may come from JSON configuration, so the types are checked too.
+    if (typeof record.id !== 'string' || record.id === '') throw new RangeError('id must be a non-empty string');
+    if (typeof record.title !== 'string') throw new RangeError('title must be a string');
+    if (record.status !== null && typeof record.status !== 'string') throw new RangeError('status must be a string or null');
     if (record.serviceId !== 'all' && !ids.has(record.serviceId)) {
       throw new RangeError(`serviceId must be a configured service id or "all", not "${record.serviceId}"`);
     }

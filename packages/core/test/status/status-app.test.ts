@@ -337,15 +337,22 @@ describe('status API: HTTP', () => {
 });
 
 describe('status API: configuration and maintenance records', () => {
-  it('rejects duplicate service ids and the reserved id "all"', () => {
+  it('rejects duplicate service ids, the reserved id "all" and unusable thresholds', () => {
     expect(() => createStatusApp({ services: [...services, ...services] })).toThrow(RangeError);
     expect(() => createStatusApp({ services: [{ ...services[0]!, id: 'all' }] })).toThrow(/reserved/);
+    expect(() => createStatusApp({ services, failuresBeforeDown: 0 })).toThrow(/failuresBeforeDown/);
+    expect(() => createStatusApp({ services, staleAfterSeconds: 1.5 })).toThrow(/staleAfterSeconds/);
+    // Checking less often than the stale threshold would leave every service unknown between checks.
+    expect(() => createChecker({ services, store, intervalSeconds: 180 })).toThrow(/intervalSeconds/);
+    expect(() => createChecker({ services, store, intervalSeconds: 0 })).toThrow(/intervalSeconds/);
   });
 
   it('validates, updates and removes maintenance records', async () => {
     await expect(app.maintenance.add({ serviceId: 'nope', title: 'x', startsAt: NOON, endsAt: NOON + MINUTE })).rejects.toThrow(RangeError);
     await expect(app.maintenance.add({ serviceId: 'api', title: 'x', startsAt: NOON, endsAt: NOON })).rejects.toThrow(/after/);
     await expect(app.maintenance.add({ serviceId: 'api', title: 'x', startsAt: 'soon', endsAt: NOON })).rejects.toThrow(/startsAt/);
+    const fromJson = JSON.parse('{"serviceId":"api","title":7,"startsAt":0,"endsAt":1}');
+    await expect(app.maintenance.add(fromJson)).rejects.toThrow(/title/);
     const added = await app.maintenance.add({ id: 'm', serviceId: 'api', title: 'x', startsAt: '2026-01-10T13:00:00Z', endsAt: NOON + 2 * 3_600_000 });
     expect(added).toMatchObject({ startsAt: NOON + 3_600_000, createdAt: NOON, updatedAt: NOON });
     clock.advance(MINUTE);
