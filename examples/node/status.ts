@@ -9,8 +9,9 @@
  *   staleAfterSeconds?, failuresBeforeDown? }`; `upstreams` are `ServiceConfig`s and `maintenances`
  *   are `MaintenanceInput`s (re-added at every start; same id = same record).
  * - `STATUS_UPSTREAMS`: a shorter way to name upstreams, `id=url` pairs separated by commas.
- * - `STATUS_DATABASE_URL` (else `DATABASE_URL`): keep history in PostgreSQL instead of memory, in the
- *   schema `STATUS_DATABASE_SCHEMA` (default `catalogue_status`).
+ * - `STATUS_DATABASE_URL`: keep history in PostgreSQL instead of memory, in the schema
+ *   `STATUS_DATABASE_SCHEMA` (default `catalogue_status`). Not `DATABASE_URL`: example servers that tests
+ *   start with a catalogue database would otherwise share one status history and one checker lease.
  * - `STATUS_INTERVAL_SECONDS`: seconds between checks (default 60).
  * @module
  */
@@ -80,7 +81,7 @@ function parseUpstreams(list: string | undefined): ServiceConfig[] {
 export async function createExampleStatus(env: NodeJS.ProcessEnv, host: string): Promise<ExampleStatus> {
   const config: ExampleStatusConfig = env.STATUS_CONFIG ? JSON.parse(await readFile(env.STATUS_CONFIG, 'utf8')) : {};
   const upstreams = [...(config.upstreams ?? []), ...parseUpstreams(env.STATUS_UPSTREAMS)];
-  const databaseUrl = env.STATUS_DATABASE_URL ?? env.DATABASE_URL;
+  const databaseUrl = env.STATUS_DATABASE_URL;
   const store: StatusStore & { close?(): Promise<void> } = databaseUrl
     ? await createPostgresStatusStore({ url: databaseUrl, schema: env.STATUS_DATABASE_SCHEMA ?? 'catalogue_status' })
     : createMemoryStatusStore();
