@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { subtractWindows, toDailyMinutes, toDayKey, toServiceHistory, toWindowStart, type StateInterval } from './history.js';
+import { subtractWindows, toDailyTime, toDayKey, toServiceHistory, toWindowStart, type StateInterval } from './history.js';
 import { toSnapshot } from './snapshot.js';
 import type { CheckSegment } from './types.js';
 
@@ -55,8 +55,8 @@ describe('the 90-day view', () => {
   it('counts the oldest of the 90 days whole and nothing before it (boundary day)', () => {
     const start = toWindowStart(now);
     // An outage from 23:00 the day before the view to 01:00 on its first day.
-    const minutes = toDailyMinutes([{ state: 'down', start: start - 60 * M, end: start + 60 * M }], 'down', start, now);
-    expect([...minutes]).toEqual([['2026-04-02', 60]]);
+    const time = toDailyTime([{ state: 'down', start: start - 60 * M, end: start + 60 * M }], 'down', start, now);
+    expect([...time]).toEqual([['2026-04-02', 60 * M]]);
   });
 
   it('keeps days in order in the snapshot, boundary day included, and drops the day before', () => {
@@ -84,12 +84,38 @@ describe('the 90-day view', () => {
     expect(service.status).toBe('down');
   });
 
-  it('rounds each day to whole minutes and keys days by UTC date', () => {
-    const minutes = toDailyMinutes([{ state: 'degraded', start: T0 - 30_000, end: T0 + 89_000 }], 'degraded', 0, Infinity);
-    expect([...minutes]).toEqual([
-      ['2026-02-28', 1],
-      ['2026-03-01', 1],
+  it('splits time at midnight UTC and keys days by UTC date', () => {
+    const time = toDailyTime([{ state: 'degraded', start: T0 - 30_000, end: T0 + 89_000 }], 'degraded', 0, Infinity);
+    expect([...time]).toEqual([
+      ['2026-02-28', 30_000],
+      ['2026-03-01', 89_000],
     ]);
     expect(toDayKey(T0 - 1)).toBe('2026-02-28');
+  });
+
+  it('rounds days to whole minutes, and judges "fewer than five outage minutes" on the exact time', () => {
+    const day = (n: number) => T0 + n * DAY;
+    const snapshot = toSnapshot({
+      services: [{ id: 'api', name: 'API', check: { url: 'http://x' } }],
+      segments: [
+        // 4 min 30 s down on day 0, exactly 5 min on day 1, 3 degraded checks of which 20 s count on day 2.
+        { serviceId: 'api', outcome: 'fail', startedAt: day(0), lastAt: day(0) + 4.5 * M - 2 * M, checks: 3 },
+        { serviceId: 'api', outcome: 'fail', startedAt: day(1), lastAt: day(1) + 3 * M, checks: 4 },
+        { serviceId: 'api', outcome: 'degraded', startedAt: day(2), lastAt: day(2), checks: 1 },
+        { serviceId: 'api', outcome: 'up', startedAt: day(2) + 20_000, lastAt: day(2) + 40_000, checks: 2 },
+        { serviceId: 'api', outcome: 'degraded', startedAt: day(3), lastAt: day(3) + 29_000, checks: 2 },
+      ],
+      maintenances: [],
+      page: { name: 'p', url: 'u' },
+      now: day(4),
+      staleAfterSeconds: 120,
+      failuresBeforeDown: 2,
+    });
+    const service = snapshot.services[0]!;
+    expect(service.daily_outage_minutes_90d).toEqual({ '2026-03-02': 5 });
+    expect(service.outage_minutes_90d).toBe(10); // 4.5 rounds to 5, plus 5
+    // Day 2: 20 s rounds to nothing; day 3: 29 s + 120 s stale allowance = 2 min 29 s → 2.
+    expect(service.daily_degraded_minutes_90d).toEqual({ '2026-03-04': 2 });
+    expect(service.degraded_minutes_90d).toBe(2);
   });
 });

@@ -134,14 +134,14 @@ export function toWindowStart(now: number): number {
 }
 
 /**
- * Minutes in one state per UTC day, counted by the overlap of each interval with each day.
+ * Time in one state per UTC day, counted by the overlap of each interval with each day.
  * @param intervals - Intervals of any states.
  * @param state - The state to count.
  * @param from - Start of the view (earlier time is not counted).
  * @param to - End of the view.
- * @returns Whole minutes (rounded to the nearest) per `YYYY-MM-DD`, only for days with time in the state.
+ * @returns Milliseconds per `YYYY-MM-DD`, oldest day first, only for days with time in the state.
  */
-export function toDailyMinutes(
+export function toDailyTime(
   intervals: readonly StateInterval[],
   state: StateInterval['state'],
   from: number,
@@ -160,10 +160,7 @@ export function toDailyMinutes(
       start = dayEnd;
     }
   }
-  const minutes = new Map<string, number>();
-  for (const [day, value] of [...ms].sort(([a], [b]) => a - b)) {
-    const rounded = Math.round(value / 60_000);
-    if (rounded > 0) minutes.set(toDayKey(day * DAY_MS), rounded);
-  }
-  return minutes;
+  const days = new Map<string, number>();
+  for (const [day, value] of [...ms].sort(([a], [b]) => a - b)) days.set(toDayKey(day * DAY_MS), value);
+  return days;
 }

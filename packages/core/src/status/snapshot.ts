@@ -2,11 +2,13 @@
  * Builds the status snapshot from configuration, history and maintenance records.
  * @module
  */
-import { subtractWindows, toDailyMinutes, toServiceHistory, toWindowStart } from './history.js';
+import { subtractWindows, toDailyTime, toServiceHistory, toWindowStart } from './history.js';
 import type { CheckSegment, MaintenanceRecord, MaintenanceView, ServiceConfig, ServiceView, StatusSnapshot } from './types.js';
 
 /** Days with fewer outage minutes than this are left out of `daily_outage_minutes_90d` (spec, "Limits"). */
 export const MIN_DAILY_OUTAGE_MINUTES = 5;
+
+const MINUTE_MS = 60_000;
 
 /** Everything a snapshot is made of. */
 export interface SnapshotInput {
@@ -54,8 +56,9 @@ function targets(record: MaintenanceRecord, serviceId: string): boolean {
 
 /**
  * Builds the snapshot (spec, "Status snapshot"). The 90-day view is 90 calendar UTC days, today
- * included; a day's outage minutes appear in the daily map only from five minutes on, degraded
- * minutes from one minute on, and both totals count every day.
+ * included. Each day's time is rounded to whole minutes; the totals are the sums of those. A day
+ * appears in the outage map only with at least five minutes of outage, in the degraded map with at
+ * least one (rounded) minute.
  * @param input - Configuration, history, maintenance records and the clock.
  * @returns The snapshot.
  */
@@ -86,21 +89,24 @@ export function toSnapshot(input: SnapshotInput): StatusSnapshot {
       .filter((record) => targets(record, service.id))
       .map((record) => ({ start: record.startsAt, end: record.endsAt }));
     const intervals = subtractWindows(history.intervals, windows);
-    const outage = toDailyMinutes(intervals, 'down', from, now);
-    const degraded = toDailyMinutes(intervals, 'degraded', from, now);
+    const outage = toDailyTime(intervals, 'down', from, now);
+    const degraded = toDailyTime(intervals, 'degraded', from, now);
     const active = live.find((m) => m.state === 'active' && targets(m.record, service.id));
 
     let outageTotal = 0;
     const dailyOutage: Record<string, number> = {};
-    for (const [day, minutes] of outage) {
+    for (const [day, ms] of outage) {
+      const minutes = Math.round(ms / MINUTE_MS);
       outageTotal += minutes;
-      if (minutes >= MIN_DAILY_OUTAGE_MINUTES) dailyOutage[day] = minutes;
+      // "Fewer than five" is judged on the exact time, so 4 min 30 s is left out though it rounds to 5.
+      if (ms >= MIN_DAILY_OUTAGE_MINUTES * MINUTE_MS) dailyOutage[day] = minutes;
     }
     let degradedTotal = 0;
     const dailyDegraded: Record<string, number> = {};
-    for (const [day, minutes] of degraded) {
+    for (const [day, ms] of degraded) {
+      const minutes = Math.round(ms / MINUTE_MS);
       degradedTotal += minutes;
-      dailyDegraded[day] = minutes;
+      if (minutes > 0) dailyDegraded[day] = minutes;
     }
 
     return {
