@@ -6,3 +6,4 @@
 export { defineStatusStoreContract, type StatusStoreHarness } from './status-store-contract.js';
 export { defineHttpContract, type HttpContractOptions, type HttpContractSkips } from './http-contract.js';
 export { spawnServer, type SpawnedServer, type SpawnServerOptions } from './spawn-server.js';
+export { defineGatewayBackendContract, type GatewayBackendHarness } from './gateway-contract.js';

@@ -66,7 +66,8 @@ export interface BlockStore {
   blockedUntil(id: string, now: number): number | null | Promise<number | null>;
   /**
    * Records one rate-limited response to the client and, when that makes `threshold` within
-   * `windowMs`, starts a block (doubling a repeat's length), atomically.
+   * `windowMs`, starts a block (doubling a repeat's length), atomically. While a block is active a
+   * rejection is ignored: it neither extends the block nor starts another.
    * @param id - The client id.
    * @param now - The gateway's clock.
    * @param policy - The block policy.

@@ -47,6 +47,9 @@ export function createMemoryBlockStore(): BlockStore {
     },
     recordRejection(id, now, policy) {
       sweep(now, policy);
+      const previous = blocks.get(id);
+      // Rejections that race in while a block is active neither extend it nor start another.
+      if (previous && previous.until > now) return null;
       const since = now - policy.windowMs;
       const times = (rejections.get(id) ?? []).filter((t) => t > since);
       times.push(now);
@@ -55,7 +58,6 @@ export function createMemoryBlockStore(): BlockStore {
         return null;
       }
       rejections.delete(id);
-      const previous = blocks.get(id);
       const strike = previous && now - previous.until < policy.repeatWithinMs ? previous.strike + 1 : 1;
       const until = now + toBlockDuration(policy, strike);
       blocks.set(id, { until, strike });
