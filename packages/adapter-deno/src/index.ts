@@ -1,21 +1,22 @@
 /**
- * Serve a catalogue-api app with `Deno.serve`.
+ * Serve a catalogue-api app with `Deno.serve`. Deno's `Request` and `Response` are native, so the
+ * adapter uses the app's Web-standard door and only adds the client address.
  * @module @catalogue-api/adapter-deno
  */
 import type { RequestContext } from '@catalogue-api/core';
 
-/** What the adapter needs of an app: its Web-standard door. */
+/** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
 export interface DenoServable {
   fetch(request: Request, context?: RequestContext): Promise<Response>;
 }
 
-/** Options of {@link serve}. */
+/** Options of {@link serve}; the same in the Node, Bun and Deno adapters. */
 export interface ServeOptions {
   /** TCP port; 0 picks a free one. @default 3000 */
   port?: number;
   /** Interface to listen on. @default '127.0.0.1' */
   hostname?: string;
-  /** Aborting it closes the server gracefully. */
+  /** Aborting it closes the server gracefully, like `close()`. */
   signal?: AbortSignal;
 }
 
@@ -27,36 +28,32 @@ export interface Server {
   close(): Promise<void>;
 }
 
-interface DenoHttpServer {
-  addr: { hostname: string; port: number };
-  finished: Promise<void>;
-  shutdown(): Promise<void>;
-}
-declare const Deno: {
-  serve(
-    options: { port: number; hostname: string; onListen?: () => void; signal?: AbortSignal },
-    handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>,
-  ): DenoHttpServer;
-};
+// The few members of Deno's API used here, so that no Deno types leak into the published .d.ts.
+type DenoServer = { addr: { hostname: string; port: number }; shutdown(): Promise<void> };
+type DenoHandler = (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>;
+declare const Deno: { serve(options: { port: number; hostname: string; onListen(): void }, handler: DenoHandler): DenoServer };
 
 /**
  * Serves an app with `Deno.serve`; the client address comes from `info.remoteAddr`.
  * @param app - The app.
  * @param options - Port, hostname and an abort signal.
- * @returns The running server.
+ * @returns The running server, once it listens.
  * @example
  * ```ts
- * const server = await serve(app, { port: 3000 });
+ * import { serve } from '@catalogue-api/adapter-deno';
+ *
+ * const server = await serve(createCatalogueApp({ store }), { port: 3000 });
+ * console.log(`${server.url}/v1`);
  * ```
  */
 export async function serve(app: DenoServable, options: ServeOptions = {}): Promise<Server> {
-  const server = Deno.serve(
-    { port: options.port ?? 3000, hostname: options.hostname ?? '127.0.0.1', onListen: () => {} },
-    (request, info) => app.fetch(request, { clientAddress: info.remoteAddr.hostname }),
-  );
+  const { port = 3000, hostname = '127.0.0.1' } = options;
+  // onListen: the caller prints the URL it wants; Deno's own "Listening on" line would be noise.
+  const server = Deno.serve({ port, hostname, onListen() {} }, (request, info) => app.fetch(request, { clientAddress: info.remoteAddr.hostname }));
   let closing: Promise<void> | undefined;
-  // shutdown() stops accepting and waits for in-flight requests.
+  // shutdown() stops accepting at once and resolves when the requests in flight have finished.
   const close = () => (closing ??= server.shutdown());
   options.signal?.addEventListener('abort', () => void close(), { once: true });
-  return { url: `http://${server.addr.hostname}:${server.addr.port}`, close };
+  const { hostname: host, port: bound } = server.addr;
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, close };
 }
