@@ -322,8 +322,8 @@ export interface CatalogueStore {
   getAnimeRelations(id: number, sfw: SfwMode): Promise<Relation[] | undefined>;
   /** Entries recommended with this one, most votes first. */
   getAnimeRecommendations(id: number, sfw: SfwMode): Promise<EntryRecommendation[] | undefined>;
-  /** News about the anime, newest first. */
-  getAnimeNews(id: number, paging: Paging): Promise<Page<News> | undefined>;
+  /** News about the anime, newest first; with SFW, items that also concern a filtered entry are dropped. */
+  getAnimeNews(id: number, paging: Paging, sfw: SfwMode): Promise<Page<News> | undefined>;
   getAnimeVideos(id: number): Promise<AnimeVideos | undefined>;
   /** Episode videos, newest episode first. */
   getAnimeVideoEpisodes(id: number, paging: Paging): Promise<Page<EpisodeVideo> | undefined>;
@@ -357,7 +357,8 @@ export interface CatalogueStore {
   getMangaFull(id: number, sfw: SfwMode): Promise<MangaFull | undefined>;
   getMangaRelations(id: number, sfw: SfwMode): Promise<Relation[] | undefined>;
   getMangaRecommendations(id: number, sfw: SfwMode): Promise<EntryRecommendation[] | undefined>;
-  getMangaNews(id: number, paging: Paging): Promise<Page<News> | undefined>;
+  /** News about the manga, newest first; SFW as {@link CatalogueStore.getAnimeNews}. */
+  getMangaNews(id: number, paging: Paging, sfw: SfwMode): Promise<Page<News> | undefined>;
   getMangaStacks(id: number, paging: Paging): Promise<Page<Stack> | undefined>;
   getMangaArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
   getMangaCharacters(id: number): Promise<MangaCharacter[] | undefined>;

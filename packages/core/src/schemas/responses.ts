@@ -188,7 +188,7 @@ export const responseSchemas = {
   '/v1/anime/:id/characters': animeCharactersResponseSchema,
   '/v1/anime/:id/staff': animeStaffResponseSchema,
   '/v1/anime/:id/episodes': animeEpisodesResponseSchema,
-  '/v1/anime/:id/episodes/:episode_id': animeEpisodeResponseSchema,
+  '/v1/anime/:id/episodes/:episode': animeEpisodeResponseSchema,
   '/v1/anime/:id/forum': forumResponseSchema,
   '/v1/anime/:id/stacks': entryStacksResponseSchema,
   '/v1/anime/:id/articles': entryArticlesResponseSchema,
