@@ -46,7 +46,7 @@ export type { DatePeriod } from './query.js';
 export type { SfwMode } from './sfw.js';
 export type { Anime } from './schemas/anime.js';
 // Used by stores and importers outside core, so they validate, classify and fold titles exactly as core does.
-export { animeSchema } from './schemas/anime.js';
+export * from './schemas/index.js';
 export { sfwClass, type SfwClass } from './sfw.js';
 export { normalizeTitle } from './search.js';
 export type { Broadcast, DateRange, Images, Pagination, Reference, Title, Trailer } from './schemas/common.js';
