@@ -1,0 +1,100 @@
+/**
+ * Redis back ends for catalogue-api's gateway: rate-limit counters, blocks, Server Keys and the
+ * response caches, shared by every API instance behind a load balancer.
+ *
+ * Built on node-redis 6 (`redis`): Redis's own client, maintained by Redis, with automatic
+ * reconnection and `disableOfflineQueue` (a command fails at once while disconnected instead of
+ * waiting), which the fail-closed 503 needs. Only `sendCommand` is used, so any client with an
+ * equivalent (Bun's `RedisClient.send`, Deno's clients) can be plugged in instead.
+ * @module @catalogue-api/redis
+ */
+import type { GatewayBackend } from '@catalogue-api/core';
+import { createClient } from 'redis';
+import type { SendCommand } from './scripts.js';
+import { createRedisBlockStore, createRedisCacheStore, createRedisCounterStore, createRedisKeyStore } from './stores.js';
+
+export type { SendCommand } from './scripts.js';
+export { createRedisBlockStore, createRedisCacheStore, createRedisCounterStore, createRedisKeyStore } from './stores.js';
+
+/** Options of {@link createRedisGateway}. Give one of `url`, `client` or `sendCommand`. */
+export interface RedisGatewayOptions {
+  /** Redis URL; the gateway then owns its connection. @default 'redis://127.0.0.1:6379' */
+  url?: string;
+  /** A node-redis client you own (connected or connecting); the gateway never closes it. */
+  client?: { sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown> };
+  /** Any other client: a function that sends one command. */
+  sendCommand?: SendCommand;
+  /** Prefix of every key, so that several deployments or test runs share one Redis. @default 'catalogue-api:' */
+  prefix?: string;
+  /** Longest wait per command; past it the gateway answers 503 with `Retry-After: 1`. @default 250 */
+  timeoutMs?: number;
+}
+
+/** The Redis back end, with key management and its connection. */
+export interface RedisGateway extends GatewayBackend {
+  /** Adds Server Keys (stored as fingerprints). */
+  addKeys(keys: readonly string[]): Promise<void>;
+  /** Revokes Server Keys. */
+  removeKeys(keys: readonly string[]): Promise<void>;
+  /** Resolves once the first connection is up (only for a connection opened from `url`). */
+  ready: Promise<void>;
+  /** Closes a connection opened from `url`; a no-op for a client you passed in. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the Redis back end of the gateway. It returns at once: until Redis answers, requests get
+ * 503 with `Retry-After: 1`, and they are served again as soon as Redis is back.
+ * @param options - Connection, key prefix and timeout.
+ * @returns The back end, for `createCatalogueApp({ gateway: { backend } })`.
+ * @example
+ * ```ts
+ * import { createCatalogueApp } from '@catalogue-api/core';
+ * import { createRedisGateway } from '@catalogue-api/redis';
+ *
+ * const backend = createRedisGateway({ url: process.env.REDIS_URL, prefix: 'catalogue:' });
+ * await backend.addKeys(['s3cret']);
+ * const app = createCatalogueApp({ gateway: { backend } });
+ * ```
+ */
+export function createRedisGateway(options: RedisGatewayOptions = {}): RedisGateway {
+  const prefix = options.prefix ?? 'catalogue-api:';
+  const timeoutMs = options.timeoutMs ?? 250;
+  let send: SendCommand;
+  let ready: Promise<void> = Promise.resolve();
+  let close = async () => undefined;
+  if (options.sendCommand) {
+    send = options.sendCommand;
+  } else if (options.client) {
+    const client = options.client;
+    send = (args) => client.sendCommand(args, { timeout: timeoutMs });
+  } else {
+    const client = createClient({
+      url: options.url ?? 'redis://127.0.0.1:6379',
+      // Fail at once while disconnected: a queued command would only time out later (fail-closed 503).
+      disableOfflineQueue: true,
+      socket: { connectTimeout: Math.max(timeoutMs, 1_000), reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1_000) },
+    });
+    // Connection errors surface as 503s on requests; an unhandled 'error' event would end the process.
+    client.on('error', () => undefined);
+    ready = new Promise((resolve) => client.once('ready', () => resolve()));
+    client.connect().catch(() => undefined);
+    send = (args) => client.sendCommand(args, { timeout: timeoutMs });
+    close = async () => {
+      client.destroy();
+    };
+  }
+  const keys = createRedisKeyStore(send, `${prefix}keys`);
+  return {
+    counters: createRedisCounterStore(send, prefix),
+    blocks: createRedisBlockStore(send, prefix),
+    keys,
+    publicCache: createRedisCacheStore(send, `${prefix}cache:public:`),
+    serverCache: createRedisCacheStore(send, `${prefix}cache:server:`),
+    timeoutMs,
+    addKeys: keys.add,
+    removeKeys: keys.remove,
+    ready,
+    close,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The gateway's back-end stores over Redis: counters, blocks, Server Keys and the response caches.
+ * Each takes a {@link SendCommand}, so any Redis client of any runtime can carry them.
+ * @module
+ */
+import {
+  fingerprintKey,
+  type BlockStore,
+  type CacheStore,
+  type CachedResponse,
+  type CounterStore,
+  type KeyStore,
+} from '@catalogue-api/core';
+import { createScript, HIT_SCRIPT, REJECT_SCRIPT, type SendCommand } from './scripts.js';
+
+// Counters outlive their window by this much, so that a slightly fast Redis clock never drops a live one.
+const COUNTER_SLACK_MS = 1_000;
+
+/**
+ * Counters shared by every instance: one Lua script per request covers all windows of a tier.
+ * @param send - How commands reach Redis.
+ * @param prefix - Key prefix.
+ */
+export function createRedisCounterStore(send: SendCommand, prefix: string): CounterStore {
+  const hit = createScript(send, HIT_SCRIPT);
+  return {
+    async hit(windows, now) {
+      const args: string[] = [];
+      for (const w of windows) args.push(String(w.limit), String(Math.max(1, w.resetAt - now) + COUNTER_SLACK_MS));
+      const reply = (await hit(windows.map((w) => prefix + w.key), args)) as number[];
+      return { allowed: reply[0] === 1, counts: reply.slice(1).map(Number) };
+    },
+  };
+}
+
+/**
+ * Blocks shared by every instance. Keys of one client share a `{block:id}` hash tag (one Cluster slot).
+ * @param send - How commands reach Redis.
+ * @param prefix - Key prefix.
+ */
+export function createRedisBlockStore(send: SendCommand, prefix: string): BlockStore {
+  const reject = createScript(send, REJECT_SCRIPT);
+  let sequence = 0;
+  const instance = Math.random().toString(36).slice(2, 10);
+  return {
+    async blockedUntil(id, now) {
+      const until = Number(await send(['HGET', `${prefix}block:{${id}}`, 'until']));
+      return until > now ? until : null;
+    },
+    async recordRejection(id, now, policy) {
+      const keys = [`${prefix}block:{${id}}:rejections`, `${prefix}block:{${id}}`];
+      const args = [now, policy.windowMs, policy.threshold, policy.durationMs, policy.maxDurationMs, policy.repeatWithinMs].map(String);
+      // Members must differ even for rejections in the same millisecond.
+      args.push(`${now}:${instance}:${sequence++}`);
+      const until = Number(await reject(keys, args));
+      return until > 0 ? until : null;
+    },
+  };
+}
+
+/**
+ * A response cache shared by every instance: one JSON value per request, expiring with its entry.
+ * @param send - How commands reach Redis.
+ * @param prefix - Key prefix, different for the public and the Server Key cache.
+ */
+export function createRedisCacheStore(send: SendCommand, prefix: string): CacheStore {
+  return {
+    async get(key, now) {
+      const text = await send(['GET', prefix + key]);
+      if (typeof text !== 'string') return undefined;
+      const entry = JSON.parse(text) as CachedResponse;
+      return entry.expiresAt > now ? entry : undefined;
+    },
+    async set(key, entry) {
+      await send(['SET', prefix + key, JSON.stringify(entry), 'PX', String(Math.max(1, entry.expiresAt - entry.storedAt))]);
+    },
+  };
+}
+
+/**
+ * Server Keys in a Redis set, stored as fingerprints (SHA-256), never in clear. The set lookup is
+ * by fingerprint, so its timing tells nothing about the key.
+ * @param send - How commands reach Redis.
+ * @param setKey - The set's key.
+ */
+export function createRedisKeyStore(send: SendCommand, setKey: string): KeyStore & {
+  add(keys: readonly string[]): Promise<void>;
+  remove(keys: readonly string[]): Promise<void>;
+} {
+  const fingerprints = (keys: readonly string[]) => Promise.all(keys.filter((key) => key.length > 0).map(fingerprintKey));
+  return {
+    async verify(key) {
+      if (key.length === 0) return null;
+      const id = await fingerprintKey(key);
+      return Number(await send(['SISMEMBER', setKey, id])) === 1 ? id : null;
+    },
+    async add(keys) {
+      const ids = await fingerprints(keys);
+      if (ids.length > 0) await send(['SADD', setKey, ...ids]);
+    },
+    async remove(keys) {
+      const ids = await fingerprints(keys);
+      if (ids.length > 0) await send(['SREM', setKey, ...ids]);
+    },
+  };
+}
