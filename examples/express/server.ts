@@ -4,7 +4,7 @@
  * `toNodeHandler`, on Node's plain door (no Web `Request`/`Response` per request).
  *
  * Run: `npm start -w examples/express` (after `npm run build`). Environment: `PORT` (default
- * 3000), `HOST` (default 127.0.0.1).
+ * 3000), `HOST` (default 127.0.0.1), `RATE_LIMIT=off` (no rate limits, for load tests and contract runs).
  * @module
  */
 import express from 'express';
@@ -15,7 +15,10 @@ import { demoData } from '@catalogue-api/demo-data';
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 
-const catalogue = createCatalogueApp({ store: createMemoryStore(demoData) });
+const catalogue = createCatalogueApp({
+  store: createMemoryStore(demoData),
+  gateway: process.env.RATE_LIMIT === 'off' ? { rateLimit: false } : {},
+});
 const backend = express();
 
 // The backend's own routes.

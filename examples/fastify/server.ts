@@ -4,7 +4,7 @@
  * `toNodeHandler` on the raw Node request and response.
  *
  * Run: `npm start -w examples/fastify` (after `npm run build`). Environment: `PORT` (default
- * 3000), `HOST` (default 127.0.0.1).
+ * 3000), `HOST` (default 127.0.0.1), `RATE_LIMIT=off` (no rate limits, for load tests and contract runs).
  * @module
  */
 import Fastify from 'fastify';
@@ -16,7 +16,11 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 const mount = '/catalogue';
 
-const catalogue = toNodeHandler(createCatalogueApp({ store: createMemoryStore(demoData) }));
+const app = createCatalogueApp({
+  store: createMemoryStore(demoData),
+  gateway: process.env.RATE_LIMIT === 'off' ? { rateLimit: false } : {},
+});
+const catalogue = toNodeHandler(app);
 const backend = Fastify();
 
 // The backend's own routes.

@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { statusSnapshotSchema } from '@catalogue-api/core';
 import { defineHttpContract, spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -26,6 +27,13 @@ it('resolves @catalogue-api/* to the built packages, not to their sources', () =
   const script = "for (const p of ['core', 'adapter-bun', 'demo-data']) console.log(import.meta.resolve('@catalogue-api/' + p))";
   const resolved = execFileSync(bun, ['-e', script], { cwd: `${root}examples/bun`, encoding: 'utf8' }).trim().split('\n');
   expect(resolved).toEqual(['core', 'adapter-bun', 'demo-data'].map((p) => `file://${root}packages/${p}/dist/index.js`));
+});
+
+it('serves the status API at /api/status beside the catalogue', async () => {
+  const res = await fetch(`${server.url}/api/status`);
+  expect(res.status).toBe(200);
+  const snapshot = statusSnapshotSchema.parse(await res.json());
+  expect(snapshot.services.map((service) => service.id)).toContain('catalogue-api');
 });
 
 defineHttpContract({ runtime: 'bun (examples/bun)', baseUrl: () => server.url });

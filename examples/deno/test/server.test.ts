@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { statusSnapshotSchema } from '@catalogue-api/core';
 import { defineHttpContract, spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -28,6 +29,13 @@ it('loads @catalogue-api/* from the built packages, not from their sources', () 
   const local = (graph.modules as Array<{ specifier: string }>).map((m) => m.specifier).filter((s) => s.includes('/packages/'));
   for (const p of ['core', 'adapter-deno', 'demo-data']) expect(local).toContain(`file://${root}packages/${p}/dist/index.js`);
   expect(local.filter((s) => s.includes('/src/'))).toEqual([]);
+});
+
+it('serves the status API at /api/status beside the catalogue', async () => {
+  const res = await fetch(`${server.url}/api/status`);
+  expect(res.status).toBe(200);
+  const snapshot = statusSnapshotSchema.parse(await res.json());
+  expect(snapshot.services.map((service) => service.id)).toContain('catalogue-api');
 });
 
 defineHttpContract({ runtime: 'deno (examples/deno)', baseUrl: () => server.url });
