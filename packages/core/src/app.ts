@@ -15,6 +15,11 @@ export interface CatalogueAppOptions {
   store?: CatalogueStore;
   /** The clock, in milliseconds since the epoch; injected so that tests control time. @default Date.now */
   now?: () => number;
+  /**
+   * Random numbers in [0, 1) for `/v1/random/*`, one per request; injected so that tests control the picks.
+   * @default Math.random
+   */
+  random?: () => number;
   /** Where unexpected failures are logged (clients only ever see the 500 envelope). @default console */
   logger?: Logger;
   /**
@@ -71,7 +76,7 @@ export interface CatalogueApp {
 export function createCatalogueApp(options: CatalogueAppOptions = {}): CatalogueApp {
   const handle = createPipeline({
     routes: catalogueRoutes,
-    context: { store: options.store ?? createMemoryStore(), now: options.now ?? Date.now },
+    context: { store: options.store ?? createMemoryStore(), now: options.now ?? Date.now, random: options.random ?? Math.random },
     middleware: withGateway(options),
     logger: options.logger ?? console,
   });

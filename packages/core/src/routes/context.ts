@@ -10,6 +10,8 @@ export interface CatalogueContext {
   store: CatalogueStore;
   /** The injected clock, in milliseconds since the epoch. */
   now: () => number;
+  /** The injected source of random numbers in [0, 1), for the random picks. */
+  random: () => number;
 }
 
 /** A catalogue route handler. */
