@@ -4,6 +4,7 @@
  * @module
  */
 import { Router } from 'itty-router';
+import type { z } from 'zod';
 import { ApiError, toApiError } from '../errors.js';
 import { ALLOWED_METHODS, type Middleware, type PlainRequest, type PlainResponse } from '../http.js';
 import type { RawQuery } from '../query.js';
@@ -34,6 +35,10 @@ export type Handler<C> = (request: RouteRequest, context: C) => Reply | Promise<
 export interface Route<C> {
   path: string;
   handler: Handler<C>;
+  /** The query schema the handler parses with; the OpenAPI document lists its parameters. */
+  query?: z.ZodType;
+  /** The 200 body's schema, for the OpenAPI document (else `responseSchemas[path]`). */
+  response?: z.ZodType;
 }
 
 /** Something that logs unexpected failures. */
