@@ -140,7 +140,10 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
   // ---- entries ----
   const anime: IndexedAnime[] = [...(data.anime ?? [])].sort((a, b) => a.mal_id - b.mal_id).map(indexAnime);
   const animeById = new Map(anime.map((e) => [e.anime.mal_id, e]));
-  const animeIndex = createSearchIndex(anime.map((e) => mediaTitles(e.anime)));
+  // Popular entries first when a short or common query matches more entries than the search keeps.
+  const animeIndex = createSearchIndex(anime.map((e) => mediaTitles(e.anime)), {
+    order: anime.map((_, i) => i).sort((x, y) => byPopularity(anime[x]!, anime[y]!)),
+  });
   const manga: IndexedManga[] = [...(data.manga ?? [])].sort((a, b) => a.mal_id - b.mal_id).map(indexManga);
   const mangaById = new Map(manga.map((e) => [e.manga.mal_id, e]));
   const mangaIndex = createSearchIndex(manga.map((e) => mediaTitles(e.manga)));
