@@ -1,0 +1,93 @@
+/**
+ * Turning an anime record into the typed columns and folded titles the search tables hold. The
+ * values come from the same core functions the memory store uses (`sfwClass`, `normalizeTitle`),
+ * so both stores classify and match every record identically.
+ * @module
+ */
+import { normalizeTitle, sfwClass, type Anime } from '@catalogue-api/core';
+
+/** One row of the `anime` table. */
+export interface AnimeRow {
+  mal_id: number;
+  title_key: string;
+  type: string;
+  status: string;
+  rating: string | null;
+  score: number | null;
+  scored_by: number | null;
+  rank: number | null;
+  popularity: number | null;
+  members: number | null;
+  favorites: number | null;
+  episodes: number | null;
+  approved: boolean;
+  sfw: number;
+  aired_from: string | null;
+  aired_to: string | null;
+  tags: number[];
+  companies: number[];
+}
+
+/** The columns of {@link AnimeRow}, in table order. */
+export const ANIME_COLUMNS: ReadonlyArray<keyof AnimeRow> = [
+  'mal_id',
+  'title_key',
+  'type',
+  'status',
+  'rating',
+  'score',
+  'scored_by',
+  'rank',
+  'popularity',
+  'members',
+  'favorites',
+  'episodes',
+  'approved',
+  'sfw',
+  'aired_from',
+  'aired_to',
+  'tags',
+  'companies',
+];
+
+const ids = (lists: ReadonlyArray<ReadonlyArray<{ mal_id: number }>>) => [...new Set(lists.flatMap((l) => l.map((r) => r.mal_id)))];
+
+/**
+ * The filter and order columns of an anime, as core's `indexAnime` derives them.
+ * @param a - The record.
+ */
+export function toAnimeRow(a: Anime): AnimeRow {
+  return {
+    mal_id: a.mal_id,
+    // JS lower-casing, stored with the "C" collation, orders exactly like `titleKey` comparisons in core.
+    title_key: a.title.toLowerCase(),
+    type: a.type,
+    status: a.status,
+    rating: a.rating,
+    score: a.score,
+    scored_by: a.scored_by,
+    rank: a.rank,
+    popularity: a.popularity,
+    members: a.members,
+    favorites: a.favorites,
+    episodes: a.episodes,
+    approved: a.approved,
+    sfw: sfwClass(a),
+    aired_from: a.aired.from,
+    aired_to: a.aired.to,
+    tags: ids([a.genres, a.explicit_genres, a.themes, a.demographics]),
+    companies: ids([a.producers, a.studios, a.licensors]),
+  };
+}
+
+/**
+ * Every distinct folded title of an anime (default, synonyms, typed titles, English, Japanese), as
+ * the memory store's search index holds them.
+ * @param a - The record.
+ */
+export function toAnimeTitles(a: Anime): string[] {
+  const titles = [a.title, ...a.title_synonyms, ...a.titles.map((t) => t.title)];
+  if (a.title_english) titles.push(a.title_english);
+  if (a.title_japanese) titles.push(a.title_japanese);
+  return [...new Set(titles.map(normalizeTitle).filter(Boolean))];
+}

@@ -1,0 +1,123 @@
+/**
+ * The catalogue schema, as an ordered list of migrations. Each runs once per schema, recorded in
+ * `catalogue_migrations`; never edit a released one, append a new one.
+ *
+ * Anime are split in three tables: `anime` holds one narrow row of typed, indexed columns per
+ * entry (everything a search filters or orders by), `anime_records` the record itself, and
+ * `anime_titles` every folded title for `pg_trgm` search. Every other collection of `CatalogueData`
+ * is kept in `documents`, keyed by its identity (`resources.ts`) and in first-import order (`seq`),
+ * which is the source order the API lists sub-records in. Keeping the records out of the filter
+ * table keeps its heap small, so that a filtered scan reads a few MB at catalogue scale.
+ *
+ * Records are stored as `json`, not `jsonb`: `jsonb` re-orders object keys (shortest first), and
+ * the API must answer with Jikan's field order, byte for byte the same as the memory store.
+ * @module
+ */
+import type { Sql } from 'postgres';
+
+/** The orderable columns; each gets an index per direction (nulls last both ways, ties by `mal_id`). */
+export const ORDER_COLUMNS = [
+  'title_key',
+  'aired_from',
+  'aired_to',
+  'episodes',
+  'score',
+  'scored_by',
+  'rank',
+  'popularity',
+  'members',
+  'favorites',
+] as const;
+
+const MIGRATIONS: ReadonlyArray<(s: string) => string> = [
+  (s) => `
+    create table ${s}.anime (
+      mal_id integer primary key,
+      title_key text collate "C" not null,
+      type text not null,
+      status text not null,
+      rating text,
+      score double precision,
+      scored_by integer,
+      rank integer,
+      popularity integer,
+      members integer,
+      favorites integer,
+      episodes integer,
+      approved boolean not null,
+      sfw smallint not null,
+      aired_from text collate "C",
+      aired_to text collate "C",
+      tags integer[] not null,
+      companies integer[] not null,
+      updated_at timestamptz not null default now()
+    );
+    create index anime_tags on ${s}.anime using gin (tags);
+    create index anime_companies on ${s}.anime using gin (companies);
+    create index anime_type on ${s}.anime (type);
+    create index anime_status on ${s}.anime (status);
+    ${ORDER_COLUMNS.map(
+      (c) => `
+    create index anime_${c}_asc on ${s}.anime (${c} asc nulls last, mal_id);
+    create index anime_${c}_desc on ${s}.anime (${c} desc nulls last, mal_id);`,
+    ).join('')}
+    create table ${s}.anime_records (
+      mal_id integer primary key references ${s}.anime (mal_id) on delete cascade,
+      record json not null
+    );
+    create table ${s}.anime_titles (
+      mal_id integer not null references ${s}.anime (mal_id) on delete cascade,
+      title text not null,
+      primary key (mal_id, title)
+    );
+    create index anime_titles_trgm on ${s}.anime_titles using gin (title gin_trgm_ops);
+    create table ${s}.documents (
+      collection text not null,
+      key text not null,
+      seq bigserial not null,
+      record json not null,
+      updated_at timestamptz not null default now(),
+      primary key (collection, key)
+    );
+    create index documents_order on ${s}.documents (collection, seq);
+    create table ${s}.generation (
+      id boolean primary key default true check (id),
+      value bigint not null
+    );
+    insert into ${s}.generation (value) values (0);`,
+];
+
+/** Quotes an SQL identifier. */
+export function quoteIdentifier(identifier: string): string {
+  return `"${identifier.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Brings a schema up to the latest version. Idempotent, and safe from several processes at once:
+ * a transaction-scoped advisory lock serializes them.
+ * @param sql - A `postgres` client.
+ * @param schema - The schema name (unquoted).
+ * @returns The version the schema is at.
+ */
+export async function migrateCatalogueSchema(sql: Sql, schema: string): Promise<number> {
+  const s = quoteIdentifier(schema);
+  // CREATE EXTENSION needs privileges a read-mostly role may lack; it is enough that it exists.
+  const [ext] = await sql<{ present: boolean }[]>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as present`;
+  if (!ext?.present) await sql`create extension if not exists pg_trgm`;
+  return sql.begin(async (tx) => {
+    const q = tx as unknown as Sql;
+    await q`select pg_advisory_xact_lock(hashtext(${`catalogue-api/catalogue:${schema}`}))`;
+    await q.unsafe(`create schema if not exists ${s}`);
+    await q.unsafe(
+      `create table if not exists ${s}.catalogue_migrations (version integer primary key, applied_at timestamptz not null default now())`,
+    );
+    const [row] = await q.unsafe<{ version: number | null }[]>(`select max(version) as version from ${s}.catalogue_migrations`);
+    let version = row?.version ?? 0;
+    while (version < MIGRATIONS.length) {
+      version++;
+      await q.unsafe(MIGRATIONS[version - 1]!(s));
+      await q.unsafe(`insert into ${s}.catalogue_migrations (version) values ($1)`, [version]);
+    }
+    return version;
+  });
+}
