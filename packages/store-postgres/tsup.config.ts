@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
 import { base } from '../../tsup.base.js';
 
-export default defineConfig(base);
+// The importer CLI (`bin: catalogue-api`) is a second entry: `dist/cli.js`.
+export default defineConfig({ ...base, entry: ['src/index.ts', 'src/cli.ts'] });
