@@ -4,8 +4,40 @@
  * source files used and the values that were assigned or composed rather than taken from MAL.
  * @module @catalogue-api/demo-data
  */
-import type { Anime } from '@catalogue-api/core';
+import type { Anime, CatalogueData } from '@catalogue-api/core';
 import anime from '../data/anime.json' with { type: 'json' };
+import animeCharacters from '../data/anime-characters.json' with { type: 'json' };
+import animeStaff from '../data/anime-staff.json' with { type: 'json' };
+import animeStatistics from '../data/anime-statistics.json' with { type: 'json' };
+import articleTags from '../data/article-tags.json' with { type: 'json' };
+import articles from '../data/articles.json' with { type: 'json' };
+import characters from '../data/characters.json' with { type: 'json' };
+import deletedAnimeIds from '../data/deleted-anime-ids.json' with { type: 'json' };
+import deletedMangaIds from '../data/deleted-manga-ids.json' with { type: 'json' };
+import episodes from '../data/episodes.json' with { type: 'json' };
+import external from '../data/external.json' with { type: 'json' };
+import forum from '../data/forum.json' with { type: 'json' };
+import genres from '../data/genres.json' with { type: 'json' };
+import magazines from '../data/magazines.json' with { type: 'json' };
+import mangaCharacters from '../data/manga-characters.json' with { type: 'json' };
+import mangaStaff from '../data/manga-staff.json' with { type: 'json' };
+import mangaStatistics from '../data/manga-statistics.json' with { type: 'json' };
+import manga from '../data/manga.json' with { type: 'json' };
+import moreinfo from '../data/moreinfo.json' with { type: 'json' };
+import newsTags from '../data/news-tags.json' with { type: 'json' };
+import news from '../data/news.json' with { type: 'json' };
+import people from '../data/people.json' with { type: 'json' };
+import pictures from '../data/pictures.json' with { type: 'json' };
+import producers from '../data/producers.json' with { type: 'json' };
+import recommendations from '../data/recommendations.json' with { type: 'json' };
+import relations from '../data/relations.json' with { type: 'json' };
+import reviews from '../data/reviews.json' with { type: 'json' };
+import sfwTargets from '../data/sfw-targets.json' with { type: 'json' };
+import stacks from '../data/stacks.json' with { type: 'json' };
+import streaming from '../data/streaming.json' with { type: 'json' };
+import themes from '../data/themes.json' with { type: 'json' };
+import updates from '../data/updates.json' with { type: 'json' };
+import videos from '../data/videos.json' with { type: 'json' };
 
 /**
  * The demo anime records (a few hundred, every type, status and rating), sorted by `mal_id`.
@@ -22,7 +54,10 @@ import anime from '../data/anime.json' with { type: 'json' };
 export const demoAnime: Anime[] = anime as unknown as Anime[];
 
 /**
- * The demo dataset, ready to hand to a store (for example `createMemoryStore` of `@catalogue-api/core`).
+ * The demo dataset, ready to hand to a store (for example `createMemoryStore` of `@catalogue-api/core`):
+ * the anime plus every other collection of `CatalogueData` (manga, characters, people, producers,
+ * cast, relations, episodes, reviews, news, articles, stacks…), all linked by id. The non-anime
+ * collections are written by `scripts/demo-data/build-catalogue.mjs`.
  *
  * @example
  * ```ts
@@ -32,7 +67,56 @@ export const demoAnime: Anime[] = anime as unknown as Anime[];
  * const store = createMemoryStore(demoData);
  * ```
  */
-export const demoData: { anime: Anime[] } = { anime: demoAnime };
+export const demoData: CatalogueData & { anime: Anime[] } = {
+  anime: demoAnime,
+  // The JSON modules are typed structurally by TypeScript (string where the schema has a union);
+  // the dataset tests parse every record with its zod schema, which is what these casts rely on.
+  manga: manga as unknown as NonNullable<CatalogueData['manga']>,
+  characters: characters as unknown as NonNullable<CatalogueData['characters']>,
+  people: people as unknown as NonNullable<CatalogueData['people']>,
+  producers: producers as unknown as NonNullable<CatalogueData['producers']>,
+  magazines: magazines as unknown as NonNullable<CatalogueData['magazines']>,
+  genres: genres as unknown as NonNullable<CatalogueData['genres']>,
+  animeCharacters: animeCharacters as unknown as NonNullable<CatalogueData['animeCharacters']>,
+  mangaCharacters: mangaCharacters as unknown as NonNullable<CatalogueData['mangaCharacters']>,
+  animeStaff: animeStaff as unknown as NonNullable<CatalogueData['animeStaff']>,
+  mangaStaff: mangaStaff as unknown as NonNullable<CatalogueData['mangaStaff']>,
+  relations: relations as unknown as NonNullable<CatalogueData['relations']>,
+  external: external as unknown as NonNullable<CatalogueData['external']>,
+  streaming: streaming as unknown as NonNullable<CatalogueData['streaming']>,
+  themes: themes as unknown as NonNullable<CatalogueData['themes']>,
+  episodes: episodes as unknown as NonNullable<CatalogueData['episodes']>,
+  videos: videos as unknown as NonNullable<CatalogueData['videos']>,
+  pictures: pictures as unknown as NonNullable<CatalogueData['pictures']>,
+  animeStatistics: animeStatistics as unknown as NonNullable<CatalogueData['animeStatistics']>,
+  mangaStatistics: mangaStatistics as unknown as NonNullable<CatalogueData['mangaStatistics']>,
+  moreinfo: moreinfo as unknown as NonNullable<CatalogueData['moreinfo']>,
+  recommendations: recommendations as unknown as NonNullable<CatalogueData['recommendations']>,
+  reviews: reviews as unknown as NonNullable<CatalogueData['reviews']>,
+  news: news as unknown as NonNullable<CatalogueData['news']>,
+  newsTags: newsTags as unknown as NonNullable<CatalogueData['newsTags']>,
+  articles: articles as unknown as NonNullable<CatalogueData['articles']>,
+  articleTags: articleTags as unknown as NonNullable<CatalogueData['articleTags']>,
+  stacks: stacks as unknown as NonNullable<CatalogueData['stacks']>,
+  forum: forum as unknown as NonNullable<CatalogueData['forum']>,
+  updates: updates as unknown as NonNullable<CatalogueData['updates']>,
+  deletedAnimeIds,
+  deletedMangaIds,
+};
+
+/**
+ * Ids of demo records that exercise the SFW rules: a safe hub anime (`hubAnime`) whose
+ * recommendations, news, articles, stacks and voice actor reach an Rx, an Erotica, an R+ and an
+ * Ecchi anime, plus manga and community records that do the same.
+ *
+ * @example
+ * ```ts
+ * import { demoSfwTargets } from '@catalogue-api/demo-data';
+ *
+ * await fetch(`/v1/anime/${demoSfwTargets.hubAnime}/recommendations?sfw`);
+ * ```
+ */
+export const demoSfwTargets: Readonly<Record<string, number>> = sfwTargets;
 
 /**
  * The short attribution line that any use of the demo dataset should show (full details in `NOTICE.md`).
