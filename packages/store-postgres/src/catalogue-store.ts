@@ -153,7 +153,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
   /**
    * Title hits for a folded query, with the memory store's tiers (0 exact, 1 prefix, 2 word prefix,
-   * 3 fuzzy) and a similarity for ordering fuzzy hits. Short queries match word prefixes only, as in
+   * 3 fuzzy) and two similarities for ordering fuzzy hits. Short queries match word prefixes only, as in
    * core's search index; longer ones also match infixes and `pg_trgm` (word) similarity, all of which
    * the GIN trigram index answers.
    */
@@ -167,7 +167,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     return sql`
       select t.mal_id,
         min(case when t.title = ${q} then 0 when t.title like ${prefix} then 1 when t.title like ${wordPrefix} then 2 else 3 end) as tier,
-        max(case when strpos(t.title, ${q}) > 0 then 1 else greatest(similarity(t.title, ${q}), word_similarity(${q}, t.title)) end) as sim
+        max(case when strpos(t.title, ${q}) > 0 then 1 else word_similarity(${q}, t.title) end) as wsim,
+        max(similarity(t.title, ${q})) as sim
       from ${animeTitles} t
       where ${match}
       group by t.mal_id`;
@@ -186,7 +187,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       ? animeOrder(s.orderBy, s.sort)
       : q === undefined
         ? sql`order by a.mal_id`
-        : sql`order by h.tier, case when h.tier = 3 then h.sim end desc, a.popularity asc nulls last, a.mal_id`;
+        : // Fuzzy hits: the closest stretch of a title first, then the closest whole title (a shorter
+          // title wins, as fuse.js's field-length norm makes it win in the memory store).
+          sql`order by h.tier, case when h.tier = 3 then h.wsim end desc, case when h.tier = 3 then h.sim end desc, a.popularity asc nulls last, a.mal_id`;
     const from = q === undefined ? sql`${anime} a` : sql`(${titleHits(q)}) h join ${anime} a on a.mal_id = h.mal_id`;
     const rows = await sql<{ total: string; record: Anime }[]>`
       select p.total, r.record

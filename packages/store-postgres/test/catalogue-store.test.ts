@@ -1,0 +1,248 @@
+/**
+ * The PostgreSQL catalogue store against the memory store on the demo dataset: the same anime
+ * searches give the same ids in the same order with the same totals, for every filter, ordering,
+ * direction, SFW mode, approval mode and page; `q` searches keep the memory store's top hit and
+ * its exact/prefix/word-prefix tiers. Needs `DATABASE_URL`; each run uses its own schema.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import postgres, { type Sql } from 'postgres';
+import { createMemoryStore, normalizeTitle, type Anime, type AnimeOrderBy, type AnimeSearch, type CatalogueStore } from '@catalogue-api/core';
+import { demoData } from '@catalogue-api/demo-data';
+import { animeComparator, animeFilter, indexAnime } from '../../core/src/select.js';
+import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
+import { toAnimeTitles } from '../src/internal/anime-rows.js';
+
+const url = process.env.DATABASE_URL;
+const demoAnime = demoData.anime as readonly Anime[];
+const base: AnimeSearch = { page: 1, limit: 25, sfw: 'off', approval: 'approved', sort: 'asc' };
+const ORDERS: AnimeOrderBy[] = ['mal_id', 'title', 'start_date', 'end_date', 'episodes', 'score', 'scored_by', 'rank', 'popularity', 'members', 'favorites'];
+
+/** Every id a search matches, in order, read page by page (so paging itself is compared too). */
+async function allIds(store: CatalogueStore, search: Partial<AnimeSearch>): Promise<{ ids: number[]; totals: number[] }> {
+  const ids: number[] = [];
+  const totals: number[] = [];
+  for (let page = 1; page <= 1000; page++) {
+    const result = await store.searchAnime({ ...base, limit: 50, ...search, page });
+    totals.push(result.total);
+    ids.push(...result.data.map((a) => a.mal_id));
+    if (result.data.length < 50) break;
+  }
+  return { ids, totals };
+}
+
+const producerId = 352;
+const FILTERS: Array<[string, Partial<AnimeSearch>]> = [
+  ['no filter', {}],
+  ['approval all', { approval: 'all' }],
+  ['approval unapproved only', { approval: 'unapproved' }],
+  ['sfw normal', { sfw: 'normal' }],
+  ['sfw strict', { sfw: 'strict' }],
+  ['one type', { types: ['TV'] }],
+  ['several types (OR)', { types: ['Movie', 'OVA', 'Music'] }],
+  ['status airing', { status: 'Currently Airing' }],
+  ['status upcoming', { status: 'Not yet aired' }],
+  ['one rating', { ratings: ['PG-13 - Teens 13 or older'] }],
+  ['several ratings (OR)', { ratings: ['R+ - Mild Nudity', 'Rx - Hentai', 'G - All Ages'] }],
+  ['exact score', { score: 8.04 }],
+  ['min score', { minScore: 8 }],
+  ['max score', { maxScore: 6.5 }],
+  ['score range', { minScore: 7, maxScore: 8 }],
+  ['one genre', { genres: [1] }],
+  ['several genres (AND)', { genres: [1, 2] }],
+  ['genre, theme and demographic together', { genres: [1, 27] }],
+  ['genres exclude', { genresExclude: [1, 4] }],
+  ['genres and exclude', { genres: [1], genresExclude: [2] }],
+  ['one producer (producers, studios, licensors)', { producers: [producerId] }],
+  ['several producers (ANY)', { producers: [producerId, 37, 1] }],
+  ['letter lower case', { letter: 'k' }],
+  ['letter upper case', { letter: 'S' }],
+  ['letter digit', { letter: '0' }],
+  ['start date year', { startDate: { first: '2010-01-01', last: '2010-12-31' } }],
+  ['end date month', { endDate: { first: '2005-06-01', last: '2005-06-30' } }],
+  ['start and end date', { startDate: { first: '2000-01-01', last: '2000-12-31' }, endDate: { first: '2012-01-01', last: '2012-12-31' } }],
+  ['everything at once', { sfw: 'normal', types: ['TV'], minScore: 6, genres: [1], genresExclude: [9], approval: 'all' }],
+  ['nothing matches', { types: ['TV'], status: 'Not yet aired', minScore: 9.9 }],
+  ['empty type list', { types: [] }],
+];
+
+describe.skipIf(!url)('PostgreSQL catalogue store', () => {
+  let sql: Sql;
+  let store: PostgresStore;
+  const memory = createMemoryStore(demoData);
+  const schema = `catalogue_test_${Math.random().toString(36).slice(2, 10)}`;
+
+  beforeAll(async () => {
+    sql = postgres(url!, { max: 4, onnotice: () => {} });
+    store = createPostgresStore({ sql, schema });
+    await store.migrate();
+    await store.seed(demoData);
+  });
+
+  afterAll(async () => {
+    await sql?.unsafe(`drop schema if exists "${schema}" cascade`);
+    await sql?.end({ timeout: 5 });
+  });
+
+  it('migrates idempotently and reports the same version twice', async () => {
+    const version = await store.migrate();
+    expect(version).toBeGreaterThanOrEqual(1);
+    expect(await store.migrate()).toBe(version);
+  });
+
+  it('holds every demo anime once', async () => {
+    expect(await store.count('anime')).toBe(demoAnime.length);
+  });
+
+  it('returns each record byte for byte as the memory store does (Jikan field order kept)', async () => {
+    for (const a of demoAnime.slice(0, 60)) {
+      expect(JSON.stringify(await store.getAnime(a.mal_id))).toBe(JSON.stringify(await memory.getAnime(a.mal_id)));
+    }
+    expect(await store.getAnime(999_999_999)).toBeUndefined();
+  });
+
+  describe.each(FILTERS)('filter: %s', (_name, filter) => {
+    it('matches the memory store ids, order and total, on every page', async () => {
+      const [pg, mem] = await Promise.all([allIds(store, filter), allIds(memory, filter)]);
+      expect(pg.ids).toEqual(mem.ids);
+      expect(pg.totals).toEqual(mem.totals);
+    });
+  });
+
+  describe.each(ORDERS)('order_by %s', (orderBy) => {
+    it.each(['asc', 'desc'] as const)('%s: nulls last, ties by mal_id, as the memory store', async (sort) => {
+      const [pg, mem] = await Promise.all([allIds(store, { orderBy, sort }), allIds(memory, { orderBy, sort })]);
+      expect(pg.ids).toEqual(mem.ids);
+      expect(pg.totals).toEqual(mem.totals);
+    });
+  });
+
+  it('orders a filtered search (sfw strict, TV, desc score) as the memory store', async () => {
+    const search: Partial<AnimeSearch> = { sfw: 'strict', types: ['TV'], orderBy: 'score', sort: 'desc' };
+    expect((await allIds(store, search)).ids).toEqual((await allIds(memory, search)).ids);
+  });
+
+  it.each([
+    [2, 10],
+    [7, 7],
+    [19, 25],
+  ])('page %i of limit %i is the same slice as in the memory store', async (page, limit) => {
+    const [pg, mem] = await Promise.all([store.searchAnime({ ...base, page, limit }), memory.searchAnime({ ...base, page, limit })]);
+    expect(pg.data.map((a) => a.mal_id)).toEqual(mem.data.map((a) => a.mal_id));
+    expect(pg.total).toBe(mem.total);
+  });
+
+  it('answers page 1000 with no records and the true total', async () => {
+    const pg = await store.searchAnime({ ...base, page: 1000, limit: 50 });
+    expect(pg).toEqual({ data: [], total: (await memory.searchAnime(base)).total });
+  });
+
+  describe('q', () => {
+    /** The entries matching `q` exactly, by prefix or by word prefix, best tier first, then by popularity. */
+    function titleTiers(q: string, filter: Partial<AnimeSearch>): number[] {
+      const query = normalizeTitle(q);
+      const pass = animeFilter({ ...base, ...filter });
+      const tiered: Array<{ a: Anime; tier: number }> = [];
+      for (const a of demoAnime) {
+        if (!pass(indexAnime(a))) continue;
+        const titles = toAnimeTitles(a);
+        const tier = titles.includes(query) ? 0 : titles.some((t) => t.startsWith(query)) ? 1 : titles.some((t) => t.includes(` ${query}`)) ? 2 : 3;
+        if (tier < 3) tiered.push({ a, tier });
+      }
+      const pop = (a: Anime) => a.popularity ?? Number.MAX_SAFE_INTEGER;
+      tiered.sort((x, y) => x.tier - y.tier || pop(x.a) - pop(y.a) || x.a.mal_id - y.a.mal_id);
+      return tiered.map((t) => t.a.mal_id);
+    }
+
+    const QUERIES: Array<[string, Partial<AnimeSearch>]> = [
+      ['Naruto', {}],
+      ['naruto', { types: ['TV'] }],
+      ['Fullmetal Alchemist: Brotherhood', {}],
+      ['fullmetal', {}],
+      ['one piece', {}],
+      ['Shingeki no Kyojin', {}],
+      ['attack on titan', {}],
+      ['steins gate', {}],
+      ['cowboy bebop', { sfw: 'strict' }],
+      ['death', {}],
+      ['the', { approval: 'all' }],
+      ['k', {}],
+      ['sh', {}],
+      ['gintama', { minScore: 8 }],
+      ['monogatari', { sfw: 'normal' }],
+      ['進撃の巨人', {}],
+    ];
+
+    it.each(QUERIES)('%s %j: exact, prefix and word-prefix hits first, in the memory store order', async (q, filter) => {
+      const expected = titleTiers(q, filter);
+      const [pg, mem] = await Promise.all([allIds(store, { q, ...filter }), allIds(memory, { q, ...filter })]);
+      expect(pg.ids.slice(0, expected.length)).toEqual(expected);
+      expect(mem.ids.slice(0, expected.length)).toEqual(expected);
+      expect(pg.ids[0]).toBe(mem.ids[0]);
+      expect(new Set(pg.ids).size).toBe(pg.ids.length);
+      expect(pg.totals.every((t) => t === pg.ids.length)).toBe(true);
+    });
+
+    it.each(['naruot', 'fulmetal alchemist', 'cowboy bebpo', 'shingeki no kyojn', 'evangelon'])(
+      'typo %s: the same top hit as the memory store',
+      async (q) => {
+        const [pg, mem] = await Promise.all([store.searchAnime({ ...base, q }), memory.searchAnime({ ...base, q })]);
+        expect(pg.data[0]?.mal_id).toBeDefined();
+        expect(pg.data[0]?.mal_id).toBe(mem.data[0]?.mal_id);
+      },
+    );
+
+    it('every q hit passes the filters', async () => {
+      const filter: Partial<AnimeSearch> = { sfw: 'strict', types: ['TV', 'Movie'], minScore: 7 };
+      const pass = animeFilter({ ...base, ...filter });
+      const { ids } = await allIds(store, { q: 'no', ...filter });
+      expect(ids.length).toBeGreaterThan(0);
+      for (const id of ids) expect(pass(indexAnime(demoAnime.find((a) => a.mal_id === id)!))).toBe(true);
+    });
+
+    it('q with order_by orders the hits by the field (nulls last, ties by mal_id)', async () => {
+      const { ids } = await allIds(store, { q: 'monogatari', orderBy: 'score', sort: 'desc' });
+      const sorted = ids.map((id) => indexAnime(demoAnime.find((a) => a.mal_id === id)!)).sort(animeComparator('score', 'desc'));
+      expect(ids).toEqual(sorted.map((e) => e.anime.mal_id));
+      expect(ids.length).toBeGreaterThan(1);
+    });
+
+    it('finds nothing for a query that folds to nothing, as the memory store', async () => {
+      expect(await store.searchAnime({ ...base, q: '!!!' })).toEqual({ data: [], total: 0 });
+      expect(await memory.searchAnime({ ...base, q: '!!!' })).toEqual({ data: [], total: 0 });
+    });
+  });
+
+  it('upserts by mal_id: re-seeding keeps the count, a changed record replaces the old one everywhere', async () => {
+    await store.seed({ anime: demoAnime });
+    expect(await store.count('anime')).toBe(demoAnime.length);
+    const original = demoAnime.find((a) => a.mal_id === 20)!;
+    const renamed: Anime = { ...original, title: 'Zzyzx Renamed', title_synonyms: [], titles: [{ type: 'Default', title: 'Zzyzx Renamed' }] };
+    try {
+      expect(await store.upsert('anime', [renamed])).toBe(1);
+      expect((await store.getAnime(20))?.title).toBe('Zzyzx Renamed');
+      expect((await store.searchAnime({ ...base, q: 'zzyzx renamed' })).data[0]?.mal_id).toBe(20);
+      expect((await store.searchAnime({ ...base, letter: 'z' })).data.map((a) => a.mal_id)).toContain(20);
+    } finally {
+      await store.upsert('anime', [original]);
+    }
+    expect((await store.getAnime(20))?.title).toBe(original.title);
+  });
+
+  it('rejects an unknown resource by name', async () => {
+    await expect(store.upsert('nonsense', [{ mal_id: 1 }])).rejects.toThrow(/unknown resource "nonsense"/);
+  });
+
+  it('answers other CatalogueStore methods through the memory delegate loaded from the tables', async () => {
+    const other = Object.keys(memory).filter((name) => !['getAnime', 'searchAnime'].includes(name));
+    for (const name of other) expect(typeof (store as unknown as Record<string, unknown>)[name]).toBe('function');
+    const call = async (s: CatalogueStore, name: string, ...args: unknown[]) => {
+      try {
+        return { value: await (s as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(...args) };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
+    };
+    // Whatever the memory store answers (or throws) for an anime detail, the delegate answers the same.
+    if (other.includes('getAnimeFull')) expect(await call(store, 'getAnimeFull', 20, 'off')).toEqual(await call(memory, 'getAnimeFull', 20, 'off'));
+  });
+});
