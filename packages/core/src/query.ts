@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { ApiError } from './errors.js';
+import { documented } from './internal/param-docs.js';
+import type { Approval } from './store.js';
 
 /** A raw query value: absent, once, or repeated. */
 export type RawValue = string | string[] | undefined;
@@ -54,13 +56,13 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
  * @param fallback - Value when absent or empty.
  */
 export function intParam(name: string, min: number, max: number, fallback: number) {
-  return raw.transform((value, ctx) => {
+  return documented(raw.transform((value, ctx) => {
     const s = one(name, value, ctx);
     if (s === undefined) return fallback;
     const n = INT.test(s) ? Number(s) : NaN;
     if (!(n >= min && n <= max)) return fail(ctx, `${name} must be an integer from ${min} to ${max}`);
     return n;
-  });
+  }), z.int().min(min).max(max).default(fallback));
 }
 
 /**
@@ -70,13 +72,13 @@ export function intParam(name: string, min: number, max: number, fallback: numbe
  * @param max - Largest allowed value.
  */
 export function numberParam(name: string, min: number, max: number) {
-  return raw.transform((value, ctx): number | undefined => {
+  return documented(raw.transform((value, ctx): number | undefined => {
     const s = one(name, value, ctx);
     if (s === undefined) return undefined;
     const n = NUMBER.test(s) ? Number(s) : NaN;
     if (!(n >= min && n <= max)) return fail(ctx, `${name} must be a number from ${min} to ${max}`);
     return n;
-  });
+  }), z.number().min(min).max(max));
 }
 
 /**
@@ -85,12 +87,12 @@ export function numberParam(name: string, min: number, max: number) {
  * @param max - Most characters allowed.
  */
 export function textParam(name: string, max: number) {
-  return raw.transform((value, ctx): string | undefined => {
+  return documented(raw.transform((value, ctx): string | undefined => {
     const s = one(name, value, ctx);
     if (s === undefined) return undefined;
     if ([...s].length > max) return fail(ctx, `${name} must be at most ${max} characters long`);
     return s;
-  });
+  }), z.string().max(max));
 }
 
 /**
@@ -98,27 +100,85 @@ export function textParam(name: string, max: number) {
  * @param name - Parameter name, for the message.
  */
 export function letterParam(name: string) {
-  return raw.transform((value, ctx): string | undefined => {
+  return documented(raw.transform((value, ctx): string | undefined => {
     const s = one(name, value, ctx);
     if (s === undefined) return undefined;
     if ([...s].length !== 1) return fail(ctx, `${name} must be exactly 1 character`);
     return s;
-  });
+  }), z.string().length(1));
 }
 
 /**
- * A flag: on when present bare, empty, `true` or `1`; off when absent, `false` or `0`.
+ * A flag: on when present bare, empty, `true` or `1`; off when `false` or `0`; `fallback` when absent.
  * @param name - Parameter name, for the message.
+ * @param fallback - Value when absent (Jikan's `preliminary`/`spoilers` on `/top/reviews` default to on).
+ * @default fallback false
  */
-export function flagParam(name: string) {
-  return raw.transform((value, ctx): boolean => {
-    if (value === undefined) return false;
+export function flagParam(name: string, fallback = false) {
+  return documented(raw.transform((value, ctx): boolean => {
+    if (value === undefined) return fallback;
     if (Array.isArray(value)) return fail(ctx, `${name} must be given once`);
     const s = value.toLowerCase();
     if (TRUE.has(s)) return true;
     if (FALSE.has(s)) return false;
     return fail(ctx, `${name} must be true or false (or given bare)`);
-  });
+  }), z.boolean().default(fallback));
+}
+
+/**
+ * A tri-state flag (Jikan `kids`): `undefined` when absent (no filtering), else `true`/`false` as {@link flagParam}.
+ * @param name - Parameter name, for the message.
+ */
+export function optionalFlagParam(name: string) {
+  return documented(raw.transform((value, ctx): boolean | undefined => {
+    if (value === undefined) return undefined;
+    if (Array.isArray(value)) return fail(ctx, `${name} must be given once`);
+    const s = value.toLowerCase();
+    if (TRUE.has(s)) return true;
+    if (FALSE.has(s)) return false;
+    return fail(ctx, `${name} must be true or false (or given bare)`);
+  }), z.boolean());
+}
+
+const UNAPPROVED: Record<string, Approval> = { false: 'approved', '0': 'approved', true: 'all', '1': 'all', only: 'unapproved' };
+
+/**
+ * The `unapproved` parameter: absent or `false` → approved entries only; bare, `true` → both; `only` → unapproved only.
+ * @param name - Parameter name, for the message.
+ */
+export function unapprovedParam(name: string) {
+  return documented(raw.transform((value, ctx): Approval => {
+    if (value === undefined) return 'approved';
+    if (Array.isArray(value)) return fail(ctx, `${name} must be given once`);
+    const s = value.toLowerCase();
+    if (s === '') return 'all';
+    return UNAPPROVED[s] ?? fail(ctx, `${name} must be one of: false, true, only (or given bare)`);
+  }), z.enum(['', 'false', 'true', 'only']));
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * An instant given as an ISO 8601 date or date-time (UTC unless an offset is given) or as a Unix
+ * timestamp in seconds; parsed to milliseconds since the epoch.
+ * @param name - Parameter name, for the message.
+ */
+export function instantParam(name: string) {
+  return documented(raw.transform((value, ctx): number | undefined => {
+    const s = one(name, value, ctx);
+    if (s === undefined) return undefined;
+    let ms = NaN;
+    if (INT.test(s)) ms = Number(s) * 1000;
+    else if (ISO_DATE_TIME.test(s)) {
+      const date = s.slice(0, 10);
+      // Date-only and offset-less date-times are read as UTC, never as the host's local time.
+      const text = s.length === 10 ? `${date}T00:00:00Z` : /(?:Z|[+-]\d{2}:?\d{2})$/i.test(s) ? s : `${s}Z`;
+      ms = Date.parse(text.replace(' ', 'T'));
+      if (parsePeriod(date) === undefined) ms = NaN;
+    }
+    if (!Number.isFinite(ms)) return fail(ctx, `${name} must be an ISO 8601 date-time or a Unix timestamp in seconds`);
+    return ms;
+  }), z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true }), z.int().nonnegative()]));
 }
 
 const describe = (values: readonly string[]) => values.join(', ');
@@ -130,13 +190,13 @@ const describe = (values: readonly string[]) => values.join(', ');
  */
 export function enumParam<const L extends Record<string, string>>(name: string, labels: L) {
   const keys = Object.keys(labels);
-  return raw.transform((value, ctx): L[keyof L] | undefined => {
+  return documented(raw.transform((value, ctx): L[keyof L] | undefined => {
     const s = one(name, value, ctx);
     if (s === undefined) return undefined;
     const key = s.toLowerCase();
     if (!Object.hasOwn(labels, key)) return fail(ctx, `${name} must be one of: ${describe(keys)}`);
     return labels[key] as L[keyof L];
-  });
+  }), z.enum(keys));
 }
 
 /**
@@ -146,7 +206,7 @@ export function enumParam<const L extends Record<string, string>>(name: string, 
  */
 export function enumListParam<const L extends Record<string, string>>(name: string, labels: L) {
   const keys = Object.keys(labels);
-  return raw.transform((value, ctx): Array<L[keyof L]> | undefined => {
+  return documented(raw.transform((value, ctx): Array<L[keyof L]> | undefined => {
     const items = list(value);
     if (!items) return undefined;
     const out: Array<L[keyof L]> = [];
@@ -159,7 +219,7 @@ export function enumListParam<const L extends Record<string, string>>(name: stri
       if (!out.includes(label)) out.push(label);
     }
     return out;
-  });
+  }), z.array(z.enum(keys)), true);
 }
 
 /**
@@ -167,7 +227,7 @@ export function enumListParam<const L extends Record<string, string>>(name: stri
  * @param name - Parameter name, for the message.
  */
 export function idListParam(name: string) {
-  return raw.transform((value, ctx): number[] | undefined => {
+  return documented(raw.transform((value, ctx): number[] | undefined => {
     const items = list(value);
     if (!items) return undefined;
     const ids: number[] = [];
@@ -179,6 +239,20 @@ export function idListParam(name: string) {
       ids.push(n);
     }
     return ids;
+  }), z.array(z.int().positive()), true);
+}
+
+/**
+ * An optional positive integer id (e.g. a tag id).
+ * @param name - Parameter name, for the message.
+ */
+export function idParam(name: string) {
+  return raw.transform((value, ctx): number | undefined => {
+    const s = one(name, value, ctx);
+    if (s === undefined) return undefined;
+    const n = INT.test(s) ? Number(s) : NaN;
+    if (!(n >= 1 && Number.isSafeInteger(n))) return fail(ctx, `${name} must be a positive integer id`);
+    return n;
   });
 }
 
@@ -220,11 +294,11 @@ export function parsePeriod(s: string): DatePeriod | undefined {
  * @param name - Parameter name, for the message.
  */
 export function dateParam(name: string) {
-  return raw.transform((value, ctx): DatePeriod | undefined => {
+  return documented(raw.transform((value, ctx): DatePeriod | undefined => {
     const s = one(name, value, ctx);
     if (s === undefined) return undefined;
     return parsePeriod(s) ?? fail(ctx, `${name} must be a date as YYYY, YYYY-MM or YYYY-MM-DD`);
-  });
+  }), z.string().regex(/^\d{4}(-\d{2}(-\d{2})?)?$/));
 }
 
 /**

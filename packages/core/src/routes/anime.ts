@@ -18,6 +18,7 @@ import {
   parseId,
   parseQuery,
   textParam,
+  unapprovedParam,
 } from '../query.js';
 import { sfwMode } from '../sfw.js';
 import type { AnimeSearch } from '../store.js';
@@ -67,9 +68,6 @@ const ORDER_BY = {
   favorites: 'favorites',
 } as const;
 
-/** `unapproved`: absent → approved only; `true` or empty → both; `only` → unapproved only. */
-const UNAPPROVED = { false: 'approved', true: 'all', only: 'unapproved' } as const;
-
 /** The query of `GET /v1/anime`, every parameter of the spec with its bounds. */
 export const animeSearchQuery = z
   .object({
@@ -81,17 +79,7 @@ export const animeSearchQuery = z
     rating: enumListParam('rating', ANIME_RATINGS),
     sfw: flagParam('sfw'),
     'sfw-strict': flagParam('sfw-strict'),
-    unapproved: z
-      .union([z.string(), z.array(z.string())])
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined) return 'approved' as const;
-        const s = Array.isArray(value) ? undefined : value.toLowerCase();
-        if (s === '') return 'all' as const;
-        if (s !== undefined && Object.hasOwn(UNAPPROVED, s)) return UNAPPROVED[s as keyof typeof UNAPPROVED];
-        ctx.addIssue({ code: 'custom', message: 'unapproved must be one of: false, true, only (or given bare)' });
-        return z.NEVER;
-      }),
+    unapproved: unapprovedParam('unapproved'),
     score: numberParam('score', 1, 9.99),
     min_score: numberParam('min_score', 0, 10),
     max_score: numberParam('max_score', 1, 10),
@@ -153,6 +141,6 @@ export const getAnimeById: CatalogueHandler = async (request, { store }) => {
 
 /** The anime routes. */
 export const animeRoutes: CatalogueRoute[] = [
-  { path: '/v1/anime', handler: searchAnime },
+  { path: '/v1/anime', handler: searchAnime, query: animeSearchQuery },
   { path: '/v1/anime/:id', handler: getAnimeById },
 ];
