@@ -6,6 +6,7 @@ import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type
 import { createPipeline, type Logger } from './internal/pipeline.js';
 import { createGateway, type GatewayOptions } from './gateway/gateway.js';
 import { createMemoryStore } from './memory-store.js';
+import { openApiRoute } from './openapi.js';
 import { catalogueRoutes } from './routes/index.js';
 import type { CatalogueStore } from './store.js';
 
@@ -75,7 +76,7 @@ export interface CatalogueApp {
  */
 export function createCatalogueApp(options: CatalogueAppOptions = {}): CatalogueApp {
   const handle = createPipeline({
-    routes: catalogueRoutes,
+    routes: [...catalogueRoutes, openApiRoute],
     context: { store: options.store ?? createMemoryStore(), now: options.now ?? Date.now, random: options.random ?? Math.random },
     middleware: withGateway(options),
     logger: options.logger ?? console,
