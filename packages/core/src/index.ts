@@ -19,6 +19,14 @@ export {
 export type { Logger } from './internal/pipeline.js';
 export { createMemoryStore } from './memory-store.js';
 export {
+  createOpenApiDocument,
+  errorEnvelopeSchema,
+  OPENAPI_PATH,
+  type JsonObject,
+  type OpenApiDocument,
+  type OpenApiOptions,
+} from './openapi.js';
+export {
   createGateway,
   createMemoryGatewayBackend,
   type GatewayCacheOptions,
