@@ -62,27 +62,17 @@ export function createRedisGateway(options: RedisGatewayOptions = {}): RedisGate
   const timeoutMs = options.timeoutMs ?? 250;
   let send: SendCommand;
   let ready: Promise<void> = Promise.resolve();
-  let close = async () => undefined;
+  let close = async (): Promise<void> => undefined;
   if (options.sendCommand) {
     send = options.sendCommand;
   } else if (options.client) {
     const client = options.client;
     send = (args) => client.sendCommand(args, { timeout: timeoutMs });
   } else {
-    const client = createClient({
-      url: options.url ?? 'redis://127.0.0.1:6379',
-      // Fail at once while disconnected: a queued command would only time out later (fail-closed 503).
-      disableOfflineQueue: true,
-      socket: { connectTimeout: Math.max(timeoutMs, 1_000), reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1_000) },
-    });
-    // Connection errors surface as 503s on requests; an unhandled 'error' event would end the process.
-    client.on('error', () => undefined);
-    ready = new Promise((resolve) => client.once('ready', () => resolve()));
-    client.connect().catch(() => undefined);
-    send = (args) => client.sendCommand(args, { timeout: timeoutMs });
-    close = async () => {
-      client.destroy();
-    };
+    const connection = createOwnConnection(options.url ?? 'redis://127.0.0.1:6379', timeoutMs);
+    ready = connection.ready;
+    send = connection.send;
+    close = connection.close;
   }
   const keys = createRedisKeyStore(send, `${prefix}keys`);
   return {
@@ -96,5 +86,71 @@ export function createRedisGateway(options: RedisGatewayOptions = {}): RedisGate
     removeKeys: keys.remove,
     ready,
     close,
+  };
+}
+
+/**
+ * A node-redis connection that heals itself. node-redis reconnects when the socket closes, but a
+ * half-open socket (a stalled host, a partition that drops packets) never closes: every command
+ * then waits behind replies that will not come, and a reconnect whose handshake was lost never
+ * becomes ready. So when commands have failed without a single success for a while, the
+ * connection is replaced; service resumes by itself once Redis is reachable again.
+ */
+function createOwnConnection(url: string, timeoutMs: number): { send: SendCommand; ready: Promise<void>; close(): Promise<void> } {
+  let closed = false;
+  const patienceMs = Math.max(1_000, 4 * timeoutMs);
+  // The later of the last success and the last replacement: failures are judged from there.
+  let lastGood = Date.now();
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const open = () => {
+    const client = createClient({
+      url,
+      // Fail at once while disconnected: a queued command would only time out later (fail-closed 503).
+      disableOfflineQueue: true,
+      socket: { connectTimeout: Math.max(timeoutMs, 1_000), reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1_000) },
+    });
+    // Connection errors surface as 503s on requests; an unhandled 'error' event would end the process.
+    client.on('error', () => undefined);
+    client.once('ready', () => markReady());
+    client.connect().catch(() => undefined);
+    return client;
+  };
+  let client = open();
+  const failed = () => {
+    if (closed || Date.now() - lastGood <= patienceMs) return;
+    lastGood = Date.now();
+    const stale = client;
+    client = open();
+    stale.destroy();
+  };
+  const send: SendCommand = (args) =>
+    new Promise((resolve, reject) => {
+      // node-redis's own `timeout` stops counting once a command is written, so a command on a
+      // half-open socket would wait forever: keep a deadline of our own.
+      const timer = setTimeout(() => {
+        failed();
+        reject(new Error(`Redis did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      client.sendCommand(args, { timeout: timeoutMs }).then(
+        (reply) => {
+          clearTimeout(timer);
+          lastGood = Date.now();
+          resolve(reply);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          failed();
+          reject(error);
+        },
+      );
+    });
+  return {
+    send,
+    ready,
+    close: async () => {
+      closed = true;
+      client.destroy();
+    },
   };
 }

@@ -29,6 +29,9 @@ export interface RedisProxy {
   port: number;
   url: string;
   cut(): Promise<void>;
+  /** Holds every byte until `restore`, as a stalled Redis or network would (TCP delivers late, never loses). */
+  stall(): void;
+  /** Drops every byte; open connections stay silent for good (half-open), and after `restore` only new ones work. */
   blackhole(): void;
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -37,7 +40,10 @@ export interface RedisProxy {
 export async function startRedisProxy(target: string): Promise<RedisProxy> {
   const { hostname, port: targetPort } = new URL(target);
   const sockets = new Set<Socket>();
-  let silent = false;
+  let mode: 'pass' | 'stall' | 'drop' = 'pass';
+  const held: [Socket, Buffer][] = [];
+  // Connections that went half-open: they stay silent for good, as a real half-open connection does.
+  const dead = new WeakSet<Socket>();
   let server: Server | undefined;
   let port = 0;
   const listen = () =>
@@ -45,7 +51,12 @@ export async function startRedisProxy(target: string): Promise<RedisProxy> {
       server = createServer((downstream) => {
         const upstream = connect(Number(targetPort || 6379), hostname);
         sockets.add(downstream).add(upstream);
-        const forward = (from: Socket, to: Socket) => from.on('data', (chunk) => void (silent || to.write(chunk)));
+        const forward = (from: Socket, to: Socket) =>
+          from.on('data', (chunk: Buffer) => {
+            if (dead.has(to)) return;
+            if (mode === 'pass') to.write(chunk);
+            else if (mode === 'stall') held.push([to, chunk]);
+          });
         forward(downstream, upstream);
         forward(upstream, downstream);
         const end = () => {
@@ -76,11 +87,16 @@ export async function startRedisProxy(target: string): Promise<RedisProxy> {
     port,
     url: `redis://127.0.0.1:${port}`,
     cut: stop,
+    stall: () => {
+      mode = 'stall';
+    },
     blackhole: () => {
-      silent = true;
+      mode = 'drop';
+      for (const socket of sockets) dead.add(socket);
     },
     restore: async () => {
-      silent = false;
+      mode = 'pass';
+      for (const [to, chunk] of held.splice(0)) if (!to.destroyed) to.write(chunk);
       if (!server) await listen();
     },
     close: stop,
