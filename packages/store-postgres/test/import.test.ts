@@ -1,0 +1,217 @@
+/**
+ * The importer (`catalogue-api import`): every rejected record reported with its line or index and
+ * zod's reason while the valid ones are imported; idempotent re-runs; batches committed before a
+ * failure (or a SIGKILL) are kept. Runs the real CLI with tsx. Needs `DATABASE_URL` for PostgreSQL.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import postgres, { type Sql } from 'postgres';
+import { createMemoryStore, type Anime } from '@catalogue-api/core';
+import { demoData } from '@catalogue-api/demo-data';
+import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
+import { createSnapshotSink, importFile, ImportInterruptedError, toStoreSink, type ImportSink } from '../src/import.js';
+
+const url = process.env.DATABASE_URL;
+const here = fileURLToPath(new URL('.', import.meta.url));
+const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+const cli = join(here, '../src/cli.ts');
+const dir = mkdtempSync(join(tmpdir(), 'catalogue-import-'));
+const anime = demoData.anime as readonly Anime[];
+
+interface Run {
+  code: number | null;
+  stderr: string;
+}
+
+function start(args: string[]) {
+  return spawn(process.execPath, [tsx, '--tsconfig', join(here, 'tsconfig.json'), cli, ...args], {
+    env: { ...process.env, FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function run(args: string[]): Promise<Run> {
+  const child = start(args);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.resume();
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+}
+
+/** 30 anime as NDJSON, with a blank line, a record with a string mal_id (line 7) and broken JSON (line 12). */
+function writeNdjson(): string {
+  const lines = anime.slice(0, 30).map((a) => JSON.stringify(a));
+  lines[6] = JSON.stringify({ ...anime[6], mal_id: 'seven' });
+  lines[11] = '{"mal_id": 12, "title": ';
+  lines.splice(20, 0, '');
+  const file = join(dir, 'anime.ndjson');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('catalogue-api import --store memory-snapshot', () => {
+  it('imports the valid records, reports each rejected one with its line and reason, exits 1', async () => {
+    const file = writeNdjson();
+    const out = join(dir, 'snapshot.json');
+    const first = await run(['import', file, '--store', 'memory-snapshot', '--out', out, '--batch-size', '4']);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(/rejected line 7: mal_id: .*expected number/);
+    expect(first.stderr).toMatch(/rejected line 12: invalid JSON/);
+    expect(first.stderr).toMatch(/28 of 30 records imported/);
+    const snapshot = JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] };
+    expect(snapshot.anime).toHaveLength(28);
+    const store = createMemoryStore(snapshot);
+    expect(JSON.stringify(await store.getAnime(anime[0]!.mal_id))).toBe(JSON.stringify(anime[0]));
+
+    const again = await run(['import', file, '--store', 'memory-snapshot', '--out', out]);
+    expect(again.code).toBe(1);
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime).toHaveLength(28);
+  }, 60_000);
+
+  it('reads a JSON array and a { data: [...] } document, naming a bad element by its index', async () => {
+    const out = join(dir, 'snapshot-json.json');
+    const list = anime.slice(0, 5).map((a) => ({ ...a }));
+    (list[3] as Record<string, unknown>).score = 'high';
+    writeFileSync(join(dir, 'list.json'), JSON.stringify(list, null, 2));
+    const array = await run(['import', join(dir, 'list.json'), '--store', 'memory-snapshot', '--out', out, '--resource', 'anime']);
+    expect(array.code).toBe(1);
+    expect(array.stderr).toMatch(/rejected index 3: score: /);
+    writeFileSync(join(dir, 'page.json'), JSON.stringify({ pagination: {}, data: anime.slice(5, 8) }));
+    const page = await run(['import', join(dir, 'page.json'), '--store', 'memory-snapshot', '--out', out, '--resource', 'anime']);
+    expect(page.code).toBe(0);
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime.map((a) => a.mal_id)).toEqual(
+      [0, 1, 2, 4, 5, 6, 7].map((i) => anime[i]!.mal_id),
+    );
+  }, 60_000);
+
+  it('exits 2 with the usage on a bad command line', async () => {
+    const bad = await run(['import', 'x.json', '--store', 'mongo']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--store must be memory-snapshot or postgres/);
+    expect((await run(['import', 'x.json', '--store', 'postgres', '--resource', 'spaceships'])).code).toBe(2);
+  }, 60_000);
+});
+
+describe.skipIf(!url)('catalogue-api import --store postgres', () => {
+  let sql: Sql;
+  let store: PostgresStore;
+  const schema = `catalogue_test_${Math.random().toString(36).slice(2, 10)}`;
+  const db = ['--store', 'postgres', '--database-url', url!, '--schema', schema];
+
+  beforeAll(async () => {
+    sql = postgres(url!, { max: 2, onnotice: () => {} });
+    store = createPostgresStore({ sql, schema });
+    await store.migrate();
+  });
+
+  afterAll(async () => {
+    await sql?.unsafe(`drop schema if exists "${schema}" cascade`);
+    await sql?.end({ timeout: 5 });
+  });
+
+  it('imports all but the bad lines, reports them, and a re-run leaves the same rows', async () => {
+    const file = writeNdjson();
+    const first = await run(['import', file, ...db, '--batch-size', '4']);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(/rejected line 7: mal_id: /);
+    expect(first.stderr).toMatch(/rejected line 12: invalid JSON/);
+    expect(await store.count('anime')).toBe(28);
+    const again = await run(['import', file, ...db]);
+    expect(again.code).toBe(1);
+    expect(await store.count('anime')).toBe(28);
+    expect(JSON.stringify(await store.getAnime(anime[29]!.mal_id))).toBe(JSON.stringify(anime[29]));
+  }, 60_000);
+
+  it('imports another resource by its file name, validated by its own schema', async () => {
+    const manga = demoData.manga ?? [];
+    expect(manga.length).toBeGreaterThan(0);
+    const file = join(dir, 'manga.ndjson');
+    writeFileSync(file, manga.map((m) => JSON.stringify(m)).join('\n'));
+    const result = await run(['import', file, ...db]);
+    expect(result.code).toBe(0);
+    expect(await store.count('manga')).toBe(manga.length);
+  }, 60_000);
+
+  it('keeps the batches committed before a failing one, and says how far it got', async () => {
+    const failSchema = `${schema}_fail`;
+    const failing = createPostgresStore({ sql, schema: failSchema });
+    await failing.migrate();
+    try {
+      const inner = toStoreSink(failing);
+      let writes = 0;
+      const sink: ImportSink = {
+        async write(resource, records) {
+          if (++writes === 3) throw new Error('connection lost');
+          await inner.write(resource, records);
+        },
+        close: () => inner.close(),
+      };
+      const file = join(dir, 'anime-all.ndjson');
+      writeFileSync(file, anime.slice(0, 50).map((a) => JSON.stringify(a)).join('\n'));
+      const error = await importFile(file, { resource: 'anime', sink, batchSize: 10 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ImportInterruptedError);
+      expect((error as ImportInterruptedError).summary).toMatchObject({ batches: 2, imported: 20 });
+      expect(await failing.count('anime')).toBe(20);
+      const ids = (await sql<{ mal_id: number }[]>`select mal_id from ${sql(`${failSchema}.anime`)} order by mal_id`).map((r) => r.mal_id);
+      expect(ids).toEqual(anime.slice(0, 20).map((a) => a.mal_id).sort((a, b) => a - b));
+      // Re-running finishes the import.
+      const summary = await importFile(file, { resource: 'anime', sink: toStoreSink(failing), batchSize: 10 });
+      expect(summary.rejected).toEqual([]);
+      expect(await failing.count('anime')).toBe(50);
+    } finally {
+      await sql.unsafe(`drop schema if exists "${failSchema}" cascade`);
+    }
+  });
+
+  it('a SIGKILL mid-import loses no committed batch, and a re-run completes it', async () => {
+    const killSchema = `${schema}_kill`;
+    const target = createPostgresStore({ sql, schema: killSchema });
+    await target.migrate();
+    try {
+      // 2,330 records (the demo set five times over, with new ids), 10 per batch.
+      const records = [0, 1, 2, 3, 4].flatMap((copy) => anime.map((a) => ({ ...a, mal_id: a.mal_id + copy * 1_000_000 })));
+      const file = join(dir, 'anime-big.ndjson');
+      writeFileSync(file, records.map((a) => JSON.stringify(a)).join('\n'));
+      const child = start(['import', file, '--store', 'postgres', '--database-url', url!, '--schema', killSchema, '--batch-size', '10']);
+      child.stderr.resume();
+      child.stdout.resume();
+      const closed = new Promise((resolve) => child.on('close', resolve));
+      for (let i = 0; i < 3000 && (await target.count('anime')) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      child.kill('SIGKILL');
+      await closed;
+      const count = await target.count('anime');
+      expect(count).toBeGreaterThan(0);
+      // Whole batches only, and exactly the first ones of the file.
+      expect(count % 10 === 0 || count === records.length).toBe(true);
+      const ids = (await sql<{ mal_id: number }[]>`select mal_id from ${sql(`${killSchema}.anime`)}`).map((r) => r.mal_id);
+      expect(new Set(ids)).toEqual(new Set(records.slice(0, count).map((a) => a.mal_id)));
+      const rerun = await run(['import', file, '--store', 'postgres', '--database-url', url!, '--schema', killSchema, '--batch-size', '200']);
+      expect(rerun.code).toBe(0);
+      expect(await target.count('anime')).toBe(records.length);
+    } finally {
+      await sql.unsafe(`drop schema if exists "${killSchema}" cascade`);
+    }
+  }, 120_000);
+});
+
+describe('snapshot sink', () => {
+  it('replaces records of the same identity in place and keeps first-seen order', async () => {
+    const out = join(dir, 'sink.json');
+    const sink = await createSnapshotSink(out);
+    await sink.write('relations', [
+      { from_type: 'anime', from_id: 1, relation: 'Sequel', to_type: 'anime', to_id: 2 },
+      { from_type: 'anime', from_id: 1, relation: 'Prequel', to_type: 'anime', to_id: 3 },
+    ]);
+    await sink.write('relations', [{ from_type: 'anime', from_id: 1, relation: 'Sequel', to_type: 'anime', to_id: 2 }]);
+    await sink.write('deletedAnimeIds', [5, 6, 5]);
+    const data = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown[]>;
+    expect(data.relations).toHaveLength(2);
+    expect(data.deletedAnimeIds).toEqual([5, 6]);
+  });
+});
