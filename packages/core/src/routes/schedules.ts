@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { enumParam, optionalFlagParam, parseQuery, unapprovedParam } from '../query.js';
 import { sfwMode } from '../sfw.js';
+import { animeListResponseSchema } from '../schemas/anime.js';
 import type { ScheduleQuery } from '../store.js';
 import type { CatalogueHandler, CatalogueRoute } from './context.js';
 import { fullList, pagingShape, sfwShape } from './params.js';
@@ -58,5 +59,5 @@ export const getSchedulesByDay: CatalogueHandler = async (request, { store }) =>
 /** The schedule routes. */
 export const scheduleRoutes: CatalogueRoute[] = [
   { path: '/v1/schedules', handler: getSchedules, query: scheduleQuery },
-  { path: '/v1/schedules/:filter', handler: getSchedulesByDay, query: scheduleQuery },
+  { path: '/v1/schedules/:filter', handler: getSchedulesByDay, query: scheduleQuery, response: animeListResponseSchema },
 ];
