@@ -3,6 +3,7 @@
  * third-party implementations can check themselves.
  * @module @catalogue-api/testkit
  */
+export { defineStoreContract, type StoreContractOptions } from './store-contract.js';
 export { defineStatusStoreContract, type StatusStoreHarness } from './status-store-contract.js';
 export { defineHttpContract, type HttpContractOptions, type HttpContractSkips } from './http-contract.js';
 export { spawnServer, type SpawnedServer, type SpawnServerOptions } from './spawn-server.js';
