@@ -5,12 +5,14 @@
  * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1); status settings in `status.ts`;
  * `DATABASE_URL` serves the catalogue from PostgreSQL (schema `DATABASE_SCHEMA`, default `catalogue`;
  * migrated at start, seeded with the demo data when it holds no anime) instead of memory.
+ * Server Keys, restricted routes, Redis, rate limits and trusted proxies: see `gateway-env.ts`.
  * @module
  */
 import { serve } from '@catalogue-api/adapter-node';
 import { combineApps, createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
+import { createExampleGateway } from './gateway-env.js';
 import { createExampleStatus } from './status.js';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -22,12 +24,13 @@ if (database) {
   // Several instances may start at once on an empty database; seeding is an idempotent upsert.
   if ((await database.count('anime')) === 0) await database.seed(demoData);
 }
-const app = createCatalogueApp({ store: database ?? createMemoryStore(demoData) });
+const gateway = createExampleGateway(process.env);
+const app = createCatalogueApp({ gateway: gateway.options, store: database ?? createMemoryStore(demoData) });
 const status = await createExampleStatus(process.env, `http://${hostname}:${port}`);
 const server = await serve(combineApps(status.app, app), { port, hostname });
 await status.start(server.url);
 console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void Promise.all([server.close(), status.stop()]).then(() => database?.close()).then(() => process.exit(0)));
+  process.once(signal, () => void Promise.all([server.close(), status.stop(), gateway.close()]).then(() => database?.close()).then(() => process.exit(0)));
 }

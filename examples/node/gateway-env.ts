@@ -1,0 +1,84 @@
+/**
+ * The example's gateway settings from the environment: Server Keys, restricted routes, Redis,
+ * rate limits and trusted proxies. `server.ts` passes `gateway.options` to `createCatalogueApp`.
+ *
+ * Environment:
+ * - `SERVER_KEYS`: Server Keys, comma-separated (e.g. `key-one,key-two`). With `REDIS_URL` they are
+ *   added to the Redis key set at start; keys already there stay valid.
+ * - `RESTRICTED_ROUTES`: path patterns that need a Server Key, comma-separated; `:name` matches one
+ *   segment and a final `*` the rest (e.g. `/v1/top/*,/v1/anime/:id/full`).
+ * - `REDIS_URL`: keep limits, blocks, keys and the response cache in this Redis, shared by every
+ *   instance (e.g. `redis://127.0.0.1:6379`); `REDIS_PREFIX` names its keys (default `catalogue-api:`).
+ * - `RATE_LIMIT=off`: no rate limits and so no blocks. For benchmarks only; limits are on by default.
+ * - `CACHE=off`: no response cache (ETags and 304s remain).
+ * - `TRUST_PROXY`: which proxies may set `X-Forwarded-For`: a number of hops (`1` behind one load
+ *   balancer), `true` (every hop), or addresses and CIDR ranges, comma-separated (`10.0.0.0/8,::1`).
+ *   Unset: none, the socket address is the client.
+ * @module
+ */
+import type { GatewayOptions, TrustProxy } from '@catalogue-api/core';
+import { createRedisGateway } from '@catalogue-api/redis';
+
+/** The gateway options and what must be closed at shutdown. */
+export interface ExampleGateway {
+  options: GatewayOptions;
+  /** Closes the Redis connection, when there is one. */
+  close(): Promise<void>;
+}
+
+function toList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+function toSwitch(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`${name} must be "on" or "off", not "${value}"`);
+}
+
+/**
+ * Reads `TRUST_PROXY`.
+ * @param value - The variable's value.
+ * @returns What the gateway's `trustProxy` option takes.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  if (value === undefined || value.trim() === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  return toList(value);
+}
+
+/**
+ * Builds the example's gateway from the environment.
+ * @param env - The environment (`process.env`).
+ * @returns The options for `createCatalogueApp({ gateway })` and a `close` for shutdown.
+ * @throws Error when `RATE_LIMIT`, `CACHE` or `TRUST_PROXY` holds something unreadable.
+ * @example
+ * ```ts
+ * const gateway = createExampleGateway(process.env);
+ * const app = createCatalogueApp({ store, gateway: gateway.options });
+ * ```
+ */
+export function createExampleGateway(env: Record<string, string | undefined>): ExampleGateway {
+  const keys = toList(env.SERVER_KEYS);
+  const options: GatewayOptions = {
+    restrictedRoutes: toList(env.RESTRICTED_ROUTES),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+  };
+  if (!toSwitch('RATE_LIMIT', env.RATE_LIMIT)) options.rateLimit = false;
+  if (!toSwitch('CACHE', env.CACHE)) options.cache = false;
+  if (!env.REDIS_URL) {
+    options.keys = keys;
+    return { options, close: async () => undefined };
+  }
+  const backend = createRedisGateway({ url: env.REDIS_URL, prefix: env.REDIS_PREFIX || 'catalogue-api:' });
+  options.backend = backend;
+  // Seed the shared key set once Redis answers; until then requests get 503 anyway.
+  if (keys.length > 0) {
+    void backend.ready.then(() => backend.addKeys(keys)).catch((error: unknown) => console.error('Could not add SERVER_KEYS to Redis', error));
+  }
+  return { options, close: () => backend.close() };
+}
