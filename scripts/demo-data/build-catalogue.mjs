@@ -486,6 +486,17 @@ for (const c of characters.values()) {
   }
 }
 
+// People have no image in any source here. The most favorited get one picture: MAL's own
+// placeholder image, as a \`/s/\` path that the API resolves against its image host (spec, v1 changes).
+for (const p of [...people.values()].sort((x, y) => y.favorites - x.favorites || x.mal_id - y.mal_id).slice(0, 40)) {
+  const url = '/s/common/uploaded_files/questionmark_23.gif';
+  pictures.push({
+    type: 'person',
+    mal_id: p.mal_id,
+    pictures: [{ jpg: { image_url: url, small_image_url: null, large_image_url: null }, webp: { image_url: null, small_image_url: null, large_image_url: null } }],
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Per-anime sub-resources: episodes, videos, forum threads, themes, statistics, moreinfo,
 // pictures, external and streaming links.
@@ -938,6 +949,7 @@ Every file in \`data/\` other than \`anime.json\` is written by this script, det
 - **Characters with ids ${GEN_CHARACTER_ID} and up**; all casts other than Naruto's, all roles and voice assignments; every staff position.
 - Relations between anime are inferred from shared title stems (Prequel/Sequel, Side Story/Parent Story); manga ↔ anime "Adaptation" links for the real manga were matched by title.
 - Episodes (titles "Episode N", dates, scores, replies, synopsis lines, cover URLs), videos other than the anime's own trailer, episode forum threads, theme songs, moreinfo lines, statistics, pictures lists, producer favorites and founding dates, magazine counts.
+- Person pictures: the ${40} most favorited people get one placeholder picture, stored as the \`/s/\` path \`/s/common/uploaded_files/questionmark_23.gif\` (the API resolves \`/s/\` paths against its image host).
 - All users, reviews, recommendations, news, news tags, articles, article tags and stacks, and every \`updated_at\`.
 - \`deleted-manga-ids.json\`: generated ids (no real list is available).
 

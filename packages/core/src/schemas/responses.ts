@@ -241,6 +241,7 @@ export const responseSchemas = {
   '/v1/seasons/upcoming': animeListResponseSchema,
   '/v1/seasons/:year/:season': animeListResponseSchema,
   '/v1/schedules': animeListResponseSchema,
+  '/v1/schedules/:filter': animeListResponseSchema,
   '/v1/top/anime': animeListResponseSchema,
   '/v1/top/manga': mangaListResponseSchema,
   '/v1/top/characters': characterListResponseSchema,
