@@ -23,6 +23,7 @@ describe('toNodeHandler', () => {
     async handle(request): Promise<PlainResponse> {
       seen.push(request);
       if (request.path === '/v1/throw') throw new Error('secret detail');
+      if (request.path === '/v1/large') return { status: 200, headers: {}, body: `${request.query}ナルト`.repeat(2000) };
       if (request.path === '/v1/bytes') return { status: 200, headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array([1, 2, 3]) };
       return { status: 200, headers: { 'content-type': 'text/plain' }, body: `ü ${request.method} ${request.path} ${request.query}` };
     },
@@ -52,6 +53,15 @@ describe('toNodeHandler', () => {
       await res.arrayBuffer();
       expect(res.headers.get('content-length')).toBe(String(length));
       expect(res.headers.get('transfer-encoding')).toBeNull();
+    }
+  });
+
+  it('sends large non-Latin-1 bodies byte-exact, also when they repeat or have the same length', async () => {
+    for (const query of ['a', 'b', 'a', 'c', 'b']) {
+      const res = await fetch(`${base}/v1/large?${query}`);
+      const expected = `${query}ナルト`.repeat(2000);
+      expect(await res.text()).toBe(expected);
+      expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(expected)));
     }
   });
 
