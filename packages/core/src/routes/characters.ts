@@ -4,15 +4,13 @@
  * manga it appears in (spec, SFW rule 3).
  * @module
  */
-import { parseId, parseQuery } from '../query.js';
+import { parseQuery } from '../query.js';
 import type { CharacterSearch } from '../store.js';
 import type { CatalogueHandler, CatalogueRoute } from './context.js';
-import { dataOr404, fullList, namedSearchQuery, pageOr404, sfwQuery, subListQuery } from './params.js';
+import { dataOr404, fullList, namedSearchQuery, pageOr404, pathId, sfwQuery, subListQuery } from './params.js';
 
 /** The query of `GET /v1/characters`. */
 export const characterSearchQuery = namedSearchQuery({ mal_id: 'mal_id', name: 'name', favorites: 'favorites' });
-
-const id = (request: { params: Record<string, string> }) => parseId('id', request.params.id);
 
 /** `GET /v1/characters`: search and page through characters. */
 export const searchCharacters: CatalogueHandler = async (request, { store }) => {
@@ -22,46 +20,46 @@ export const searchCharacters: CatalogueHandler = async (request, { store }) => 
 
 /** `GET /v1/characters/{id}`: one character. */
 export const getCharacterById: CatalogueHandler = async (request, { store }) => {
-  const characterId = id(request);
+  const characterId = pathId(request);
   return dataOr404('character', characterId, await store.getCharacter(characterId));
 };
 
 /** `GET /v1/characters/{id}/full`: the character with appearances and voice actors. */
 export const getCharacterFullById: CatalogueHandler = async (request, { store }) => {
-  const characterId = id(request);
+  const characterId = pathId(request);
   const sfw = parseQuery(sfwQuery, request.query);
   return dataOr404('character', characterId, await store.getCharacterFull(characterId, sfw));
 };
 
 /** `GET /v1/characters/{id}/anime`: the anime the character appears in. */
 export const getCharacterAnime: CatalogueHandler = async (request, { store }) => {
-  const characterId = id(request);
+  const characterId = pathId(request);
   const sfw = parseQuery(sfwQuery, request.query);
   return dataOr404('character', characterId, await store.getCharacterAnime(characterId, sfw));
 };
 
 /** `GET /v1/characters/{id}/manga`: the manga the character appears in. */
 export const getCharacterManga: CatalogueHandler = async (request, { store }) => {
-  const characterId = id(request);
+  const characterId = pathId(request);
   const sfw = parseQuery(sfwQuery, request.query);
   return dataOr404('character', characterId, await store.getCharacterManga(characterId, sfw));
 };
 
 /** `GET /v1/characters/{id}/voices`: the character's voice actors. */
 export const getCharacterVoiceActors: CatalogueHandler = async (request, { store }) => {
-  const characterId = id(request);
+  const characterId = pathId(request);
   return dataOr404('character', characterId, await store.getCharacterVoices(characterId));
 };
 
 /** `GET /v1/characters/{id}/pictures`: pictures of the character. */
 export const getCharacterPictures: CatalogueHandler = async (request, { store }) => {
-  const characterId = id(request);
+  const characterId = pathId(request);
   return dataOr404('character', characterId, await store.getCharacterPictures(characterId));
 };
 
 /** `GET /v1/characters/{id}/articles`: featured articles about the character. */
 export const getCharacterArticles: CatalogueHandler = async (request, { store }) => {
-  const characterId = id(request);
+  const characterId = pathId(request);
   const paging = parseQuery(subListQuery, request.query);
   return pageOr404('character', characterId, await store.getCharacterArticles(characterId, paging), paging, 'full');
 };

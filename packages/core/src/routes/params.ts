@@ -7,9 +7,18 @@ import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { ok, type Reply } from '../internal/pipeline.js';
 import { paginate } from '../paginate.js';
-import { enumParam, flagParam, intParam, letterParam, textParam } from '../query.js';
+import { enumParam, flagParam, intParam, letterParam, parseId, textParam } from '../query.js';
 import { sfwMode } from '../sfw.js';
 import type { Page } from '../store.js';
+
+/**
+ * The `{id}` path parameter of a route: a positive integer.
+ * @param request - The route request.
+ * @throws {@link ApiError} 400 naming `id`.
+ */
+export function pathId(request: { params: Record<string, string> }): number {
+  return parseId('id', request.params.id);
+}
 
 /** `page`: 1 to 1000, default 1 (spec, "Query bounds"). */
 export const pageParam = () => intParam('page', 1, 1000, 1);

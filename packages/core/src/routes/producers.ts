@@ -2,10 +2,10 @@
  * `GET /v1/producers` (search), `GET /v1/producers/{id}`, its `full` and `external`.
  * @module
  */
-import { parseId, parseQuery } from '../query.js';
+import { parseQuery } from '../query.js';
 import type { ProducerSearch } from '../store.js';
 import type { CatalogueHandler, CatalogueRoute } from './context.js';
-import { dataOr404, fullList, namedSearchQuery } from './params.js';
+import { dataOr404, fullList, namedSearchQuery, pathId } from './params.js';
 
 /** The query of `GET /v1/producers` (`letter` matches the first title). */
 export const producerSearchQuery = namedSearchQuery({
@@ -15,8 +15,6 @@ export const producerSearchQuery = namedSearchQuery({
   established: 'established',
 });
 
-const id = (request: { params: Record<string, string> }) => parseId('id', request.params.id);
-
 /** `GET /v1/producers`: search and page through producers, studios and licensors. */
 export const searchProducers: CatalogueHandler = async (request, { store }) => {
   const search: ProducerSearch = parseQuery(producerSearchQuery, request.query);
@@ -25,19 +23,19 @@ export const searchProducers: CatalogueHandler = async (request, { store }) => {
 
 /** `GET /v1/producers/{id}`: one producer. */
 export const getProducerById: CatalogueHandler = async (request, { store }) => {
-  const producerId = id(request);
+  const producerId = pathId(request);
   return dataOr404('producer', producerId, await store.getProducer(producerId));
 };
 
 /** `GET /v1/producers/{id}/full`: the producer with its external links. */
 export const getProducerFullById: CatalogueHandler = async (request, { store }) => {
-  const producerId = id(request);
+  const producerId = pathId(request);
   return dataOr404('producer', producerId, await store.getProducerFull(producerId));
 };
 
 /** `GET /v1/producers/{id}/external`: links to other sites about the producer. */
 export const getProducerExternal: CatalogueHandler = async (request, { store }) => {
-  const producerId = id(request);
+  const producerId = pathId(request);
   return dataOr404('producer', producerId, await store.getProducerExternal(producerId));
 };
 
