@@ -6,6 +6,7 @@ import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type
 import { createPipeline, type Logger } from './internal/pipeline.js';
 import { createGateway, type GatewayOptions } from './gateway/gateway.js';
 import { createMemoryStore } from './memory-store.js';
+import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
 import { openApiRoute } from './openapi.js';
 import { catalogueRoutes } from './routes/index.js';
 import type { CatalogueStore } from './store.js';
@@ -36,6 +37,11 @@ export interface CatalogueAppOptions {
    * It runs inside `middleware`, just before routing. @default {}
    */
   gateway?: GatewayOptions | false;
+  /**
+   * The image CDN: image paths that begin with `/s/` are served as `{cdnUrl}/images/s/…` (spec,
+   * "Other resources"), so that clients always get absolute URLs. @default 'https://cdn.myanimelist.net'
+   */
+  cdnUrl?: string;
 }
 
 /** A catalogue API app. */
@@ -80,6 +86,7 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     context: { store: options.store ?? createMemoryStore(), now: options.now ?? Date.now, random: options.random ?? Math.random },
     middleware: withGateway(options),
     logger: options.logger ?? console,
+    serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),
   });
   return {
     handle,
@@ -92,4 +99,15 @@ function withGateway(options: CatalogueAppOptions): readonly Middleware[] | unde
   if (options.gateway === false) return options.middleware;
   const gateway = createGateway(options.gateway, { now: options.now, logger: options.logger ?? console });
   return [...(options.middleware ?? []), gateway];
+}
+
+/**
+ * JSON with `/s/` image paths resolved. Most bodies have none, and one native `includes` over the
+ * text is far cheaper than walking every object, so only bodies that have one are walked.
+ */
+function toJsonWithImageHost(cdnUrl: string): (body: unknown) => string {
+  return (body) => {
+    const json = JSON.stringify(body);
+    return json.includes('"/s/') ? JSON.stringify(resolveImagePaths(body, cdnUrl)) : json;
+  };
 }

@@ -364,3 +364,17 @@ describe('an app over a small fixture store', () => {
     expect(ids).toEqual(Array.from({ length: 30 }, (_, i) => 71 + i));
   });
 });
+
+describe('image host', () => {
+  it('serves /s/ image paths as absolute URLs on the configured CDN', async () => {
+    const person = demoData.pictures!.find((p) => p.type === 'person' && JSON.stringify(p).includes('"/s/'))!;
+    const path = `/v1/people/${person.mal_id}/pictures`;
+    const withDefault = createCatalogueApp({ store: createMemoryStore(demoData), gateway: false });
+    const custom = createCatalogueApp({ store: createMemoryStore(demoData), gateway: false, cdnUrl: 'https://img.example.org/' });
+    const text = await (await withDefault.fetch(new Request(`http://x${path}`))).text();
+    expect(text).not.toContain('"/s/');
+    expect(text).toContain('"https://cdn.myanimelist.net/images/s/');
+    const other = await (await custom.fetch(new Request(`http://x${path}`))).text();
+    expect(other).toContain('"https://img.example.org/images/s/');
+  });
+});

@@ -54,6 +54,8 @@ export interface PipelineOptions<C> {
   logger?: Logger | undefined;
   /** Answers a path that no route matched. */
   notFound?: (path: string) => ApiError;
+  /** Writes a reply's body as JSON text. @default JSON.stringify */
+  serialize?: (body: unknown) => string;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -104,6 +106,7 @@ function byteLength(body: string | Uint8Array): number {
  */
 export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainRequest) => Promise<PlainResponse> {
   const { context, logger } = options;
+  const serialize = options.serialize ?? JSON.stringify;
   const notFound =
     options.notFound ?? ((path: string) => new ApiError(404, `No endpoint at ${path}`, 'Check the path against the API documentation.'));
   const router = Router<IttyRequest, [C]>();
@@ -122,7 +125,7 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     if (reply === undefined) throw notFound(request.path);
     const headers = baseHeaders();
     if (reply.headers) Object.assign(headers, reply.headers);
-    return { status: reply.status ?? 200, headers, body: JSON.stringify(reply.body) };
+    return { status: reply.status ?? 200, headers, body: serialize(reply.body) };
   }
 
   const stages = options.middleware ?? [];
