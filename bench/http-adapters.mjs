@@ -37,7 +37,9 @@ function start(runtime, variant) {
     child.stdout.on('data', (chunk) => {
       out += chunk;
       const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) clearTimeout(timer), resolve({ child, url: match[1], line: out.trim() });
+      if (!match) return;
+      clearTimeout(timer);
+      resolve({ child, url: match[1], line: out.trim() });
     });
     child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`${runtime} ${variant} exited (${code}): ${out}`))));
   });
