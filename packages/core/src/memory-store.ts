@@ -7,7 +7,7 @@
 import { compareBy, createOrderings, groupBy } from './internal/ordering.js';
 import { pageSlice } from './paginate.js';
 import { createSearchIndex, MatchTier, type SearchIndex } from './search.js';
-import { animeComparator, animeFilter, byPopularity, indexAnime, type IndexedAnime } from './select.js';
+import { ANIME_ORDER_KEYS, animeFilter, byPopularity, indexAnime, type IndexedAnime } from './select.js';
 import { indexManga, MANGA_ORDER_KEYS, mangaFilter, type IndexedManga } from './select-manga.js';
 import { passesSfw, type SfwClass, type SfwMode } from './sfw.js';
 import type {
@@ -45,7 +45,34 @@ const EMPTY_ANIME_STATS: AnimeStatistics = { watching: 0, completed: 0, on_hold:
 const EMPTY_MANGA_STATS: MangaStatistics = { reading: 0, completed: 0, on_hold: 0, dropped: 0, plan_to_read: 0, total: 0, scores: [] };
 
 const key = (kind: string, id: number) => `${kind}:${id}`;
+/** Search fields that narrow a media list beyond SFW and approval. */
+const NARROWING = ['q', 'types', 'status', 'ratings', 'score', 'minScore', 'maxScore', 'genres', 'genresExclude', 'producers', 'magazines', 'letter', 'startDate', 'endDate'] as const;
+/** How many SFW/approval/order combinations of plain browsing to keep filtered (a few KB each per 1k entries). */
+const PLAIN_CACHE_SIZE = 48;
+
+/**
+ * A memo of filtered lists for plain browsing (no narrowing filter, the most common request): the
+ * filtered, ordered list is built once per combination, so paging it costs a slice.
+ */
+function createPlainCache<T>(): (name: string, build: () => T[]) => T[] {
+  const cache = new Map<string, T[]>();
+  return (name, build) => {
+    let list = cache.get(name);
+    if (!list) {
+      list = build();
+      if (cache.size >= PLAIN_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(name, list);
+    }
+    return list;
+  };
+}
+const isPlain = (search: object) => NARROWING.every((k) => (search as Record<string, unknown>)[k] === undefined);
 const page = <T>(items: readonly T[], p: Paging): Page<T> => ({ data: pageSlice(items, p.page, p.limit), total: items.length });
+/** A page of `items`, converting only the records on it. */
+const pageOf = <T, U>(items: readonly T[], p: Paging, to: (e: T) => U): Page<U> => ({
+  data: pageSlice(items, p.page, p.limit).map(to),
+  total: items.length,
+});
 const approvalOk = (approved: boolean, approval: Approval) =>
   approval === 'all' || (approval === 'approved' ? approved : !approved);
 
@@ -144,6 +171,9 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
   const animeIndex = createSearchIndex(anime.map((e) => mediaTitles(e.anime)), {
     order: anime.map((_, i) => i).sort((x, y) => byPopularity(anime[x]!, anime[y]!)),
   });
+  const animeSearchOrder = createOrderings(anime, (e) => e.anime.mal_id, ANIME_ORDER_KEYS);
+  const plainAnime = createPlainCache<IndexedAnime>();
+  const plainManga = createPlainCache<IndexedManga>();
   const manga: IndexedManga[] = [...(data.manga ?? [])].sort((a, b) => a.mal_id - b.mal_id).map(indexManga);
   const mangaById = new Map(manga.map((e) => [e.manga.mal_id, e]));
   const mangaIndex = createSearchIndex(manga.map((e) => mediaTitles(e.manga)));
@@ -584,9 +614,22 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     },
 
     async searchAnime(search: AnimeSearch): Promise<Page<Anime>> {
-      const pool = search.q === undefined ? anime : rank(animeIndex, anime, search.q, byPopularity);
-      const matches = pool.filter(animeFilter(search));
-      if (search.orderBy) matches.sort(animeComparator(search.orderBy, search.sort));
+      const ordered = () => (search.orderBy ? animeSearchOrder(search.orderBy, search.sort) : anime);
+      let matches: readonly IndexedAnime[];
+      if (isPlain(search)) {
+        const name = `${search.orderBy ?? ''}:${search.sort}:${search.sfw}:${search.approval}`;
+        matches = plainAnime(name, () => ordered().filter(animeFilter(search)));
+      } else {
+        let pool: readonly IndexedAnime[] = ordered();
+        if (search.q !== undefined) {
+          const hits = rank(animeIndex, anime, search.q, byPopularity);
+          if (search.orderBy) {
+            const set = new Set(hits);
+            pool = pool.filter((e) => set.has(e));
+          } else pool = hits;
+        }
+        matches = pool.filter(animeFilter(search));
+      }
       return { data: pageSlice(matches, search.page, search.limit).map((e) => e.anime), total: matches.length };
     },
 
@@ -631,7 +674,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       });
     },
     async getAnimeEpisodes(id, paging) {
-      return animeById.has(id) ? page((episodesOf.get(id) ?? []).map(toEpisode), paging) : undefined;
+      return animeById.has(id) ? pageOf(episodesOf.get(id) ?? [], paging, toEpisode) : undefined;
     },
     async getAnimeEpisode(id, episode) {
       const e = (episodesOf.get(id) ?? []).find((x) => x.mal_id === episode);
@@ -651,10 +694,10 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       }));
     },
     async getAnimeStacks(id, paging) {
-      return animeById.has(id) ? page((stacksByEntry.get(key('anime', id)) ?? []).map(toStack), paging) : undefined;
+      return animeById.has(id) ? pageOf(stacksByEntry.get(key('anime', id)) ?? [], paging, toStack) : undefined;
     },
     async getAnimeArticles(id, paging) {
-      return animeById.has(id) ? page((articlesByRef.get(key('anime', id)) ?? []).map(toArticle), paging) : undefined;
+      return animeById.has(id) ? pageOf(articlesByRef.get(key('anime', id)) ?? [], paging, toArticle) : undefined;
     },
     async getAnimePictures(id) {
       return animeById.has(id) ? (picturesOf.get(key('anime', id)) ?? []) : undefined;
@@ -690,6 +733,11 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       return mangaById.get(id)?.manga;
     },
     async searchManga(search) {
+      if (isPlain(search)) {
+        const name = `${search.orderBy ?? ''}:${search.sort}:${search.sfw}:${search.approval}`;
+        const list = plainManga(name, () => (search.orderBy ? mangaOrder(search.orderBy, search.sort) : manga).filter(mangaFilter(search)));
+        return { data: pageSlice(list, search.page, search.limit).map((e) => e.manga), total: list.length };
+      }
       let pool: readonly IndexedManga[];
       if (search.q !== undefined) {
         pool = rank(mangaIndex, manga, search.q, byMangaPopularity);
@@ -717,10 +765,10 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       return mangaById.has(id) ? page(entryNews('manga', id, sfw), paging) : undefined;
     },
     async getMangaStacks(id, paging) {
-      return mangaById.has(id) ? page((stacksByEntry.get(key('manga', id)) ?? []).map(toStack), paging) : undefined;
+      return mangaById.has(id) ? pageOf(stacksByEntry.get(key('manga', id)) ?? [], paging, toStack) : undefined;
     },
     async getMangaArticles(id, paging) {
-      return mangaById.has(id) ? page((articlesByRef.get(key('manga', id)) ?? []).map(toArticle), paging) : undefined;
+      return mangaById.has(id) ? pageOf(articlesByRef.get(key('manga', id)) ?? [], paging, toArticle) : undefined;
     },
     async getMangaCharacters(id) {
       if (!mangaById.has(id)) return undefined;
@@ -777,7 +825,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       return characterById.has(id) ? (picturesOf.get(key('character', id)) ?? []).map(jpgOnly) : undefined;
     },
     async getCharacterArticles(id, paging) {
-      return characterById.has(id) ? page((articlesByRef.get(key('character', id)) ?? []).map(toArticle), paging) : undefined;
+      return characterById.has(id) ? pageOf(articlesByRef.get(key('character', id)) ?? [], paging, toArticle) : undefined;
     },
     async getPerson(id) {
       return personById.get(id);
@@ -803,7 +851,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       return personById.has(id) ? (picturesOf.get(key('person', id)) ?? []).map(jpgOnly) : undefined;
     },
     async getPersonArticles(id, paging) {
-      return personById.has(id) ? page((articlesByRef.get(key('person', id)) ?? []).map(toArticle), paging) : undefined;
+      return personById.has(id) ? pageOf(articlesByRef.get(key('person', id)) ?? [], paging, toArticle) : undefined;
     },
 
     // ---- producers, magazines, genres ----
@@ -853,10 +901,10 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
         );
         list = [...list, ...extra].sort(byMembersDesc);
       }
-      return page(list.map((e) => e.anime), q);
+      return pageOf(list, q, (e) => e.anime);
     },
     async getSeasonUpcoming(q) {
-      return page(upcoming.filter(airingFilter(q)).map((e) => e.anime), q);
+      return pageOf(upcoming.filter(airingFilter(q)), q, (e) => e.anime);
     },
     async getSchedules(q) {
       const keep = airingFilter(q);
@@ -869,32 +917,34 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
         if (day === 'unknown') return b.day === null && b.string !== 'Not scheduled once per week';
         return b.day?.toLowerCase().startsWith(day) ?? false;
       });
-      return page(list.map((e) => e.anime), q);
+      return pageOf(list, q, (e) => e.anime);
     },
     async getTopAnime(q) {
       const f = q.filter;
       const pool =
         f === 'upcoming' ? upcoming : orderedAnime(f === 'bypopularity' ? 'members' : f === 'favorite' ? 'favorites' : 'score');
-      const list = pool.filter(
+      const name = `top:${f}:${q.sfw}:${q.types?.join(',')}:${q.ratings?.join(',')}`;
+      const list = plainAnime(name, () => pool.filter(
         (e) =>
           passesSfw(e.sfw, q.sfw) &&
           (f !== 'airing' || e.anime.airing) &&
           (!q.types || q.types.includes(e.anime.type)) &&
           (!q.ratings || (e.anime.rating !== null && q.ratings.includes(e.anime.rating))),
-      );
-      return page(list.map((e) => e.anime), q);
+      ));
+      return pageOf(list, q, (e) => e.anime);
     },
     async getTopManga(q) {
       const f = q.filter;
       const k = f === 'publishing' || f === 'upcoming' || f === 'bypopularity' ? 'members' : f === 'favorite' ? 'favorites' : 'score';
-      const list = mangaOrder(k, 'desc').filter(
+      const name = `top:${f}:${q.sfw}:${q.types?.join(',')}`;
+      const list = plainManga(name, () => mangaOrder(k, 'desc').filter(
         (e) =>
           passesSfw(e.sfw, q.sfw) &&
           (f !== 'publishing' || e.manga.publishing) &&
           (f !== 'upcoming' || e.manga.status === 'Not yet published') &&
           (!q.types || (e.manga.type !== null && q.types.includes(e.manga.type))),
-      );
-      return page(list.map((e) => e.manga), q);
+      ));
+      return pageOf(list, q, (e) => e.manga);
     },
     async getTopCharacters(paging) {
       return page(characterOrder('favorites', 'desc').filter((c) => c.favorites > 0), paging);
@@ -903,11 +953,15 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       return page(personOrder('favorites', 'desc').filter((p) => p.favorites > 0), paging);
     },
     async getRandomAnime(q) {
-      const pool = anime.filter((e) => passesSfw(e.sfw, q.sfw) && approvalOk(e.anime.approved, q.approval));
+      const pool = plainAnime(`random:${q.sfw}:${q.approval}`, () =>
+        anime.filter((e) => passesSfw(e.sfw, q.sfw) && approvalOk(e.anime.approved, q.approval)),
+      );
       return pool[Math.floor(q.pick * pool.length)]?.anime;
     },
     async getRandomManga(q) {
-      const pool = manga.filter((e) => passesSfw(e.sfw, q.sfw) && approvalOk(e.manga.approved, q.approval));
+      const pool = plainManga(`random:${q.sfw}:${q.approval}`, () =>
+        manga.filter((e) => passesSfw(e.sfw, q.sfw) && approvalOk(e.manga.approved, q.approval)),
+      );
       return pool[Math.floor(q.pick * pool.length)]?.manga;
     },
     async getRandomCharacter(pick) {
@@ -944,7 +998,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     async searchNews(s) {
       const pool = s.q === undefined ? news : rank(newsIndex, news, s.q, newestFirst);
       const list = s.tag === undefined ? pool : pool.filter((n) => n.tag_ids.includes(s.tag!));
-      return page(list.map(toNews), s);
+      return pageOf(list, s, toNews);
     },
     async getNews(id, sfw) {
       const n = newsById.get(id);
@@ -970,7 +1024,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     async searchArticles(s) {
       const pool = s.q === undefined ? articles : rank(articleIndex, articles, s.q, newestFirst);
       const list = s.tag === undefined ? pool : pool.filter((a) => a.tag_ids.includes(s.tag!));
-      return page(list.map(toArticle), s);
+      return pageOf(list, s, toArticle);
     },
     async getArticle(id, sfw) {
       const a = articleById.get(id);
@@ -988,7 +1042,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     async searchStacks(s) {
       const pool = s.q === undefined ? stacks : rank(stackIndex, stacks, s.q, (a, b) => b.restacks - a.restacks || a.mal_id - b.mal_id);
       const list = s.type === undefined ? pool : pool.filter((x) => x.type === s.type);
-      return page(list.map(toStack), s);
+      return pageOf(list, s, toStack);
     },
     async getStack(id, sfw) {
       const s = stackById.get(id);

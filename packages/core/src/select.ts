@@ -62,7 +62,8 @@ export function animeFilter(s: AnimeSearch): (entry: IndexedAnime) => boolean {
 
 type Key = string | number | null;
 
-const ORDER_KEYS: Record<AnimeOrderBy, (e: IndexedAnime) => Key> = {
+/** The key of each `order_by` value of an anime search. */
+export const ANIME_ORDER_KEYS: Record<AnimeOrderBy, (e: IndexedAnime) => Key> = {
   mal_id: (e) => e.anime.mal_id,
   title: (e) => e.titleKey,
   start_date: (e) => e.anime.aired.from,
@@ -84,7 +85,7 @@ const ORDER_KEYS: Record<AnimeOrderBy, (e: IndexedAnime) => Key> = {
  * @returns A comparator.
  */
 export function animeComparator(orderBy: AnimeOrderBy, sort: 'asc' | 'desc'): (a: IndexedAnime, b: IndexedAnime) => number {
-  const key = ORDER_KEYS[orderBy];
+  const key = ANIME_ORDER_KEYS[orderBy];
   const dir = sort === 'desc' ? -1 : 1;
   return (a, b) => {
     const x = key(a);
