@@ -49,7 +49,38 @@ export { createStaticKeyStore, fingerprintKey } from './gateway/keys.js';
 export { DEFAULT_BLOCK_POLICY } from './gateway/blocks.js';
 export { DEFAULT_LIMITS, type RateLimitOptions, type Tier, type TierLimits } from './gateway/rate-limit.js';
 export type { TrustProxy } from './gateway/client-address.js';
-export type { AnimeOrderBy, AnimeSearch, Approval, CatalogueData, CatalogueStore, Page } from './store.js';
+export type {
+  AiringFilter,
+  AnimeOrderBy,
+  AnimeSearch,
+  Approval,
+  CatalogueData,
+  CatalogueStore,
+  CharacterSearch,
+  GenreCategory,
+  IdsQuery,
+  IdsResult,
+  MagazineSearch,
+  MangaOrderBy,
+  MangaSearch,
+  MediaKind,
+  NamedSearch,
+  Page,
+  Paging,
+  PersonSearch,
+  PostSearch,
+  ProducerSearch,
+  RandomQuery,
+  RecentRecommendationQuery,
+  ReviewQuery,
+  ScheduleDay,
+  ScheduleQuery,
+  SeasonQuery,
+  StackSearch,
+  TopAnimeQuery,
+  TopMangaQuery,
+} from './store.js';
+export { resolveImagePaths, DEFAULT_CDN_URL } from './image-host.js';
 export type { DatePeriod } from './query.js';
 export type { SfwMode } from './sfw.js';
 export type { Anime } from './schemas/anime.js';
