@@ -48,18 +48,40 @@ export function createMemoryCacheStore(options: MemoryCacheOptions = {}): CacheS
 }
 
 const encoder = new TextEncoder();
+// Scratch space for hashing: reused, since bodies are hashed one at a time (the function is synchronous).
+let scratch = new Uint8Array(64 * 1024);
 
 /**
- * A strong entity tag over the exact body bytes: SHA-256, first 128 bits, base64url, quoted.
+ * A strong entity tag over the exact body bytes: their length and a 64-bit hash (two 32-bit
+ * multiply-xor lanes over the UTF-8 bytes, a word at a time), quoted. A strong tag promises
+ * byte-identical bodies (RFC 9110 §8.8.1); it need not be cryptographic, and Web Crypto's async
+ * digest would cost 15–40 µs a response for the thread hop alone, against ~1.5 µs for 3 KB here.
  * @param body - The response body.
- * @returns The quoted tag, e.g. `"q1Jm…"`.
+ * @returns The quoted tag, e.g. `"a98-3f2c…"`.
  */
-export async function toEtag(body: string | Uint8Array): Promise<string> {
-  const bytes = typeof body === 'string' ? encoder.encode(body) : body;
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>), 0, 16);
-  let binary = '';
-  for (const byte of digest) binary += String.fromCharCode(byte);
-  return `"${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`;
+export function toEtag(body: string | Uint8Array): string {
+  let length: number;
+  if (typeof body === 'string') {
+    if (scratch.length < body.length * 3) scratch = new Uint8Array(body.length * 3);
+    length = encoder.encodeInto(body, scratch).written;
+  } else {
+    if (scratch.length < body.length) scratch = new Uint8Array(body.length);
+    scratch.set(body);
+    length = body.length;
+  }
+  const words = new Int32Array(scratch.buffer, 0, length >> 2);
+  let h1 = 0x9e3779b9;
+  let h2 = 0x85ebca6b;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    h1 = Math.imul(h1 ^ word, 0x9e3779b1);
+    h2 = Math.imul(h2 ^ word, 0x5bd1e995);
+  }
+  for (let i = length & ~3; i < length; i++) h1 = Math.imul(h1 ^ scratch[i]!, 0x9e3779b1);
+  // Final avalanche so that nearby bodies give unrelated tags.
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b) ^ Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b) ^ Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
+  return `"${length.toString(16)}-${(h1 >>> 0).toString(16).padStart(8, '0')}${(h2 >>> 0).toString(16).padStart(8, '0')}"`;
 }
 
 /**

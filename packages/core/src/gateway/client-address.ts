@@ -24,13 +24,19 @@ type Ip = { v: 4 | 6; n: bigint };
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 function parseIpv4(text: string): bigint | null {
+  const n = parseIpv4Number(text);
+  return n === null ? null : BigInt(n);
+}
+
+// Plain numbers rather than BigInt: this runs for every public request.
+function parseIpv4Number(text: string): number | null {
   const m = IPV4.exec(text);
   if (!m) return null;
-  let n = 0n;
+  let n = 0;
   for (let i = 1; i <= 4; i++) {
     const part = Number(m[i]);
     if (part > 255) return null;
-    n = (n << 8n) | BigInt(part);
+    n = n * 256 + part;
   }
   return n;
 }
@@ -95,8 +101,8 @@ function formatIpv4(n: bigint): string {
 export function toClientId(address: string | undefined): string {
   if (!address) return UNKNOWN_CLIENT;
   // Fast paths for what sockets report: plain IPv4, and IPv4 on a dual-stack socket.
-  if (address.startsWith('::ffff:') && IPV4.test(address.slice(7))) return address.slice(7);
-  if (IPV4.test(address) && parseIpv4(address) !== null) return address;
+  if (parseIpv4Number(address) !== null) return address;
+  if (address.startsWith('::ffff:') && parseIpv4Number(address.slice(7)) !== null) return address.slice(7);
   const ip = parseIp(address);
   if (!ip) return UNKNOWN_CLIENT;
   if (ip.v === 4) return formatIpv4(ip.n);

@@ -262,7 +262,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
       status: response.status,
       headers: response.headers,
       body: response.body,
-      etag: await toEtag(response.body),
+      etag: toEtag(response.body),
       storedAt: now,
       expiresAt: now + ttl[tier],
     };
@@ -303,7 +303,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
     const response = await next();
     const headers = extra ? { ...response.headers, ...extra } : { ...response.headers };
     if (response.status < 200 || response.status >= 300 || response.body === null) return { ...response, headers };
-    const etag = await toEtag(response.body);
+    const etag = toEtag(response.body);
     headers.etag = etag;
     headers.vary = 'X-Server-Key';
     headers['cache-control'] = request.path.startsWith('/v1/random/') ? 'no-store' : `${tier === 'server' ? 'private' : 'public'}, max-age=0`;

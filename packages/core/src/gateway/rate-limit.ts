@@ -112,24 +112,31 @@ export function toRateLimitTexts(spec: WindowSpec, tier: Tier, retryAfter: numbe
  * ```
  */
 export function createMemoryCounterStore(): CounterStore {
-  const counts = new Map<string, { count: number; resetAt: number }>();
-  let nextSweep = 0;
+  // Counters grouped by the instant their window ends: an ended window's whole group goes at once,
+  // so expiry costs nothing per client (a sweep over every counter would, once a second).
+  const groups = new Map<number, Map<string, number>>();
+  let nextExpiry = Infinity;
+  const expire = (now: number) => {
+    nextExpiry = Infinity;
+    for (const resetAt of groups.keys()) {
+      if (resetAt <= now) groups.delete(resetAt);
+      else if (resetAt < nextExpiry) nextExpiry = resetAt;
+    }
+  };
   return {
     hit(windows, now) {
-      if (now >= nextSweep) {
-        // Drop ended windows at most once a second, so memory follows the number of active clients.
-        for (const [key, entry] of counts) if (entry.resetAt <= now) counts.delete(key);
-        nextSweep = now + 1_000;
-      }
-      const current = windows.map((w) => {
-        const entry = counts.get(w.key);
-        return entry && entry.resetAt > now ? entry.count : 0;
-      });
+      if (now >= nextExpiry) expire(now);
+      const current = windows.map((w) => (w.resetAt > now ? (groups.get(w.resetAt)?.get(w.key) ?? 0) : 0));
       for (let i = 0; i < windows.length; i++) if (current[i]! + 1 > windows[i]!.limit) return { allowed: false, counts: current };
       for (let i = 0; i < windows.length; i++) {
         const w = windows[i]!;
         current[i] = current[i]! + 1;
-        counts.set(w.key, { count: current[i]!, resetAt: w.resetAt });
+        let group = groups.get(w.resetAt);
+        if (!group) {
+          groups.set(w.resetAt, (group = new Map()));
+          if (w.resetAt < nextExpiry) nextExpiry = w.resetAt;
+        }
+        group.set(w.key, current[i]!);
       }
       return { allowed: true, counts: current };
     },
