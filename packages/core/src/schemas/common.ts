@@ -135,22 +135,41 @@ export const shortListOf = <T extends z.ZodType>(item: T) => z.object({ paginati
  */
 export const arrayOf = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item) });
 
+/** Images, inferred from {@link imagesSchema}. */
 export type Images = z.infer<typeof imagesSchema>;
+/** CharacterImages, inferred from {@link characterImagesSchema}. */
 export type CharacterImages = z.infer<typeof characterImagesSchema>;
+/** CommonImages, inferred from {@link commonImagesSchema}. */
 export type CommonImages = z.infer<typeof commonImagesSchema>;
+/** UserImages, inferred from {@link userImagesSchema}. */
 export type UserImages = z.infer<typeof userImagesSchema>;
+/** AnimeMeta, inferred from {@link animeMetaSchema}. */
 export type AnimeMeta = z.infer<typeof animeMetaSchema>;
+/** MangaMeta, inferred from {@link mangaMetaSchema}. */
 export type MangaMeta = z.infer<typeof mangaMetaSchema>;
+/** CharacterMeta, inferred from {@link characterMetaSchema}. */
 export type CharacterMeta = z.infer<typeof characterMetaSchema>;
+/** PersonMeta, inferred from {@link personMetaSchema}. */
 export type PersonMeta = z.infer<typeof personMetaSchema>;
+/** UserMeta, inferred from {@link userMetaSchema}. */
 export type UserMeta = z.infer<typeof userMetaSchema>;
+/** UserById, inferred from {@link userByIdSchema}. */
 export type UserById = z.infer<typeof userByIdSchema>;
+/** Link, inferred from {@link linkSchema}. */
 export type Link = z.infer<typeof linkSchema>;
+/** RelatedEntry, inferred from {@link relatedEntrySchema}. */
 export type RelatedEntry = z.infer<typeof relatedEntrySchema>;
+/** ShortPagination, inferred from {@link shortPaginationSchema}. */
 export type ShortPagination = z.infer<typeof shortPaginationSchema>;
+/** Title, inferred from {@link titleSchema}. */
 export type Title = z.infer<typeof titleSchema>;
+/** Reference, inferred from {@link referenceSchema}. */
 export type Reference = z.infer<typeof referenceSchema>;
+/** DateRange, inferred from {@link dateRangeSchema}. */
 export type DateRange = z.infer<typeof dateRangeSchema>;
+/** Trailer, inferred from {@link trailerSchema}. */
 export type Trailer = z.infer<typeof trailerSchema>;
+/** Broadcast, inferred from {@link broadcastSchema}. */
 export type Broadcast = z.infer<typeof broadcastSchema>;
+/** Pagination, inferred from {@link paginationSchema}. */
 export type Pagination = z.infer<typeof paginationSchema>;
