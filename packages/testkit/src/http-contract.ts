@@ -275,6 +275,21 @@ export function defineHttpContract(options: HttpContractOptions): void {
         if (!skip.headContentLength) expect(Number(answer.headers['content-length'])).toBeGreaterThan(0);
       });
 
+      it('resolves dot segments in the request target as URL parsers do (RFC 3986 §5.2.4)', async () => {
+        const prefix = new URL(base()).pathname.replace(/\/$/, '');
+        const answer = await rawRequest(base(), 'GET', `${prefix}/v1/anime/../anime/${ids[0]}`);
+        expect(answer.status).toBe(200);
+        expect(JSON.parse(answer.rest.toString('utf8')).data.mal_id).toBe(ids[0]);
+      });
+
+      it('answers a malformed percent-encoding in the query with JSON, never a 500', async () => {
+        const prefix = new URL(base()).pathname.replace(/\/$/, '');
+        const answer = await rawRequest(base(), 'GET', `${prefix}/v1/anime?q=%ZZ&limit=1`);
+        expect([200, 400]).toContain(answer.status);
+        expect(answer.headers['content-type']).toBe(JSON_TYPE);
+        expect(() => JSON.parse(answer.rest.toString('utf8'))).not.toThrow();
+      });
+
       it('keeps serving after clients go away before or after sending a whole request', async () => {
         await Promise.all([
           abandonRequest(`${base()}/v1/anime?q=naruto`, true),

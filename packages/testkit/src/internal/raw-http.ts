@@ -27,11 +27,13 @@ function open(url: URL): Promise<Socket> {
  * Sends one request with `Connection: close` and reads until the server closes the socket.
  * @param url - The absolute `http:` URL.
  * @param method - The request method.
+ * @param rawTarget - A request target sent exactly as given (e.g. with `..` segments), instead of
+ *   the URL's normalized path and query.
  * @param timeoutMs - How long to wait for the server to finish.
  * @returns The parsed status line and headers, and the raw bytes after them.
  * @throws {Error} when the answer does not come within `timeoutMs`.
  */
-export async function rawRequest(url: string, method: string, timeoutMs = 5000): Promise<RawAnswer> {
+export async function rawRequest(url: string, method: string, rawTarget?: string, timeoutMs = 5000): Promise<RawAnswer> {
   const target = new URL(url);
   const socket = await open(target);
   const chunks: Buffer[] = [];
@@ -44,7 +46,7 @@ export async function rawRequest(url: string, method: string, timeoutMs = 5000):
     socket.once('error', (error) => (clearTimeout(timer), reject(error)));
     socket.once('close', () => (clearTimeout(timer), resolve(Buffer.concat(chunks))));
   });
-  socket.write(`${method} ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n\r\n`);
+  socket.write(`${method} ${rawTarget ?? target.pathname + target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n\r\n`);
   const bytes = await done;
   const end = bytes.indexOf('\r\n\r\n');
   if (end < 0) throw new Error(`${method} ${url}: the answer has no complete header block`);
