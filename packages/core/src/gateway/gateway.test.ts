@@ -121,6 +121,18 @@ describe('gateway rate limits', () => {
     expect(res.headers).toMatchObject({ 'ratelimit-limit': '4', 'ratelimit-remaining': '3', 'ratelimit-reset': '1' });
   });
 
+  it('sends RateLimit headers on every kind of answer: 200, 304, 401, 404, 429 and 403', async () => {
+    const { send, clock } = setup({ keys: [KEY], restrictedRoutes: ['/v1/top/*'], blocks: { threshold: 1 } });
+    const answers = [await send('/v1/anime/1')];
+    answers.push(await send('/v1/anime/1', { headers: { 'if-none-match': answers[0]!.headers.etag! } }));
+    answers.push(await send('/v1/top/anime'), await send('/v1/nothing'), await send('/v1/anime/1'));
+    clock.now = T0 + 1000;
+    answers.push(await send('/v1/anime/1'));
+    expect(answers.map((a) => a.status)).toEqual([200, 304, 401, 404, 429, 403]);
+    for (const answer of answers) expect(Object.keys(answer.headers)).toEqual(expect.arrayContaining(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']));
+    expect(answers.map((a) => a.headers['ratelimit-remaining'])).toEqual(['3', '2', '1', '0', '0', '0']);
+  });
+
   it('counts public requests per IPv4 address and per IPv6 /64', async () => {
     const { send } = setup({ cache: false });
     expect(await burst(send, 4, '/v1/anime/1', { ip: '2001:db8:1:2::1' })).toEqual([200, 200, 200, 200]);
@@ -385,6 +397,7 @@ describe('gateway when its back end fails', () => {
     expect(res.json).toMatchObject({ type: 'ServiceUnavailableException' });
     expect(res.headers['retry-after']).toBe('1');
     expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers).toMatchObject({ 'ratelimit-limit': '4', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
     mode.now = 'ok';
     expect((await send('/v1/anime/1')).status).toBe(200);
   });

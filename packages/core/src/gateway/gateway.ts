@@ -193,21 +193,25 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
   const dates = new WeakMap<CachedResponse, [string, string]>();
   let healthy = true;
 
-  function unavailable(cause: unknown): ApiError {
+  function unavailable(cause: unknown, tier: Tier): ApiError {
     if (healthy) {
       healthy = false;
       logger?.error('Gateway back end unavailable; answering 503 until it recovers', cause === UNAVAILABLE ? `no answer within ${timeoutMs} ms` : cause);
     }
-    return new ApiError(503, 'Service Unavailable', 'Rate-limit accounting is temporarily unavailable. Retry in 1 second.', { 'retry-after': '1' });
+    const headers: Record<string, string> = { 'retry-after': '1' };
+    const spec = specs?.[tier][0];
+    // Nothing is admitted while accounting is down: the tier's tightest window reads as spent for 1 s.
+    if (spec) Object.assign(headers, { 'ratelimit-limit': String(spec.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
+    return new ApiError(503, 'Service Unavailable', 'Rate-limit accounting is temporarily unavailable. Retry in 1 second.', headers);
   }
 
   /** Awaits a back-end answer within the timeout; any failure becomes the 503 error. */
-  async function settle<T>(call: () => T | Promise<T>): Promise<T> {
+  async function settle<T>(call: () => T | Promise<T>, tier: Tier = 'public'): Promise<T> {
     let value: T | Promise<T>;
     try {
       value = call();
     } catch (cause) {
-      throw unavailable(cause);
+      throw unavailable(cause, tier);
     }
     if (!isThenable(value)) return value;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -221,7 +225,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
       healthy = true;
       return result;
     } catch (cause) {
-      throw unavailable(cause);
+      throw unavailable(cause, tier);
     } finally {
       clearTimeout(timer);
     }
@@ -334,7 +338,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
     let extra: Record<string, string> | undefined;
     if (specs && specs[tier].length > 0) {
       const windows = toCounterWindows(tier, id!, specs[tier], now);
-      const result = await settle(() => backend.counters.hit(windows, now));
+      const result = await settle(() => backend.counters.hit(windows, now), tier);
       if (!result.allowed) {
         const i = findBlockingWindow(windows, result);
         const retryAfter = Math.max(1, Math.ceil((windows[i]!.resetAt - now) / 1000));
