@@ -31,7 +31,12 @@ function fail(ctx: z.RefinementCtx, message: string): never {
  * A repeated key is an error: which of the values was meant is not ours to guess.
  */
 function one(name: string, value: RawValue, ctx: z.RefinementCtx): string | undefined {
-  if (Array.isArray(value)) return fail(ctx, `${name} must be given once`);
+  if (Array.isArray(value)) {
+    // The issue fails the parse; answer "absent" rather than z.NEVER (an object), which the
+    // callers would go on to treat as a string and throw on (`?q=a&q=b` was a 500).
+    ctx.addIssue({ code: 'custom', message: `${name} must be given once` });
+    return undefined;
+  }
   return value === '' ? undefined : value;
 }
 
@@ -152,7 +157,8 @@ export function unapprovedParam(name: string) {
     if (Array.isArray(value)) return fail(ctx, `${name} must be given once`);
     const s = value.toLowerCase();
     if (s === '') return 'all';
-    return UNAPPROVED[s] ?? fail(ctx, `${name} must be one of: false, true, only (or given bare)`);
+    // Own keys only: `unapproved=constructor` must not find Object.prototype.constructor.
+    return (Object.hasOwn(UNAPPROVED, s) ? UNAPPROVED[s] : undefined) ?? fail(ctx, `${name} must be one of: false, true, only (or given bare)`);
   }), z.enum(['', 'false', 'true', 'only']));
 }
 
