@@ -108,13 +108,14 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
   // One- and two-letter word prefixes → entries, in preference order: short queries use an index too.
   const shortBuilding = new Map<string, number[]>();
   const entryOrder = options.order ? Array.from(options.order) : docs.map((_, i) => i);
+  const prefixes = new Set<string>();
   for (const id of entryOrder) {
-    const prefixes = new Set<string>();
+    prefixes.clear();
     for (const title of docs[id]!) {
       for (const word of title.split(' ')) {
-        const chars = [...word];
-        if (chars.length > 0) prefixes.add(chars[0]!);
-        if (chars.length > 1) prefixes.add(chars[0]! + chars[1]!);
+        const [first, second] = word; // code points, not UTF-16 units
+        if (first) prefixes.add(first);
+        if (first && second) prefixes.add(first + second);
       }
     }
     for (const prefix of prefixes) {
@@ -123,12 +124,14 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
       else shortBuilding.set(prefix, [id]);
     }
   }
+  const grams = new Set<string>();
   docs.forEach((doc, id) => {
     for (const title of doc) {
       const tid = titleText.length;
       titleText.push(title);
       titleDoc.push(id);
-      for (const gram of trigrams(title, new Set())) {
+      grams.clear();
+      for (const gram of trigrams(title, grams)) {
         const posting = building.get(gram);
         if (posting) posting.push(tid);
         else building.set(gram, [tid]);
