@@ -109,8 +109,12 @@ const SEED_BATCH = 1000;
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   if (!options.sql && !options.url) throw new TypeError('createPostgresStore needs `sql` or `url`');
   const owned = !options.sql;
-  // NOTICEs such as "schema already exists, skipping" are expected and not worth logging.
-  const sql = options.sql ?? postgres(options.url!, { max: options.max ?? 10, onnotice: () => {} });
+  // NOTICEs such as "schema already exists, skipping" are expected and not worth logging. Searches
+  // are planned for their actual values: a generic plan of a prepared search cannot tell a rare
+  // trigram from a common one, and picks scans that take a second instead of a millisecond.
+  const sql =
+    options.sql ??
+    postgres(options.url!, { max: options.max ?? 10, onnotice: () => {}, connection: { plan_cache_mode: 'force_custom_plan' } });
   const schema = options.schema ?? 'catalogue';
   const table = (name: string) => sql(`${schema}.${name}`);
   const anime = table('anime');
