@@ -236,6 +236,36 @@ describe('status API: checker', () => {
     expect(target.requests).toBe(2);
   });
 
+  it('prunes history older than 91 days, at most once an hour, without touching the 90-day view', async () => {
+    const DAY = 24 * 60 * MINUTE;
+    const pruned: number[] = [];
+    const watched: StatusStore = { ...store, prune: (before) => (pruned.push(before), store.prune(before)) };
+    const pruning = createChecker({ services, store: watched, now: clock.now });
+    await app.maintenance.add({ id: 'old', serviceId: 'api', title: 'Long ago', startsAt: NOON - MINUTE, endsAt: NOON });
+    await checkEvery(6, 'down'); // 12:00–12:05: a 6-minute outage on 2026-01-10
+    await checker.stop(); // hands the lease over
+    target.mode = 'up';
+    await pruning.runOnce();
+    expect(pruned).toEqual([NOON + 6 * MINUTE - 91 * DAY]);
+    // Within the hour: no second prune however many rounds run.
+    clock.advance(59 * MINUTE);
+    await pruning.runOnce();
+    expect(pruned).toHaveLength(1);
+
+    // 91 days on, the outage is still in storage (its day has left the 90-day view, but it is not 91 days old)…
+    clock.set(NOON + 91 * DAY - MINUTE);
+    await pruning.runOnce();
+    expect(pruned).toHaveLength(2);
+    expect((await store.listSegments(0)).filter((s) => s.outcome === 'fail')).toHaveLength(1);
+    // …and an hour past 91 days it is gone, with the maintenance record that ended with it.
+    clock.set(NOON + 91 * DAY + 6 * MINUTE + 60 * MINUTE);
+    await pruning.runOnce();
+    expect(pruned).toHaveLength(3);
+    expect((await store.listSegments(0)).filter((s) => s.outcome === 'fail')).toEqual([]);
+    expect((await store.listMaintenances()).map((m) => m.id)).toEqual([]);
+    await pruning.stop();
+  });
+
   it('lets only the lease holder check, and another instance take over when the lease lapses', async () => {
     const other = createChecker({ services, store, now: clock.now, holder: 'other' });
     expect((await checker.runOnce()).leader).toBe(true);
