@@ -98,21 +98,27 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
     return toSnapshot({ services, segments, maintenances, page, now: at, staleAfterSeconds, failuresBeforeDown });
   }
 
-  // Single flight: concurrent requests after expiry share one generation.
+  // Single flight: concurrent requests after expiry share one generation. A maintenance change
+  // bumps `version`: a generation that began before it may have read the old records, so it is
+  // neither kept nor shared with requests that arrive after the change.
   let cached: { snapshot: StatusSnapshot; expiresAt: number } | undefined;
   let pending: Promise<StatusSnapshot> | undefined;
+  let version = 0;
   function current(): Promise<StatusSnapshot> {
     const at = now();
     if (cached && at < cached.expiresAt) return Promise.resolve(cached.snapshot);
-    pending ??= snapshot()
+    if (pending) return pending;
+    const started = version;
+    const generation = snapshot()
       .then((fresh) => {
-        cached = { snapshot: fresh, expiresAt: at + cacheMs };
+        if (started === version) cached = { snapshot: fresh, expiresAt: at + cacheMs };
         return fresh;
       })
       .finally(() => {
-        pending = undefined;
+        if (pending === generation) pending = undefined;
       });
-    return pending;
+    pending = generation;
+    return generation;
   }
 
   const routes: Route<null>[] = [
@@ -145,7 +151,9 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
       now,
       serviceIds: services.map((service) => service.id),
       onChange: () => {
+        version++;
         cached = undefined;
+        pending = undefined;
       },
     }),
   };

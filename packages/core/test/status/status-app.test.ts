@@ -317,6 +317,29 @@ describe('status API: HTTP', () => {
     expect(body.scheduled_maintenances.map((m) => m.id)).toEqual(['m1']);
   });
 
+  it('does not keep a snapshot that was being generated while a maintenance record changed', async () => {
+    let release: () => void = () => undefined;
+    let slow = true;
+    const gated: StatusStore = {
+      ...store,
+      // The first read stalls until the test lets it go, so the change lands mid-generation.
+      listMaintenances: async () => {
+        const records = await store.listMaintenances();
+        if (slow) await new Promise<void>((resolve) => (release = resolve));
+        return records;
+      },
+    };
+    const gatedApp = createStatusApp({ services, store: gated, now: clock.now });
+    const inFlight = gatedApp.fetch(new Request('http://localhost/api/status'));
+    await new Promise((resolve) => setImmediate(resolve));
+    slow = false;
+    await gatedApp.maintenance.add({ id: 'm2', serviceId: 'api', title: 'Now', startsAt: NOON + MINUTE, endsAt: NOON + 2 * MINUTE });
+    release();
+    await inFlight;
+    const body = (await (await gatedApp.fetch(new Request('http://localhost/api/status'))).json()) as StatusSnapshot;
+    expect(body.scheduled_maintenances.map((m) => m.id)).toEqual(['m2']);
+  });
+
   it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('answers %s with the 405 envelope and Allow', async (method) => {
     const res = await app.fetch(new Request('http://localhost/api/status', { method }));
     expect(res.status).toBe(405);
