@@ -3,7 +3,7 @@
  * middleware stage of the catalogue pipeline (spec: Authentication, Errors, Limits, Caching).
  * @module
  */
-import { ApiError } from '../errors.js';
+import { ApiError, toApiError } from '../errors.js';
 import type { Middleware, PlainRequest, PlainResponse } from '../http.js';
 import type { Logger } from '../internal/pipeline.js';
 import type { BlockPolicy, CacheStore, CachedResponse, CounterWindow, GatewayBackend, KeyStore } from './back-end.js';
@@ -135,10 +135,6 @@ function toRateHeaders(windows: readonly CounterWindow[], counts: readonly numbe
   };
 }
 
-function withHeaders(error: unknown, headers: Record<string, string> | undefined): unknown {
-  if (!headers || !(error instanceof ApiError)) return error;
-  return new ApiError(error.status, error.message, error.error, { ...headers, ...error.headers });
-}
 
 /**
  * Creates the gateway middleware. `createCatalogueApp` does this for you from its `gateway` option;
@@ -292,6 +288,21 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
     return conditional(request, headers, entry.status, entry.body, entry.etag);
   }
 
+  /**
+   * Adds the RateLimit headers to an error from the routes. An unexpected failure becomes the 500
+   * error here rather than in the pipeline, which would answer it without them; it is logged as
+   * the pipeline would have, and its detail still never reaches the client.
+   */
+  function withHeaders(error: unknown, headers: Record<string, string> | undefined, request: PlainRequest): unknown {
+    if (!headers) return error;
+    if (!(error instanceof ApiError)) {
+      logger?.error(`Unhandled error on ${request.method} ${request.path}`, error);
+      error = toApiError(error);
+    }
+    const known = error as ApiError;
+    return new ApiError(known.status, known.message, known.error, { ...headers, ...known.headers });
+  }
+
   function conditional(request: PlainRequest, headers: Record<string, string>, status: number, body: string | Uint8Array | null, etag: string): PlainResponse {
     const ifNoneMatch = request.header('if-none-match');
     if (ifNoneMatch !== undefined && matchesIfNoneMatch(ifNoneMatch, etag)) {
@@ -392,7 +403,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
       }
       return fromEntry(entry, request, tier, now, extra);
     } catch (error) {
-      throw withHeaders(error, extra);
+      throw withHeaders(error, extra, request);
     }
   };
 }
