@@ -1,0 +1,105 @@
+/**
+ * The example server's gateway settings from the environment (README, "Environment variables"):
+ * `SERVER_KEYS`, `RESTRICTED_ROUTES`, `REDIS_URL`/`REDIS_PREFIX`, `RATE_LIMIT`, `CACHE`,
+ * `TRUST_PROXY`, each checked by what an app built from them does.
+ */
+import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
+import { demoData } from '@catalogue-api/demo-data';
+import { createClient } from 'redis';
+import { describe, expect, it } from 'vitest';
+import { createExampleGateway, parseTrustProxy } from '../gateway-env.js';
+
+const T0 = Date.UTC(2026, 4, 1, 10, 0, 0, 100);
+const store = createMemoryStore(demoData);
+
+function appFrom(env: Record<string, string | undefined>) {
+  const gateway = createExampleGateway(env);
+  const app = createCatalogueApp({ store, now: () => T0, logger: { error: () => undefined }, gateway: gateway.options });
+  const send = (path: string, headers: Record<string, string> = {}, ip = '198.51.100.1') =>
+    app.fetch(new Request(`http://api.test${path}`, { headers }), { clientAddress: ip });
+  return { gateway, send };
+}
+
+async function statuses(send: () => Promise<Response>, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await send()).status);
+  return out;
+}
+
+describe('the example gateway from the environment', () => {
+  it('limits by default: the fifth public request in a second is 429', async () => {
+    const { send } = appFrom({});
+    expect(await statuses(() => send('/v1/anime/1'), 5)).toEqual([200, 200, 200, 200, 429]);
+  });
+
+  it('turns limits off with RATE_LIMIT=off, and refuses a value it cannot read', async () => {
+    const { send } = appFrom({ RATE_LIMIT: 'off' });
+    expect(await statuses(() => send('/v1/anime/1'), 10)).toEqual(Array(10).fill(200));
+    expect(() => createExampleGateway({ RATE_LIMIT: 'maybe' })).toThrow(/RATE_LIMIT/);
+    expect(() => createExampleGateway({ CACHE: 'no' })).toThrow(/CACHE/);
+  });
+
+  it('reads SERVER_KEYS and RESTRICTED_ROUTES as comma lists', async () => {
+    const { send } = appFrom({ SERVER_KEYS: ' key-one , key-two,', RESTRICTED_ROUTES: '/v1/top/*, /v1/anime/:id/full' });
+    expect((await send('/v1/top/anime')).status).toBe(401);
+    expect((await send('/v1/anime/1/full', {}, '198.51.100.2')).status).toBe(401);
+    expect((await send('/v1/top/anime', { 'x-server-key': 'key-two' })).status).toBe(200);
+    const keyed = await send('/v1/anime/1/full', { 'x-server-key': 'key-one' });
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers.get('ratelimit-limit')).toBe('5');
+    expect((await send('/v1/anime/1', { 'x-server-key': 'key-three' }, '198.51.100.3')).status).toBe(401);
+  });
+
+  it('caches by default, and not with CACHE=off', async () => {
+    const cached = appFrom({ RATE_LIMIT: 'off' });
+    expect((await cached.send('/v1/anime/1')).headers.get('cache-control')).toBe('public, max-age=86400');
+    const uncached = appFrom({ RATE_LIMIT: 'off', CACHE: 'off' });
+    const res = await uncached.send('/v1/anime/1');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=0');
+    expect(res.headers.get('etag')).toMatch(/^"/);
+  });
+
+  it('ignores X-Forwarded-For unless TRUST_PROXY names the proxies', async () => {
+    const forwarded = (n: number) => ({ 'x-forwarded-for': `203.0.113.${n}` });
+    let n = 0;
+    const untrusted = appFrom({});
+    expect(await statuses(() => untrusted.send('/v1/anime/1', forwarded(++n)), 5)).toEqual([200, 200, 200, 200, 429]);
+    const trusted = appFrom({ TRUST_PROXY: '1' });
+    expect(await statuses(() => trusted.send('/v1/anime/1', forwarded(++n)), 8)).toEqual(Array(8).fill(200));
+  });
+
+  it.each([
+    [undefined, false],
+    ['', false],
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['10.0.0.0/8, ::1', ['10.0.0.0/8', '::1']],
+  ])('reads TRUST_PROXY=%j as %j', (value, trust) => {
+    expect(parseTrustProxy(value)).toEqual(trust);
+  });
+});
+
+const REDIS_URL = process.env.REDIS_URL;
+
+describe.skipIf(!REDIS_URL)('the example gateway with REDIS_URL', () => {
+  it('shares limits and SERVER_KEYS between two instances through Redis under REDIS_PREFIX', async () => {
+    const prefix = `catalogue-api-test:example-env:${process.pid}:${Math.random().toString(36).slice(2, 10)}:`;
+    const env = { REDIS_URL, REDIS_PREFIX: prefix, SERVER_KEYS: 'shared-key' };
+    const [a, b] = [appFrom(env), appFrom(env)];
+    try {
+      // The keys are added once Redis answers; until then a key gets 503, then 200.
+      await expect.poll(async () => (await a.send('/v1/anime/1', { 'x-server-key': 'shared-key' }, '198.51.100.50')).status).toBe(200);
+      expect((await b.send('/v1/anime/1', { 'x-server-key': 'shared-key' }, '198.51.100.51')).status).toBe(200);
+      const mixed: number[] = [];
+      for (let i = 0; i < 6; i++) mixed.push((await (i % 2 ? a : b).send(`/v1/anime?q=env${i}`, {}, '198.51.100.52')).status);
+      expect(mixed).toEqual([200, 200, 200, 200, 429, 429]);
+    } finally {
+      await Promise.all([a.gateway.close(), b.gateway.close()]);
+      const client = createClient({ url: REDIS_URL });
+      await client.connect();
+      for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) if (keys.length > 0) await client.del(keys);
+      client.destroy();
+    }
+  });
+});
