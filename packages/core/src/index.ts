@@ -57,6 +57,7 @@ export type {
   CatalogueData,
   CatalogueStore,
   CharacterSearch,
+  EntryReviewQuery,
   GenreCategory,
   IdsQuery,
   IdsResult,

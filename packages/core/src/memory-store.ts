@@ -16,6 +16,7 @@ import type {
   Approval,
   CatalogueData,
   CatalogueStore,
+  EntryReviewQuery,
   IdsQuery,
   IdsResult,
   MediaKind,
@@ -35,7 +36,7 @@ import type { News, NewsFull } from './schemas/news.js';
 import type { Person } from './schemas/person.js';
 import type { Producer } from './schemas/producer.js';
 import type { EntryRecommendation, RecentRecommendation } from './schemas/recommendation.js';
-import type { ReviewWithEntry } from './schemas/review.js';
+import type { AnimeReview, MangaReview, ReviewWithEntry } from './schemas/review.js';
 import type { Stack, StackFull } from './schemas/stack.js';
 import type { ArticleRecord, EpisodeRecord, NewsRecord, RecommendationRecord, ReviewRecord, StackRecord } from './schemas/records.js';
 
@@ -316,6 +317,13 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     newest: [...reviews].sort(newestFirst),
     oldest: [...reviews].sort((a, b) => -newestFirst(a, b)),
   };
+  const byEntry = (list: readonly ReviewRecord[]) => groupBy(list, (r) => key(r.type, r.entry_id));
+  /** Each entry's reviews in each order, so an entry's review page is a filter and a slice. */
+  const entryReviewOrders = {
+    mostVoted: byEntry(reviewOrders.mostVoted),
+    newest: byEntry(reviewOrders.newest),
+    oldest: byEntry(reviewOrders.oldest),
+  };
 
   // ---- seasons and genres ----
   const seasonLists = new Map<string, IndexedAnime[]>();
@@ -448,24 +456,38 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     return { anime: pick('anime', animeIds), manga: pick('manga', mangaIds) };
   }
 
+  /** The fields every review has, in Jikan's order (`user` first). */
+  const reviewBase = (r: ReviewRecord) => ({
+    user: r.user,
+    mal_id: r.mal_id,
+    url: r.url,
+    reactions: r.reactions,
+    date: r.date,
+    review: r.review,
+    score: r.score,
+    tags: r.tags,
+    is_spoiler: r.is_spoiler,
+    is_preliminary: r.is_preliminary,
+  });
+  /** An anime review as its entry's own list shows it (no `entry`). */
+  const toAnimeReview = (r: ReviewRecord): AnimeReview => ({ ...reviewBase(r), type: 'anime', episodes_watched: r.progress });
+  /** A manga review as its entry's own list shows it (no `entry`). */
+  const toMangaReview = (r: ReviewRecord): MangaReview => ({ ...reviewBase(r), type: 'manga', chapters_read: r.progress });
+
   function toReview(r: ReviewRecord): ReviewWithEntry | undefined {
     const m = media(r.type, r.entry_id);
     if (!m) return undefined;
-    const base = {
-      user: r.user,
-      mal_id: r.mal_id,
-      url: r.url,
-      reactions: r.reactions,
-      date: r.date,
-      review: r.review,
-      score: r.score,
-      tags: r.tags,
-      is_spoiler: r.is_spoiler,
-      is_preliminary: r.is_preliminary,
-    };
-    return r.type === 'anime'
-      ? { ...base, type: 'anime', episodes_watched: r.progress, entry: toMeta(m.entry) }
-      : { ...base, type: 'manga', chapters_read: r.progress, entry: toMeta(m.entry) };
+    const entry = toMeta(m.entry);
+    return r.type === 'anime' ? { ...toAnimeReview(r), entry } : { ...toMangaReview(r), entry };
+  }
+
+  /** One entry's reviews in the requested order, or `undefined` when the entry does not exist. */
+  function entryReviews(kind: MediaKind, id: number, q: EntryReviewQuery): Page<ReviewRecord> | undefined {
+    if (!media(kind, id)) return undefined;
+    const matches = (entryReviewOrders[q.sort].get(key(kind, id)) ?? []).filter(
+      (r) => (q.preliminary || !r.is_preliminary) && (q.spoilers || !r.is_spoiler),
+    );
+    return { data: pageSlice(matches, q.page, q.limit), total: matches.length };
   }
 
   function reviewPage(q: ReviewQuery, order: readonly ReviewRecord[]): Page<ReviewWithEntry> {
@@ -655,6 +677,10 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     async getAnimeNews(id, paging, sfw) {
       return animeById.has(id) ? page(entryNews('anime', id, sfw), paging) : undefined;
     },
+    async getAnimeReviews(id, q) {
+      const p = entryReviews('anime', id, q);
+      return p && { data: p.data.map(toAnimeReview), total: p.total };
+    },
     async getAnimeVideos(id) {
       if (!animeById.has(id)) return undefined;
       const v = videosOf.get(id);
@@ -763,6 +789,10 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     },
     async getMangaNews(id, paging, sfw) {
       return mangaById.has(id) ? page(entryNews('manga', id, sfw), paging) : undefined;
+    },
+    async getMangaReviews(id, q) {
+      const p = entryReviews('manga', id, q);
+      return p && { data: p.data.map(toMangaReview), total: p.total };
     },
     async getMangaStacks(id, paging) {
       return mangaById.has(id) ? pageOf(stacksByEntry.get(key('manga', id)) ?? [], paging, toStack) : undefined;

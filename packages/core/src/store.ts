@@ -27,7 +27,7 @@ import type { News, NewsFull, NewsTag } from './schemas/news.js';
 import type { Person, PersonAnime, PersonFull, PersonManga, PersonPicture, PersonVoice } from './schemas/person.js';
 import type { Genre, Magazine, Producer, ProducerFull } from './schemas/producer.js';
 import type { EntryRecommendation, RecentRecommendation } from './schemas/recommendation.js';
-import type { ReviewWithEntry } from './schemas/review.js';
+import type { AnimeReview, MangaReview, ReviewWithEntry } from './schemas/review.js';
 import type { Stack, StackFull } from './schemas/stack.js';
 import type { AnimeVideos, EpisodeVideo } from './schemas/video.js';
 import type {
@@ -252,6 +252,16 @@ export interface ReviewQuery extends Paging {
   sort?: 'mostVoted' | 'newest' | 'oldest' | undefined;
 }
 
+/** One entry's reviews (`/v1/anime/{id}/reviews`, `/v1/manga/{id}/reviews`). */
+export interface EntryReviewQuery extends Paging {
+  /** Include preliminary reviews (written before the reviewer finished the entry). */
+  preliminary: boolean;
+  /** Include reviews marked as spoilers. */
+  spoilers: boolean;
+  /** `mostVoted` (reactions desc), `newest` or `oldest`. */
+  sort: 'mostVoted' | 'newest' | 'oldest';
+}
+
 /** `GET /v1/recommendations/anime|manga`: newest first. */
 export interface RecentRecommendationQuery extends Paging {
   type: MediaKind;
@@ -324,6 +334,8 @@ export interface CatalogueStore {
   getAnimeRecommendations(id: number, sfw: SfwMode): Promise<EntryRecommendation[] | undefined>;
   /** News about the anime, newest first; with SFW, items that also concern a filtered entry are dropped. */
   getAnimeNews(id: number, paging: Paging, sfw: SfwMode): Promise<Page<News> | undefined>;
+  /** The anime's reviews, in `query.sort` order; `undefined` when there is no such anime. */
+  getAnimeReviews(id: number, query: EntryReviewQuery): Promise<Page<AnimeReview> | undefined>;
   getAnimeVideos(id: number): Promise<AnimeVideos | undefined>;
   /** Episode videos, newest episode first. */
   getAnimeVideoEpisodes(id: number, paging: Paging): Promise<Page<EpisodeVideo> | undefined>;
@@ -359,6 +371,8 @@ export interface CatalogueStore {
   getMangaRecommendations(id: number, sfw: SfwMode): Promise<EntryRecommendation[] | undefined>;
   /** News about the manga, newest first; SFW as {@link CatalogueStore.getAnimeNews}. */
   getMangaNews(id: number, paging: Paging, sfw: SfwMode): Promise<Page<News> | undefined>;
+  /** The manga's reviews, as {@link CatalogueStore.getAnimeReviews}. */
+  getMangaReviews(id: number, query: EntryReviewQuery): Promise<Page<MangaReview> | undefined>;
   getMangaStacks(id: number, paging: Paging): Promise<Page<Stack> | undefined>;
   getMangaArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
   getMangaCharacters(id: number): Promise<MangaCharacter[] | undefined>;

@@ -35,7 +35,13 @@ import { newsFullSchema, newsSchema, newsTagSchema } from './news.js';
 import { personAnimeSchema, personFullSchema, personMangaSchema, personPictureSchema, personSchema, personVoiceSchema } from './person.js';
 import { genreSchema, magazineSchema, producerFullSchema, producerSchema } from './producer.js';
 import { entryRecommendationSchema, recentRecommendationSchema } from './recommendation.js';
-import { animeReviewWithEntrySchema, mangaReviewWithEntrySchema, reviewWithEntrySchema } from './review.js';
+import {
+  animeReviewSchema,
+  animeReviewWithEntrySchema,
+  mangaReviewSchema,
+  mangaReviewWithEntrySchema,
+  reviewWithEntrySchema,
+} from './review.js';
 import { stackFullSchema, stackSchema } from './stack.js';
 import { animeVideosSchema, episodeVideoSchema } from './video.js';
 
@@ -48,6 +54,8 @@ export const relationsResponseSchema = arrayOf(relationSchema);
 export const entryRecommendationsResponseSchema = arrayOf(entryRecommendationSchema);
 /** `GET /v1/anime/{id}/news` and `/v1/manga/{id}/news` (short pagination, as Jikan). */
 export const entryNewsResponseSchema = shortListOf(newsSchema);
+/** `GET /v1/anime/{id}/reviews` (short pagination; the entry is the root, so no `entry`). */
+export const animeEntryReviewsResponseSchema = shortListOf(animeReviewSchema);
 /** `GET /v1/anime/{id}/videos`. */
 export const animeVideosResponseSchema = dataOf(animeVideosSchema);
 /** `GET /v1/anime/{id}/videos/episodes`. */
@@ -88,6 +96,8 @@ export const mangaListResponseSchema = listOf(mangaSchema);
 export const mangaFullResponseSchema = dataOf(mangaFullSchema);
 /** `GET /v1/manga/{id}/characters`. */
 export const mangaCharactersResponseSchema = arrayOf(mangaCharacterSchema);
+/** `GET /v1/manga/{id}/reviews`. */
+export const mangaEntryReviewsResponseSchema = shortListOf(mangaReviewSchema);
 /** `GET /v1/manga/{id}/statistics`. */
 export const mangaStatisticsResponseSchema = dataOf(mangaStatisticsSchema);
 
@@ -183,6 +193,7 @@ export const responseSchemas = {
   '/v1/anime/:id/relations': relationsResponseSchema,
   '/v1/anime/:id/recommendations': entryRecommendationsResponseSchema,
   '/v1/anime/:id/news': entryNewsResponseSchema,
+  '/v1/anime/:id/reviews': animeEntryReviewsResponseSchema,
   '/v1/anime/:id/videos': animeVideosResponseSchema,
   '/v1/anime/:id/videos/episodes': animeVideoEpisodesResponseSchema,
   '/v1/anime/:id/characters': animeCharactersResponseSchema,
@@ -206,6 +217,7 @@ export const responseSchemas = {
   '/v1/manga/:id/relations': relationsResponseSchema,
   '/v1/manga/:id/recommendations': entryRecommendationsResponseSchema,
   '/v1/manga/:id/news': entryNewsResponseSchema,
+  '/v1/manga/:id/reviews': mangaEntryReviewsResponseSchema,
   '/v1/manga/:id/stacks': entryStacksResponseSchema,
   '/v1/manga/:id/articles': entryArticlesResponseSchema,
   '/v1/manga/:id/characters': mangaCharactersResponseSchema,

@@ -58,7 +58,7 @@ const GOOD: Record<string, string[] | ((route: string) => string[])> = {
   unapproved: ['', 'true', 'false', 'only'],
   kids: ['', 'true', 'false'],
   updated_at: ['2024-01-01', '2024-01-01T00:00:00Z', '2024-01-01T09:00:00+09:00', '1704067200'],
-  sort: (route) => (route.startsWith('/v1/reviews/') ? ['MostVoted', 'newest', 'OLDEST'] : ['ASC', 'desc']),
+  sort: (route) => (/^\/v1\/reviews\/|\/reviews$/.test(route) ? ['MostVoted', 'newest', 'OLDEST'] : ['ASC', 'desc']),
 };
 
 const goodValues = (route: string, key: string) => {

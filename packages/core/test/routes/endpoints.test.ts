@@ -1,7 +1,7 @@
 /**
  * What the routes themselves decide, on the demo dataset: 404 for unknown roots, the two pagination
  * shapes and their arithmetic, the current season in Japan time, the ids lists' `include`, totals and
- * `updated_at`, the review flags' defaults, and tag filtering of news.
+ * `updated_at`, the review flags' defaults, one entry's reviews, and tag filtering of news.
  */
 import { demoData } from '@catalogue-api/demo-data';
 import { describe, expect, it } from 'vitest';
@@ -184,6 +184,45 @@ describe('reviews', () => {
     const { body } = await get('/v1/top/reviews?type=MANGA');
     expect(body.data.length).toBeGreaterThan(0);
     for (const r of body.data) expect(r.type).toBe('manga');
+  });
+});
+
+describe.each(['anime', 'manga'] as const)('/v1/%s/{id}/reviews', (kind) => {
+  const reviews = demoData.reviews!.filter((r) => r.type === kind);
+  const hidden = (r: { is_preliminary: boolean; is_spoiler: boolean }) => r.is_preliminary || r.is_spoiler;
+  // An entry with at least three reviews, some preliminary or spoilers and some neither.
+  const entryId = reviews.find((r) => {
+    const own = reviews.filter((o) => o.entry_id === r.entry_id);
+    return own.length >= 3 && own.some(hidden) && own.some((o) => !hidden(o));
+  })!.entry_id;
+  const own = reviews.filter((r) => r.entry_id === entryId);
+  const ids = (data: Array<{ mal_id: number }>) => data.map((r) => r.mal_id).sort((a, b) => a - b);
+
+  it("answers exactly the entry's reviews, without entry, with the short pagination object", async () => {
+    const { status, body } = await get(`/v1/${kind}/${entryId}/reviews?preliminary&spoilers`);
+    expect(status).toBe(200);
+    expect(ids(body.data)).toEqual(ids(own));
+    expect(body.pagination).toEqual({ last_visible_page: 1, has_next_page: false });
+    for (const r of body.data) {
+      expect(r.type).toBe(kind);
+      expect(r).not.toHaveProperty('entry');
+      expect(r).toHaveProperty(kind === 'anime' ? 'episodes_watched' : 'chapters_read');
+    }
+  });
+
+  it('leaves out preliminary and spoiler reviews unless asked', async () => {
+    const { body } = await get(`/v1/${kind}/${entryId}/reviews`);
+    expect(ids(body.data)).toEqual(ids(own.filter((r) => !hidden(r))));
+  });
+
+  it('orders by votes by default, and by date with sort=newest or oldest', async () => {
+    const path = `/v1/${kind}/${entryId}/reviews?preliminary&spoilers`;
+    const votes = (await get(path)).body.data.map((r: any) => r.reactions.overall);
+    expect(votes).toEqual([...votes].sort((a, b) => b - a));
+    const newest = (await get(`${path}&sort=newest`)).body.data.map((r: any) => r.date);
+    expect(newest).toEqual([...newest].sort().reverse());
+    const oldest = (await get(`${path}&sort=oldest`)).body.data.map((r: any) => r.date);
+    expect(oldest).toEqual([...newest].reverse());
   });
 });
 
