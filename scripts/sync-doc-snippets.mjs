@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * Rewrites every code block under an `<!-- example: file#region… -->` line in docs/*.md with the
- * current text of those regions, so the pages show exactly the code that docs/examples compiles and
+ * Rewrites every code block under an `<!-- example: file#region… -->` line in docs/*.md and
+ * each packages/NAME/README.md with the current text of those regions, so the pages show exactly the code that docs/examples compiles and
  * runs. docs/examples/examples.test.ts fails when a page and its example differ; run this to fix it.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,9 +19,14 @@ function region(file, name) {
   return body.map((l) => l.slice(indent)).join('\n').trim();
 }
 
+const pages = [
+  ...readdirSync(`${root}docs`).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
+  ...readdirSync(`${root}packages`).map((p) => `packages/${p}/README.md`).filter((f) => existsSync(`${root}${f}`)),
+];
+
 let changed = 0;
-for (const page of readdirSync(`${root}docs`).filter((f) => f.endsWith('.md'))) {
-  const path = `${root}docs/${page}`;
+for (const page of pages) {
+  const path = `${root}${page}`;
   const text = readFileSync(path, 'utf8');
   const next = text.replace(/(<!-- example: ([^\n]*?) -->\n```(\w+)\n)[\s\S]*?```/g, (_m, head, marker) => {
     const [file, ...regions] = marker.split('#');
@@ -30,7 +35,7 @@ for (const page of readdirSync(`${root}docs`).filter((f) => f.endsWith('.md'))) 
   if (next !== text) {
     writeFileSync(path, next);
     changed++;
-    console.log(`updated docs/${page}`);
+    console.log(`updated ${page}`);
   }
 }
 console.log(`${changed} page(s) updated`);

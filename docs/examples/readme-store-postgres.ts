@@ -1,0 +1,15 @@
+/**
+ * The example of packages/store-postgres/README.md; examples.test.ts type-checks it, and runs it
+ * when DATABASE_URL is set (schema from CATALOGUE_SCHEMA, so a test can use its own).
+ * @module
+ */
+// #region store-postgres
+import { createCatalogueApp } from '@catalogue-api/core';
+import { demoData } from '@catalogue-api/demo-data';
+import { createPostgresStore } from '@catalogue-api/store-postgres';
+
+export const store = createPostgresStore({ url: process.env.DATABASE_URL, schema: process.env.CATALOGUE_SCHEMA ?? 'catalogue' });
+await store.migrate(); // creates or upgrades the schema; safe to run from several processes
+await store.seed(demoData); // or your own records: await store.upsert('anime', records)
+export const app = createCatalogueApp({ store });
+// #endregion store-postgres
