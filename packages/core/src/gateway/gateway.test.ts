@@ -196,6 +196,28 @@ describe('gateway Server Keys and restricted routes', () => {
     expect((await send('/v1/random/anime')).status).toBe(200);
   });
 
+  it('never logs a Server Key, whether it is known, unknown, or the key store fails on it', async () => {
+    const logged: unknown[] = [];
+    const keys = { verify: (key: string) => (key === 'fail-' + KEY ? Promise.reject(new Error('key store down')) : key === KEY ? 'id-1' : null) };
+    const handle = createPipeline({
+      routes: [{ path: '/v1/anime/:id', handler: () => { throw new Error('route failed'); } }],
+      context: {},
+      middleware: [createGateway({ keys }, { now: () => T0, logger: { error: (...args) => void logged.push(args) } })],
+      logger: { error: (...args) => void logged.push(args) },
+    });
+    const sent = [KEY, 'guess-' + KEY, 'fail-' + KEY];
+    const statuses: number[] = [];
+    for (const key of sent) {
+      const response = await handle({ method: 'GET', path: '/v1/anime/1', query: '', header: (name) => (name === 'x-server-key' ? key : undefined), clientAddress: '192.0.2.9' });
+      statuses.push(response.status);
+      expect(String(response.body)).not.toContain(KEY);
+    }
+    expect(statuses).toEqual([500, 401, 503]);
+    expect(logged.length).toBeGreaterThanOrEqual(2);
+    const text = JSON.stringify(logged, (_, value) => (value instanceof Error ? `${value.message} ${value.stack}` : value));
+    expect(text).not.toContain(KEY);
+  });
+
   it('rate limits key guessing by IP, since unknown keys count against the public tier', async () => {
     const { send } = setup({ keys: [KEY] });
     expect(await burst(send, 5, '/v1/anime/1', { key: 'guess' })).toEqual([401, 401, 401, 401, 429]);
