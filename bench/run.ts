@@ -1,0 +1,516 @@
+/**
+ * `npm run bench`: every benchmark of issue 7 in one run, one piece at a time (they compete for the
+ * same cores), then `docs/benchmarks.md` written from what the pieces printed. Each piece is a child
+ * process whose last stdout line is JSON (`--json`); its progress goes to stderr untouched.
+ *
+ * 1. HTTP (`bench/http-adapters.mjs`, wrk): each runtime's adapter and example app against that
+ *    runtime's raw server sending the same bytes.
+ * 2. Search (`bench/search.ts`, `bench/search-postgres.ts`): latency and recall per kind over the
+ *    full-scale set, memory and PostgreSQL, and recall on the demo set.
+ * 3. Start-up (`bench/startup.ts`): load time and memory of the memory store at full scale.
+ * 4. Gateway (`bench/gateway.ts`): per-request cost, memory and Redis back ends.
+ *
+ * Usage:
+ *
+ *     REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
+ *     npm run bench -- --quick              # short durations, written to bench/.results/, not docs/
+ *     npm run bench -- --only search,startup --no-build
+ *     npm run bench -- --render bench/.results/<run>.json   # rewrite the page from a saved run
+ *
+ * Without `wrk` on the PATH the HTTP section is skipped, without `DATABASE_URL` the PostgreSQL
+ * search, without `REDIS_URL` the Redis gateway variants; the page says which and why. The HTTP
+ * section needs built packages, so it runs `npm run build` first (`--no-build` to skip); the rest
+ * run from sources with tsx. `bench/.data` is built by `npm run build:bench-data` when missing.
+ * Every run's raw JSON is kept in `bench/.results/` (git-ignored).
+ * @module
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem, type as osType, release } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = (name: string) => `${root}node_modules/.bin/${name}`;
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+const SECTIONS = ['http', 'search', 'startup', 'gateway'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const value = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+if (flag('--help') || flag('-h')) {
+  console.log('usage: npm run bench -- [--quick] [--no-build] [--only http,search,startup,gateway] [--out FILE] [--render RESULTS.json]');
+  process.exit(0);
+}
+const quick = flag('--quick');
+const only = value('--only')?.split(',') as Section[] | undefined;
+for (const s of only ?? []) if (!SECTIONS.includes(s)) throw new Error(`--only: unknown section "${s}" (${SECTIONS.join(', ')})`);
+const wanted = (s: Section) => !only || only.includes(s);
+const resultsDir = `${root}bench/.results/`;
+// A quick or partial run is for trying things out: it never overwrites the published page.
+const outFile = value('--out') ?? (quick || only ? `${resultsDir}benchmarks.md` : `${root}docs/benchmarks.md`);
+
+/** Durations and repetitions of a run: the method the page states. */
+const plan = quick
+  ? { httpDuration: '2s', httpWarmup: '1s', httpRounds: 1, searchRuns: 1, searchPasses: 1, pgPasses: 1, startupRuns: 1, gatewayRequests: 5_000, gatewayRounds: 2 }
+  : { httpDuration: '5s', httpWarmup: '2s', httpRounds: 3, searchRuns: 3, searchPasses: 2, pgPasses: 1, startupRuns: 3, gatewayRequests: 20_000, gatewayRounds: 5 };
+/** A piece that runs longer than this is stopped (its process group) and reported as timed out. */
+const TIMEOUT_MS = { http: 40 * 60_000, search: 5 * 60_000, postgres: 20 * 60_000, startup: 5 * 60_000, gateway: 10 * 60_000 };
+
+// ---------------------------------------------------------------------------------------------
+// What a run records
+
+interface Stats {
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+interface Recall {
+  n: number;
+  hit1: number;
+  hit10: number;
+}
+type RecallByKind = Record<string, Recall>;
+interface SearchResult {
+  entries: number;
+  buildMs: number;
+  battery: Stats;
+  batteryCpu?: Stats;
+  short: Stats;
+  long200: Stats;
+  recall: RecallByKind;
+}
+interface PostgresResult {
+  entries: number;
+  import?: { records: number; seconds: number; perSecond: number };
+  battery: Stats;
+  filters: Stats;
+  short: Stats;
+  long200: Stats;
+  recall: { postgres: RecallByKind; memory: RecallByKind };
+  top10OverlapWithMemory: number;
+  sameTopHit: number;
+}
+interface StartupResult {
+  counts: Record<string, number>;
+  parseMs: number;
+  buildMs: number;
+  startMs: number;
+  startCpuMs?: number;
+  firstSearchMs: number;
+  heapDataMiB: number;
+  heapIndexesMiB: number;
+  heapTotalMiB: number;
+  rssMiB: number;
+  peakRssMiB?: number;
+}
+interface GatewayResult {
+  requests: number;
+  rounds: number;
+  result: { variant: string; usPerRequest: number; ratio: number }[];
+}
+/** A row of `bench/http-adapters.mjs --json`; `request` is absent in its older output. */
+interface HttpRow {
+  runtime: string;
+  variant: string;
+  request?: string;
+  bytes?: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  ratio?: number | null;
+  non2xx?: number;
+  [key: string]: unknown;
+}
+/** Outcome of one piece: its JSON, or why there is none. */
+type Piece<T> = { ok: true; data: T; seconds: number } | { ok: false; skipped?: true; reason: string; seconds?: number };
+
+interface Run {
+  startedAt: string;
+  finishedAt?: string;
+  quick: boolean;
+  plan: typeof plan;
+  machine: Record<string, string>;
+  commit: string;
+  skipped: string[];
+  http?: Piece<HttpRow[]>;
+  search?: { full: Piece<SearchResult>[]; demo: Piece<SearchResult> };
+  postgres?: Piece<PostgresResult>;
+  startup?: Piece<StartupResult>[];
+  gateway?: Piece<GatewayResult>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running pieces
+
+const log = (line: string) => process.stderr.write(`\n[bench] ${line}\n`);
+
+/** Runs one piece; its stderr passes through, its last stdout line is parsed as JSON. */
+function runPiece<T>(label: string, command: string, argv: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Piece<T>> {
+  log(`${label}: ${[command.replace(root, ''), ...argv.map((a) => a.replace(root, ''))].join(' ')}`);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    // Its own process group, so that a timeout also stops the servers it started.
+    const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    let out = '';
+    let timedOut = false;
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, options.timeoutMs);
+    child.once('error', (error) => (clearTimeout(timer), resolve({ ok: false, reason: `${label}: ${error.message}` })));
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      const seconds = (performance.now() - started) / 1000;
+      if (timedOut) return resolve({ ok: false, reason: `timed out after ${options.timeoutMs / 60_000} min`, seconds });
+      const last = out.trimEnd().split('\n').at(-1) ?? '';
+      try {
+        const data = JSON.parse(last) as T;
+        if (code !== 0) return resolve({ ok: false, reason: `exited with ${code ?? signal}`, seconds });
+        log(`${label}: done in ${seconds.toFixed(0)} s`);
+        resolve({ ok: true, data, seconds });
+      } catch {
+        resolve({ ok: false, reason: `exited with ${code ?? signal} and no JSON line (last: ${JSON.stringify(last.slice(0, 200))})`, seconds });
+      }
+    });
+  });
+}
+
+function version(command: string, argv: string[], pick: (out: string) => string | undefined = (o) => o.trim().split('\n')[0]): string {
+  const result = spawnSync(command, argv, { encoding: 'utf8' });
+  return result.status === 0 || result.stdout || result.stderr ? (pick(`${result.stdout}${result.stderr}`) ?? 'unknown') : 'not found';
+}
+
+function onPath(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).status === 0;
+}
+
+async function measure(): Promise<Run> {
+  const run: Run = {
+    startedAt: new Date().toISOString(),
+    quick,
+    plan,
+    machine: {
+      cpus: `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'unknown'}`,
+      memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+      os: `${osType()} ${release()}`,
+      node: process.version,
+      bun: existsSync(bin('bun')) ? version(bin('bun'), ['--version']) : 'not found',
+      deno: existsSync(bin('deno')) ? version(bin('deno'), ['--version']) : 'not found',
+      wrk: onPath('wrk') ? version('wrk', ['-v'], (o) => /wrk (\S+)/.exec(o)?.[1]) : 'not found',
+    },
+    commit: version('git', ['-C', root, 'rev-parse', '--short', 'HEAD']),
+    skipped: [],
+  };
+  const skip = (what: string) => (run.skipped.push(what), log(`skipped: ${what}`));
+
+  const needData = wanted('search') || wanted('startup');
+  if (needData && !existsSync(`${root}bench/.data/anime.json`)) {
+    log('bench/.data is missing: npm run build:bench-data');
+    execFileSync('npm', ['run', 'build:bench-data'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  }
+
+  // 1. HTTP
+  if (wanted('http')) {
+    const runtimes = ['node', ...(['bun', 'deno'] as const).filter((r) => run.machine[r] !== 'not found')];
+    for (const r of ['bun', 'deno']) if (!runtimes.includes(r)) skip(`HTTP on ${r}: node_modules/.bin/${r} not found (run \`npm install\`)`);
+    if (!onPath('wrk')) {
+      skip('HTTP section: `wrk` is not on the PATH (Debian/Ubuntu: `sudo apt-get install wrk`; macOS: `brew install wrk`)');
+    } else {
+      if (!flag('--no-build')) {
+        log('npm run build (the HTTP servers import the built packages)');
+        execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+      }
+      run.http = await runPiece<HttpRow[]>('http', process.execPath, [`${root}bench/http-adapters.mjs`, '--json'], {
+        env: { DURATION: plan.httpDuration, WARMUP: plan.httpWarmup, ROUNDS: String(plan.httpRounds), RUNTIMES: runtimes.join(',') },
+        timeoutMs: TIMEOUT_MS.http,
+      });
+      if (run.http.ok && !Array.isArray(run.http.data)) run.http = { ok: false, reason: 'its JSON line is not an array of rows' };
+    }
+  }
+
+  // 2. Search
+  if (wanted('search')) {
+    const tsx = bin('tsx');
+    const full: Piece<SearchResult>[] = [];
+    // One process per run: a fresh heap and JIT each time, as the baselines measured.
+    for (let i = 0; i < plan.searchRuns; i++) {
+      full.push(await runPiece<SearchResult>(`search, memory, full (${i + 1}/${plan.searchRuns})`, tsx, [`${root}bench/search.ts`, '--json', '--passes', String(plan.searchPasses)], { timeoutMs: TIMEOUT_MS.search }));
+    }
+    const demo = await runPiece<SearchResult>('search, memory, demo', tsx, [`${root}bench/search.ts`, '--demo', '--json', '--passes', String(plan.searchPasses)], { timeoutMs: TIMEOUT_MS.search });
+    run.search = { full, demo };
+    if (!process.env.DATABASE_URL) {
+      skip('PostgreSQL search: DATABASE_URL is not set (e.g. `DATABASE_URL=postgres://postgres@127.0.0.1:5432/test`)');
+    } else {
+      run.postgres = await runPiece<PostgresResult>(
+        'search, PostgreSQL, full',
+        tsx,
+        ['--tsconfig', `${root}packages/store-postgres/test/tsconfig.json`, `${root}bench/search-postgres.ts`, '--json', '--passes', String(plan.pgPasses)],
+        { timeoutMs: TIMEOUT_MS.postgres },
+      );
+    }
+  }
+
+  // 3. Start-up
+  if (wanted('startup')) {
+    run.startup = [];
+    for (let i = 0; i < plan.startupRuns; i++) {
+      run.startup.push(await runPiece<StartupResult>(`start-up (${i + 1}/${plan.startupRuns})`, process.execPath, ['--expose-gc', '--import', 'tsx', `${root}bench/startup.ts`, '--json'], { timeoutMs: TIMEOUT_MS.startup }));
+    }
+  }
+
+  // 4. Gateway
+  if (wanted('gateway')) {
+    if (!process.env.REDIS_URL) skip('Redis gateway variants: REDIS_URL is not set (e.g. `REDIS_URL=redis://127.0.0.1:6379`)');
+    run.gateway = await runPiece<GatewayResult>(
+      'gateway',
+      bin('tsx'),
+      ['--tsconfig', `${root}examples/node/tsconfig.json`, `${root}bench/gateway.ts`, '--json', '--requests', String(plan.gatewayRequests), '--rounds', String(plan.gatewayRounds)],
+      { timeoutMs: TIMEOUT_MS.gateway },
+    );
+  }
+  run.finishedAt = new Date().toISOString();
+  return run;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The page
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+};
+const ms = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? 'n/a' : n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US'));
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const pct = (r: Recall | undefined) => (r ? `${r.hit10}/${r.n} (${((100 * r.hit10) / r.n).toFixed(1)} %)` : 'n/a');
+const verdict = (met: boolean | undefined) => (met === undefined ? 'n/a' : met ? '**met**' : '**not met**');
+const oks = <T,>(pieces: Piece<T>[] | undefined) => (pieces ?? []).filter((p): p is { ok: true; data: T; seconds: number } => p.ok).map((p) => p.data);
+const failure = (what: string, piece: Piece<unknown> | undefined) => (piece && !piece.ok ? `_${what}: not measured, ${piece.reason}._\n` : '');
+
+/** Per-runtime adapter bars of issue 7, as a share of that runtime's raw server. */
+const HTTP_BARS: Record<string, number> = { node: 0.85, bun: 0.9, deno: 0.85 };
+const SEARCH_KINDS = ['exact', 'english', 'synonym', 'typo', 'partial', 'romaji', 'fragment'];
+const KIND_NAMES: Record<string, string> = {
+  exact: 'exact title',
+  english: 'English title',
+  synonym: 'synonym',
+  typo: 'one typo',
+  partial: 'partial (prefix of 1–2 words)',
+  romaji: 'romaji spelling (ou→o, uu→u)',
+  fragment: 'fragment with a typo (harder, 7th)',
+};
+
+/** Medians over runs of the same piece, field by field (recall is deterministic, taken from the first). */
+function medianSearch(runs: SearchResult[]): SearchResult | undefined {
+  if (runs.length === 0) return undefined;
+  const stats = (pick: (r: SearchResult) => Stats | undefined): Stats => {
+    const all = runs.map(pick).filter((s): s is Stats => !!s);
+    return { n: all[0]?.n ?? 0, p50: median(all.map((s) => s.p50)), p90: median(all.map((s) => s.p90)), p99: median(all.map((s) => s.p99)), max: median(all.map((s) => s.max)) };
+  };
+  return {
+    entries: runs[0]!.entries,
+    buildMs: median(runs.map((r) => r.buildMs)),
+    battery: stats((r) => r.battery),
+    batteryCpu: runs[0]!.batteryCpu ? stats((r) => r.batteryCpu) : undefined,
+    short: stats((r) => r.short),
+    long200: stats((r) => r.long200),
+    recall: runs[0]!.recall,
+  };
+}
+
+/** The bars of issue 7 as measured in this run, collected while the sections render, shown first. */
+const bars: { bar: string; measured: string; met: boolean | undefined }[] = [];
+function check(barText: string, measured: string, met: boolean | undefined): string {
+  bars.push({ bar: barText, measured, met });
+  return verdict(met);
+}
+
+const VARIANT_ORDER = ['raw', 'adapter', 'app', 'app-cache', 'app-gateway'];
+const REQUEST_ORDER = ['search', 'detail', 'error', 'page'];
+const order = (list: string[], item: string) => (list.includes(item) ? list.indexOf(item) : list.length);
+
+function httpSection(run: Run): string {
+  let md = "## 1. HTTP: the example server against each runtime's raw server\n\n";
+  if (!run.http) return md + `_Not run: ${run.skipped.find((s) => s.startsWith('HTTP section')) ?? 'not selected (--only)'}._\n`;
+  if (!run.http.ok) return md + failure('HTTP', run.http);
+  const rows = [...run.http.data].sort(
+    (a, b) =>
+      order(['node', 'bun', 'deno'], a.runtime) - order(['node', 'bun', 'deno'], b.runtime) ||
+      order(REQUEST_ORDER, a.request ?? 'page') - order(REQUEST_ORDER, b.request ?? 'page') ||
+      order(VARIANT_ORDER, a.variant) - order(VARIANT_ORDER, b.variant),
+  );
+  const withCpu = rows.some((r) => typeof r.cpu === 'number');
+  md +=
+    `\`bench/http-adapters.mjs\`: for each runtime, servers are started, warmed up (\`wrk\` for ${run.plan.httpWarmup}), loaded with ` +
+    `\`wrk -t2 -c64 -d${run.plan.httpDuration} --latency\` on 127.0.0.1 (${run.plan.httpRounds} round(s), rotated order, medians), and ` +
+    `stopped by their PID; wrk and the server share the machine's cores. Requests: **search** \`/v1/anime?q=naruto\` (the ~30 KB ` +
+    `page), **detail** \`/v1/anime/1/full\`, **error** \`/v1/anime?limit=99\` (a 400 envelope, so its non-2xx count is expected). ` +
+    `Variants: **raw** = the runtime's own server (\`node:http\` writeHead + end, \`Bun.serve\`, \`Deno.serve\`) sending the ` +
+    `example's answers as prepared bytes; **adapter** = those prepared answers through our \`serve()\`; **app** = the example ` +
+    `server with \`RATE_LIMIT=off CACHE=off\` (every request routed, validated, searched, serialized); **app-cache** = the ` +
+    `example with \`RATE_LIMIT=off\` (the gateway's response cache answers repeats). **× raw** = req/s over raw's, same ` +
+    `runtime, request and round. The bars (Node ≥ 0.85, Bun ≥ 0.90, Deno ≥ 0.85 of raw on the same 30 KB body) are checked ` +
+    `on the search page served by the example (app-cache) and, when measured, by the adapter alone.\n\n`;
+  md += `| runtime | request | variant | body B | req/s | p50 ms | p99 ms |${withCpu ? ' server CPU µs/req |' : ''} × raw | non-2xx | bar |\n`;
+  md += `|---|---|---|---:|---:|---:|---:|${withCpu ? '---:|' : ''}---:|---:|---|\n`;
+  for (const row of rows) {
+    const request = row.request ?? 'page';
+    const raw = rows.find((r) => r.runtime === row.runtime && (r.request ?? 'page') === request && r.variant === 'raw');
+    const ratio = typeof row.ratio === 'number' ? row.ratio : raw ? row.rps / raw.rps : undefined;
+    const barValue = HTTP_BARS[row.runtime];
+    const barred = (request === 'search' || request === 'page') && ['adapter', 'app-cache', 'app-gateway'].includes(row.variant);
+    const target =
+      barred && barValue !== undefined && ratio !== undefined
+        ? `≥ ${barValue.toFixed(2)}: ${check(`HTTP ${row.runtime}, ${row.variant} ≥ ${barValue.toFixed(2)} × raw (${request}, ${row.bytes ?? '?'} B)`, `${ratio.toFixed(2)} × raw`, ratio >= barValue && !row.non2xx)}`
+        : '';
+    const cpu = withCpu ? ` ${typeof row.cpu === 'number' ? row.cpu.toFixed(1) : 'n/a'} |` : '';
+    md += `| ${row.runtime} | ${request} | ${row.variant} | ${row.bytes ?? 'n/a'} | ${int(row.rps)} | ${ms(row.p50)} | ${ms(row.p99)} |${cpu} ${ratio === undefined ? 'n/a' : ratio.toFixed(2)} | ${row.non2xx ?? 'n/a'} | ${target} |\n`;
+  }
+  const bad = rows.filter((r) => r.non2xx && r.request !== 'error');
+  if (bad.length) md += `\n${bad.length} row(s) had non-2xx responses where a 200 was expected; their req/s do not count.\n`;
+  if (!rows.some((r) => r.request)) md += '\n_All rows load one request (a 25-item anime page); the script did not report per-request rows in this run._\n';
+  return md;
+}
+
+function searchSection(run: Run): string {
+  let md = '## 2. Search: latency and recall over the full-scale set\n\n';
+  if (!run.search) return md + '_Not run (--only)._\n';
+  const full = medianSearch(oks(run.search.full));
+  const demo = run.search.demo.ok ? run.search.demo.data : undefined;
+  const pg = run.postgres?.ok ? run.postgres.data : undefined;
+  md +=
+    `The battery (\`bench/lib/battery.ts\`) is built from the dataset with a seeded PRNG: 200 labelled queries in seven kinds. ` +
+    `A query is a **hit@1** when the first result is the entry it was made from (or one bearing the very same title), and a ` +
+    `**hit@10** when that entry is in the first 10. Latency is \`searchAnime({ q, limit: 25 })\` in-process, wall clock per ` +
+    `query, after a warm-up pass (which is also the recall pass). Memory store: ${run.plan.searchRuns} process(es) × ` +
+    `${run.plan.searchPasses} pass(es) over the battery, median of the processes' percentiles. PostgreSQL store ` +
+    `(\`bench/search-postgres.ts\`): one process, ${run.plan.pgPasses} pass(es), through \`createPostgresStore\` on a local server.\n\n`;
+  md += failure('memory store, full set', run.search.full.find((p) => !p.ok));
+  md += failure('PostgreSQL store', run.postgres);
+  if (!run.postgres && run.skipped.some((s) => s.startsWith('PostgreSQL'))) md += '_PostgreSQL store: skipped, DATABASE_URL was not set._\n';
+  const all = (r: RecallByKind | undefined) => r?.all;
+  const share = (r: Recall | undefined) => (r ? r.hit10 / r.n : undefined);
+  md += '\n| store | dataset | entries | p50 ms | p90 ms | p99 ms | max ms | hit@1 | hits@10 | bars |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n';
+  if (full) {
+    const hits = share(all(full.recall));
+    md += `| memory | full | ${int(full.entries)} | ${ms(full.battery.p50)} | ${ms(full.battery.p90)} | ${ms(full.battery.p99)} | ${ms(full.battery.max)} | ${all(full.recall)?.hit1}/${all(full.recall)?.n} | ${pct(all(full.recall))} | p99 ≤ 5 ms: ${check('memory store search p99 ≤ 5 ms (30k anime, wall clock)', `${ms(full.battery.p99)} ms`, full.battery.p99 <= 5)}; hits@10 ≥ 95 %: ${check('memory store hits@10 ≥ 95 % (battery)', pct(all(full.recall)), hits === undefined ? undefined : hits >= 0.95)} |\n`;
+    if (full.batteryCpu) md += `| memory (CPU time of the same queries) | full | ${int(full.entries)} | ${ms(full.batteryCpu.p50)} | ${ms(full.batteryCpu.p90)} | ${ms(full.batteryCpu.p99)} | ${ms(full.batteryCpu.max)} | | | context only: time this process held a core |\n`;
+  }
+  if (pg) {
+    md += `| PostgreSQL | full | ${int(pg.entries)} | ${ms(pg.battery.p50)} | ${ms(pg.battery.p90)} | ${ms(pg.battery.p99)} | ${ms(pg.battery.max)} | ${all(pg.recall.postgres)?.hit1}/${all(pg.recall.postgres)?.n} | ${pct(all(pg.recall.postgres))} | p99 ≤ 20 ms: ${check('PostgreSQL store search p99 ≤ 20 ms (30k anime)', `${ms(pg.battery.p99)} ms`, pg.battery.p99 <= 20)} |\n`;
+  }
+  if (demo) md += `| memory | demo | ${int(demo.entries)} | ${ms(demo.battery.p50)} | ${ms(demo.battery.p90)} | ${ms(demo.battery.p99)} | ${ms(demo.battery.max)} | ${all(demo.recall)?.hit1}/${all(demo.recall)?.n} | ${pct(all(demo.recall))} | |\n`;
+
+  md += '\n### Recall per kind (hit@1 · hits@10)\n\n';
+  md += `The six kinds of the search-quality suite (\`packages/core/test/search-quality.test.ts\`, which asserts recall@1 on the demo set), here run on the full-scale set too, plus the harder fragment kind.\n\n`;
+  md += '| kind | memory, full | PostgreSQL, full | memory, demo |\n|---|---:|---:|---:|\n';
+  const cell = (r: Recall | undefined) => (r ? `${r.hit1}/${r.n} · ${r.hit10}/${r.n}` : 'n/a');
+  for (const kind of [...SEARCH_KINDS, 'all']) {
+    md += `| ${kind === 'all' ? '**all**' : KIND_NAMES[kind]} | ${cell(full?.recall[kind])} | ${cell(pg?.recall.postgres[kind])} | ${cell(demo?.recall[kind])} |\n`;
+  }
+  const six = (r: RecallByKind | undefined) => {
+    if (!r) return undefined;
+    const sum = SEARCH_KINDS.slice(0, 6).reduce((acc, k) => ({ n: acc.n + (r[k]?.n ?? 0), hit1: acc.hit1 + (r[k]?.hit1 ?? 0), hit10: acc.hit10 + (r[k]?.hit10 ?? 0) }), { n: 0, hit1: 0, hit10: 0 });
+    return sum.n ? sum : undefined;
+  };
+  md += `| six suite kinds | ${cell(six(full?.recall))} | ${cell(six(pg?.recall.postgres))} | ${cell(six(demo?.recall))} |\n`;
+  if (pg) md += `\nPostgreSQL against the memory store on the same queries: same first result for ${(pg.sameTopHit * 100).toFixed(1)} %, and on average ${(pg.top10OverlapWithMemory * 100).toFixed(1)} % of the memory store's top 10 in PostgreSQL's top 10.\n`;
+
+  md += '\n### Other query shapes (p50 / p99 ms)\n\n| store | 1–2 letters | 200 characters | filters and orders, no `q` | index build / import |\n|---|---:|---:|---:|---|\n';
+  if (full) md += `| memory, full | ${ms(full.short.p50)} / ${ms(full.short.p99)} | ${ms(full.long200.p50)} / ${ms(full.long200.p99)} | | index built in ${ms(full.buildMs)} ms |\n`;
+  if (pg) md += `| PostgreSQL, full | ${ms(pg.short.p50)} / ${ms(pg.short.p99)} | ${ms(pg.long200.p50)} / ${ms(pg.long200.p99)} | ${ms(pg.filters.p50)} / ${ms(pg.filters.p99)} | ${pg.import ? `imported in ${pg.import.seconds.toFixed(0)} s (${int(pg.import.perSecond)} records/s)` : 'already imported (schema `catalogue_bench` kept between runs)'} |\n`;
+  return md;
+}
+
+function startupSection(run: Run): string {
+  let md = '## 3. Start-up and memory at full scale\n\n';
+  if (!run.startup) return md + '_Not run (--only)._\n';
+  const runs = oks(run.startup);
+  md += failure('start-up', run.startup.find((p) => !p.ok));
+  if (runs.length === 0) return md;
+  const m = (pick: (r: StartupResult) => number | undefined) => median(runs.map(pick).filter((n): n is number => n !== undefined));
+  const counts = runs[0]!.counts;
+  md +=
+    `\`bench/startup.ts\` (\`node --expose-gc\`), ${runs.length} fresh process(es), medians: read and \`JSON.parse\` the four ` +
+    `benchmark files (${Object.entries(counts).map(([k, n]) => `${int(n)} ${k}`).join(', ')}), then \`createMemoryStore\` with all of ` +
+    `them (every index is built at load). Start-up = parse + build. Heap = \`heapUsed\` after a GC minus before; RSS after a GC, ` +
+    `and the peak RSS of the process.\n\n`;
+  const start = m((r) => r.startMs);
+  const peak = m((r) => r.peakRssMiB ?? r.rssMiB);
+  md += '| measure | value | bar |\n|---|---:|---|\n';
+  md += `| start-up, wall clock | ${int(start)} ms (parse ${int(m((r) => r.parseMs))} + store ${int(m((r) => r.buildMs))}) | ≤ 5 s: ${check('full-scale memory store starts in ≤ 5 s', `${int(start)} ms`, start <= 5000)} |\n`;
+  if (runs[0]!.startCpuMs !== undefined) md += `| start-up, CPU time of the same steps | ${int(m((r) => r.startCpuMs))} ms | context: the wall clock minus time other processes held the core |\n`;
+  md += `| first search after start | ${ms(m((r) => r.firstSearchMs))} ms | |\n`;
+  md += `| heap: records | ${int(m((r) => r.heapDataMiB))} MiB | |\n`;
+  md += `| heap: indexes and orderings | ${int(m((r) => r.heapIndexesMiB))} MiB | |\n`;
+  md += `| heap: total | ${int(m((r) => r.heapTotalMiB))} MiB | |\n`;
+  md += `| RSS after load | ${int(m((r) => r.rssMiB))} MiB | |\n`;
+  md += `| peak RSS | ${int(peak)} MiB | ≤ 1.5 GiB (1,536 MiB): ${check('full-scale memory store holds the set in ≤ 1.5 GiB (peak RSS)', `${int(peak)} MiB`, peak <= 1536)} |\n`;
+  return md;
+}
+
+function gatewaySection(run: Run): string {
+  let md = '## 4. Gateway: per-request cost\n\n';
+  if (!run.gateway) return md + '_Not run (--only)._\n';
+  if (!run.gateway.ok) return md + failure('gateway', run.gateway);
+  const g = run.gateway.data;
+  md +=
+    `\`bench/gateway.ts\`: in-process through the plain door (\`app.handle\`, what the Node adapter calls), demo data, requests ` +
+    `rotating over 55 targets (50 detail pages, 5 searches) and 10,000 client addresses on an injected clock so no limit trips. ` +
+    `${int(g.requests)} requests per variant and round (Redis: a fifth of that), ${g.rounds} interleaved rounds, median. ` +
+    `**× none** is µs/request over the same pipeline without the gateway at the same concurrency. Issue 7 sets no bar here.\n\n`;
+  if (run.skipped.some((s) => s.startsWith('Redis'))) md += '_Redis variants skipped: REDIS_URL was not set._\n\n';
+  md += '| variant | µs / request | × none |\n|---|---:|---:|\n';
+  for (const row of g.result) md += `| ${row.variant} | ${ms(row.usPerRequest)} | ${row.ratio.toFixed(2)} |\n`;
+  return md;
+}
+
+function render(run: Run): string {
+  const minutes = run.finishedAt ? (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 60_000 : NaN;
+  let md = `# Benchmarks\n\n`;
+  md +=
+    `_Generated by \`npm run bench\` (\`bench/run.ts\`) on ${run.startedAt.slice(0, 16).replace('T', ' ')} UTC` +
+    `${Number.isNaN(minutes) ? '' : ` in ${minutes.toFixed(0)} min`}, at commit ${run.commit}${run.quick ? ', **quick run: short durations, not for comparison**' : ''}. ` +
+    `Do not edit by hand; rerun it._\n\n`;
+  md +=
+    'Every number below comes from that one run. The machine is shared and noisy, so compare **ratios measured in the same run** ' +
+    '(each table says what it is a ratio of), not absolute figures across runs. A bar is **met** or **not met** as measured here.\n\n';
+  md += '## Machine and method\n\n| item | value |\n|---|---|\n';
+  for (const [k, v] of Object.entries(run.machine)) md += `| ${k} | ${v} |\n`;
+  md += `| run | ${run.quick ? 'quick' : 'full'}: HTTP wrk -t2 -c64, ${run.plan.httpWarmup} warm-up + ${run.plan.httpDuration} per server, rounds ${run.plan.httpRounds} (if the HTTP script supports them); search ${run.plan.searchRuns} process(es) × ${run.plan.searchPasses} pass(es); start-up ${run.plan.startupRuns} process(es); gateway ${run.plan.gatewayRounds} rounds |\n`;
+  md += `\nReproduce: \`REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench\` (see \`bench/run.ts\`).\n`;
+  if (run.skipped.length) md += `\nSkipped in this run:\n\n${run.skipped.map((s) => `- ${s}`).join('\n')}\n`;
+  bars.length = 0;
+  const sections = `${httpSection(run)}\n${searchSection(run)}\n${startupSection(run)}\n${gatewaySection(run)}`;
+  md += '\n## The bars of issue 7, as measured\n\n| bar | measured | |\n|---|---:|---|\n';
+  for (const b of bars) md += `| ${b.bar} | ${b.measured} | ${verdict(b.met)} |\n`;
+  if (bars.length === 0) md += '| (nothing measured) | | |\n';
+  md += `\n${sections}`;
+  return md;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const renderFrom = value('--render');
+let run: Run;
+if (renderFrom) {
+  run = JSON.parse(readFileSync(renderFrom, 'utf8')) as Run;
+} else {
+  run = await measure();
+  mkdirSync(resultsDir, { recursive: true });
+  const saved = `${resultsDir}${run.startedAt.replace(/[:.]/g, '-')}${quick ? '-quick' : ''}.json`;
+  writeFileSync(saved, `${JSON.stringify(run, null, 2)}\n`);
+  log(`raw results: ${saved.replace(root, '')}`);
+}
+writeFileSync(outFile, render(run));
+log(`wrote ${outFile.replace(root, '')}`);
