@@ -5,7 +5,8 @@
  * their own store or adapter run it against theirs.
  *
  * The suite needs a catalogue with at least two and under 50,000 anime records, and no rate limit in the way (it
- * sends a few hundred requests in seconds): turn the gateway's limits off for the server under test.
+ * sends a few hundred requests in seconds): turn the gateway's limits off for the server under test, and keep
+ * the rest of the gateway on (its ETags and 304s are part of the contract).
  * @module
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -256,6 +257,27 @@ export function defineHttpContract(options: HttpContractOptions): void {
         expect(res.headers.get('content-type')).toBe(JSON_TYPE);
         expect(res.headers.get('access-control-allow-origin')).toBe('*');
         expect(headerList(res.headers.get('access-control-expose-headers'))).toContain('retry-after');
+      });
+    });
+
+    describe('conditional requests', () => {
+      it('tags a 200 with a strong ETag and answers If-None-Match with it with 304, no body, and CORS', async () => {
+        const path = `/v1/anime/${ids[0]}`;
+        const first = await send(path);
+        await first.arrayBuffer();
+        const etag = first.headers.get('etag');
+        expect(etag, 'ETag of a 200 (the gateway caches; only its limits are off)').toMatch(/^"[^"]+"$/);
+        for (const method of ['GET', 'HEAD']) {
+          const again = await send(path, { method, headers: { 'if-none-match': etag! } });
+          expect(again.status, method).toBe(304);
+          expect(await again.text()).toBe('');
+          expect(again.headers.get('etag')).toBe(etag);
+          expect(again.headers.get('access-control-allow-origin')).toBe('*');
+          expect(headerList(again.headers.get('access-control-expose-headers'))).toContain('retry-after');
+        }
+        const changed = await send(path, { headers: { 'if-none-match': '"not-the-tag"' } });
+        expect(changed.status).toBe(200);
+        await changed.arrayBuffer();
       });
     });
 
