@@ -12,6 +12,7 @@ import {
   enumParam,
   flagParam,
   idListParam,
+  idParam,
   intParam,
   letterParam,
   numberParam,
@@ -86,6 +87,8 @@ export const animeSearchQuery = z
     genres: idListParam('genres'),
     genres_exclude: idListParam('genres_exclude'),
     producers: idListParam('producers'),
+    // Jikan's server also takes one producer id as `producer`, never together with `producers` (notes §3.1).
+    producer: idParam('producer'),
     order_by: enumParam('order_by', ORDER_BY),
     sort: enumParam('sort', { asc: 'asc', desc: 'desc' }),
     letter: letterParam('letter'),
@@ -95,6 +98,9 @@ export const animeSearchQuery = z
   .superRefine((v, ctx) => {
     if (v.min_score !== undefined && v.max_score !== undefined && v.min_score > v.max_score) {
       ctx.addIssue({ code: 'custom', message: 'min_score must be less than or equal to max_score' });
+    }
+    if (v.producer !== undefined && v.producers !== undefined) {
+      ctx.addIssue({ code: 'custom', message: 'producer cannot be combined with producers: give one id as producer or a list as producers' });
     }
     if (v.start_date && v.end_date && v.start_date.first > v.end_date.last) {
       ctx.addIssue({ code: 'custom', message: 'start_date must not be after end_date' });
@@ -115,7 +121,7 @@ export const animeSearchQuery = z
       maxScore: v.max_score,
       genres: v.genres,
       genresExclude: v.genres_exclude,
-      producers: v.producers,
+      producers: v.producer !== undefined ? [v.producer] : v.producers,
       orderBy: v.order_by,
       sort: v.sort ?? 'asc',
       letter: v.letter,

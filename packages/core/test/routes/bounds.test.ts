@@ -30,6 +30,7 @@ const BAD: Record<string, string[]> = {
   genres: ['x', '0'],
   genres_exclude: ['x', '0'],
   producers: ['x', '0'],
+  producer: ['x', '0', '1.5'],
   magazines: ['x', '0'],
   start_date: ['2024-13-01', 'soon'],
   end_date: ['2024-02-30', 'later'],

@@ -226,6 +226,23 @@ describe.each(['anime', 'manga'] as const)('/v1/%s/{id}/reviews', (kind) => {
   });
 });
 
+describe('/v1/anime?producer', () => {
+  it('takes one producer id as Jikan\'s server does, like producers with one id', async () => {
+    const studio = demoData.anime.find((a) => a.approved && a.studios.length)!.studios[0]!.mal_id;
+    const one = await get(`/v1/anime?producer=${studio}&limit=50`);
+    expect(one.status).toBe(200);
+    expect(one.body.data.length).toBeGreaterThan(0);
+    expect(one.body).toEqual((await get(`/v1/anime?producers=${studio}&limit=50`)).body);
+    expect(one.body.pagination.items.total).toBeLessThan((await get('/v1/anime?limit=50')).body.pagination.items.total);
+  });
+
+  it('refuses producer together with producers, naming producer', async () => {
+    const { status, body } = await get('/v1/anime?producer=1&producers=2');
+    expect(status).toBe(400);
+    expect(body.message).toMatch(/^producer /);
+  });
+});
+
 describe('news', () => {
   it('filters by tag id and searches with q', async () => {
     const tags = (await get('/v1/news/tags')).body.data as Array<{ mal_id: number; count: number }>;
