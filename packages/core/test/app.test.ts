@@ -5,7 +5,7 @@
 import { demoData } from '@catalogue-api/demo-data';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCatalogueApp, createMemoryStore, type Anime } from '../src/index.js';
+import { createCatalogueApp, createMemoryStore, type Anime, type CatalogueStore } from '../src/index.js';
 import { animeListResponseSchema, animeResponseSchema, animeSchema } from '../src/schemas/anime.js';
 import { makeAnime } from './fixtures.js';
 
@@ -73,7 +73,11 @@ describe('errors', () => {
   it('turns an unexpected failure into the 500 envelope without internals', async () => {
     const logged: unknown[] = [];
     const failing = createCatalogueApp({
-      store: { getAnime: async () => { throw new Error('secret database detail'); }, searchAnime: async () => ({ data: [], total: 0 }) },
+      // Only the two methods this request can reach; the rest of the interface is never called.
+      store: {
+        getAnime: async () => { throw new Error('secret database detail'); },
+        searchAnime: async () => ({ data: [], total: 0 }),
+      } as Partial<CatalogueStore> as CatalogueStore,
       logger: { error: (_m, detail) => logged.push(detail) },
       gateway: false,
     });
