@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { errorEnvelope, type PlainRequest, type PlainResponse } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its plain door, and optionally which paths it owns. */
@@ -44,10 +45,18 @@ function send(res: ServerResponse, response: PlainResponse): void {
   if (res.destroyed || res.headersSent) return;
   const { headers } = response;
   const body = typeof response.body === 'string' ? encode(response.body) : response.body;
+  // A flat [name, value, …] list goes to Node's header writer as it is; an object would be
+  // copied to add the length, then walked by Object.keys.
+  const fields: string[] = [];
+  let framed = body === null;
+  for (const name in headers) {
+    fields.push(name, headers[name]!);
+    if (name === 'content-length') framed = true;
+  }
   // writeHead() fixes the framing at once: without a Content-Length, Node would send the body
   // chunked. One write with a known length is cheaper, and lets clients detect truncation.
-  const framed = body === null || 'content-length' in headers ? headers : { ...headers, 'content-length': String(body.byteLength) };
-  res.writeHead(response.status, framed);
+  if (!framed) fields.push('content-length', String(body!.byteLength));
+  res.writeHead(response.status, fields);
   res.end(body ?? undefined);
 }
 
@@ -118,6 +127,60 @@ export function toNodeHandler(app: NodeServable): NodeHandler {
   };
 }
 
+const CLIENT_ERRORS: Record<number, { type: string; message: string; error: string }> = {
+  400: { type: 'BadRequestException', message: 'Malformed HTTP request', error: 'The request is not valid HTTP/1.1.' },
+  408: { type: 'RequestTimeoutException', message: 'Request timeout', error: 'The request did not arrive in time.' },
+  431: {
+    type: 'RequestHeaderFieldsTooLargeException',
+    message: 'Request header fields too large',
+    error: 'The request headers exceed the server limit (16 KiB by default).',
+  },
+};
+
+/**
+ * The path of a request Node could not parse, read from its request line when that is readable
+ * (`GET /v1/anime?q=x HTTP/1.1` gives `/v1/anime`), else `/`.
+ */
+function pathOf(packet: Buffer | undefined): string {
+  if (!packet) return '/';
+  const line = packet.toString('latin1', 0, Math.min(packet.length, 2048)).split('\r\n', 1)[0]!;
+  const target = line.split(' ')[1] ?? '';
+  const path = target.split('?', 1)[0]!;
+  // Only a printable origin-form path goes back into the envelope.
+  return /^\/[\x21-\x7e]{0,1023}$/.test(path) ? path : '/';
+}
+
+/**
+ * Answers a request Node's HTTP parser rejected (bad request line, invalid header characters,
+ * headers over `maxHeaderSize`, a request that timed out) with the JSON error envelope instead
+ * of Node's bare `400 Bad Request`, then closes the connection: after a parse error the rest of
+ * its bytes cannot be framed. An answer still in progress on the connection is finished first.
+ */
+function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // A good request before the bad one (both in one packet) is still being answered: the error
+  // follows its answer. Node's `_httpMessage` is the answer in progress on this connection.
+  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (current && !current.writableFinished) {
+    current.once('close', () => (socket.writable ? answerClientError(error, socket) : socket.destroy()));
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const { type, message, error: detail } = CLIENT_ERRORS[status]!;
+  const body = Buffer.from(JSON.stringify({ status, type, message, error: detail, path: pathOf(error.rawPacket) }));
+  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+  const head =
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
+    `access-control-allow-origin: *\r\nconnection: close\r\ncontent-length: ${body.byteLength}\r\n\r\n`;
+  socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+  // A client that never reads the answer must not hold the socket.
+  const timer = setTimeout(() => socket.destroy(), 5_000).unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
 /** Options of {@link serve}. */
 export interface ServeOptions {
   /** TCP port; 0 picks a free one. @default 3000 */
@@ -153,14 +216,17 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
   const handler = toNodeHandler(app);
   let inFlight = 0;
   let closing: Promise<void> | undefined;
+  // One listener for every response ('close' fires once per response): no closure per request.
+  const release = () => {
+    // Once draining, the last in-flight answer releases every connection still open.
+    if (--inFlight === 0 && closing) node.closeAllConnections();
+  };
   const node = createServer({ noDelay: true, keepAliveTimeout: 65_000 }, (req, res) => {
     inFlight++;
-    res.once('close', () => {
-      // Once draining, the last in-flight answer releases every connection still open.
-      if (--inFlight === 0 && closing) node.closeAllConnections();
-    });
+    res.on('close', release);
     handler(req, res);
   });
+  node.on('clientError', answerClientError);
   const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     node.once('error', reject);

@@ -3,7 +3,7 @@
  * HEAD, OPTIONS, 405) through `serve`, and middleware fall-through through `toNodeHandler`.
  */
 import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,57 @@ describe('serve', () => {
     controller.abort();
     expect(await pending).toBe('aborted');
     expect((await fetch(`${server.url}/v1/anime/1`)).status).toBe(200);
+  });
+});
+
+/** Sends raw bytes on a fresh connection and returns everything the server sends until it closes. */
+function exchange(url: string, bytes: string): Promise<string> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end(bytes));
+    let received = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}
+
+function parseAnswer(raw: string) {
+  const end = raw.indexOf('\r\n\r\n');
+  const [statusLine, ...lines] = raw.slice(0, end).split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const body = raw.slice(end + 4);
+  return { status: Number(statusLine!.split(' ')[1]), headers, body };
+}
+
+describe('requests Node cannot parse', () => {
+  it.each([
+    ['a bad request line', 'GET /v1/anime?q=x HTTP/9.9 junk\r\nhost: x\r\n\r\n', 400, 'BadRequestException', '/v1/anime'],
+    ['a control character in a header value', 'GET /v1/anime/1 HTTP/1.1\r\nhost: x\r\nx-bad: a\x01b\r\n\r\n', 400, 'BadRequestException', '/v1/anime/1'],
+    ['a space in a header name', 'GET /v1/top/anime HTTP/1.1\r\nhost: x\r\nbad name: 1\r\n\r\n', 400, 'BadRequestException', '/v1/top/anime'],
+    ['headers over the size limit', `GET /v1/anime HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'RequestHeaderFieldsTooLargeException', '/v1/anime'],
+    ['bytes that are not HTTP', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n', 400, 'BadRequestException', '/'],
+  ])('answers %s with the JSON envelope and closes', async (_, bytes, status, type, path) => {
+    const answer = parseAnswer(await exchange(server.url, bytes));
+    expect(answer.status).toBe(status);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.headers.connection).toBe('close');
+    expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body, 'latin1'));
+    const envelope = JSON.parse(answer.body) as Record<string, unknown>;
+    expect(Object.keys(envelope)).toEqual(['status', 'type', 'message', 'error', 'path']);
+    expect(envelope).toMatchObject({ status, type, path });
+    expect((await fetch(`${server.url}/v1/anime/1`)).status).toBe(200);
+  });
+
+  it('answers a malformed request after a good one on the same connection', async () => {
+    const raw = await exchange(server.url, 'GET /v1/anime/1 HTTP/1.1\r\nhost: x\r\n\r\nGET /v1/anime/1 HTTP/1.1\r\nhost: x\r\nx-bad: a\x7fb\r\n\r\n');
+    const first = raw.indexOf('HTTP/1.1 200');
+    const second = raw.indexOf('HTTP/1.1 400');
+    expect(first).toBe(0);
+    expect(second).toBeGreaterThan(first);
+    expect(JSON.parse(parseAnswer(raw.slice(second)).body)).toMatchObject({ status: 400, type: 'BadRequestException', path: '/v1/anime/1' });
   });
 });
 
