@@ -42,9 +42,9 @@ for (const k of KINDS) {
   KIND_OF.set(`news:${NEWS[k]}`, k);
 }
 
-const REF = /myanimelist\.net\/(anime|manga|news)\/(\d+)/;
+const REF = /myanimelist\.net\/(anime|manga|news|character|people)\/(\d+)/;
 
-/** Every anime, manga and news item the body refers to, as `kind:id`, found by their `url`. */
+/** Every anime, manga, news item, character and person the body refers to, as `kind:id`, found by their `url`. */
 function refs(body: unknown, out = new Set<string>()): Set<string> {
   if (Array.isArray(body)) for (const item of body) refs(item, out);
   else if (body && typeof body === 'object') {
@@ -102,11 +102,11 @@ const CASES: Case[] = [
   { path: `${m(ROOT_MANGA)}/news` },
   { path: `/v1/characters/${CHARACTER}/anime` },
   { path: `/v1/characters/${CHARACTER}/manga` },
-  { path: `/v1/characters/${CHARACTER}/full` },
+  { path: `/v1/characters/${CHARACTER}/full`, root: `character:${CHARACTER}` },
   { path: `/v1/people/${PERSON}/anime` },
   { path: `/v1/people/${PERSON}/manga` },
   { path: `/v1/people/${PERSON}/voices` },
-  { path: `/v1/people/${PERSON}/full` },
+  { path: `/v1/people/${PERSON}/full`, root: `people:${PERSON}` },
   { path: '/v1/recommendations/anime' },
   { path: '/v1/recommendations/manga' },
   { path: '/v1/reviews/anime' },
