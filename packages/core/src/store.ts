@@ -336,11 +336,13 @@ export interface CatalogueStore {
   getAnimeNews(id: number, paging: Paging, sfw: SfwMode): Promise<Page<News> | undefined>;
   /** The anime's reviews, in `query.sort` order; `undefined` when there is no such anime. */
   getAnimeReviews(id: number, query: EntryReviewQuery): Promise<Page<AnimeReview> | undefined>;
+  /** Promotional videos, episode videos and music videos (`GET /v1/anime/{id}/videos`). */
   getAnimeVideos(id: number): Promise<AnimeVideos | undefined>;
   /** Episode videos, newest episode first. */
   getAnimeVideoEpisodes(id: number, paging: Paging): Promise<Page<EpisodeVideo> | undefined>;
   /** Characters, main roles first, then by favorites. */
   getAnimeCharacters(id: number): Promise<AnimeCharacter[] | undefined>;
+  /** Staff with their positions (`GET /v1/anime/{id}/staff`). */
   getAnimeStaff(id: number): Promise<AnimeStaff[] | undefined>;
   /** Episodes in order (Jikan pages episodes by 100). */
   getAnimeEpisodes(id: number, paging: Paging): Promise<Page<Episode> | undefined>;
@@ -352,62 +354,101 @@ export interface CatalogueStore {
   getAnimeStacks(id: number, paging: Paging): Promise<Page<Stack> | undefined>;
   /** Articles that feature the anime, newest first. */
   getAnimeArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
+  /** Pictures of the anime (`GET /v1/anime/{id}/pictures`). */
   getAnimePictures(id: number): Promise<MediaPicture[] | undefined>;
+  /** List statistics and the score distribution (`GET /v1/anime/{id}/statistics`). */
   getAnimeStatistics(id: number): Promise<AnimeStatistics | undefined>;
+  /** The free-text "more info" (`GET /v1/anime/{id}/moreinfo`). */
   getAnimeMoreinfo(id: number): Promise<Moreinfo | undefined>;
+  /** Opening and ending themes (`GET /v1/anime/{id}/themes`). */
   getAnimeThemes(id: number): Promise<AnimeThemes | undefined>;
+  /** External links (`GET /v1/anime/{id}/external`). */
   getAnimeExternal(id: number): Promise<Link[] | undefined>;
+  /** Streaming links (`GET /v1/anime/{id}/streaming`). */
   getAnimeStreaming(id: number): Promise<Link[] | undefined>;
   /** Every deleted anime id, ascending. */
   getDeletedAnimeIds(): Promise<number[]>;
+  /** Anime ids for `GET /v1/anime/ids`: filtered by rating, SFW and `updatedSince`, ascending, optionally with included fields. */
   listAnimeIds(query: IdsQuery): Promise<IdsResult>;
 
   // ---- manga ----
+  /** One manga by id; `undefined` when there is none. */
   getManga(id: number): Promise<Manga | undefined>;
   /** Same ordering rules as {@link CatalogueStore.searchAnime}. */
   searchManga(search: MangaSearch): Promise<Page<Manga>>;
+  /** The full manga: relations (SFW-filtered), external links, moreinfo. */
   getMangaFull(id: number, sfw: SfwMode): Promise<MangaFull | undefined>;
+  /** Relation groups in source order; groups left empty by SFW are dropped. */
   getMangaRelations(id: number, sfw: SfwMode): Promise<Relation[] | undefined>;
+  /** Entries recommended with this one, most votes first. */
   getMangaRecommendations(id: number, sfw: SfwMode): Promise<EntryRecommendation[] | undefined>;
   /** News about the manga, newest first; SFW as {@link CatalogueStore.getAnimeNews}. */
   getMangaNews(id: number, paging: Paging, sfw: SfwMode): Promise<Page<News> | undefined>;
   /** The manga's reviews, as {@link CatalogueStore.getAnimeReviews}. */
   getMangaReviews(id: number, query: EntryReviewQuery): Promise<Page<MangaReview> | undefined>;
+  /** Stacks that contain the manga, newest first. */
   getMangaStacks(id: number, paging: Paging): Promise<Page<Stack> | undefined>;
+  /** Articles that feature the manga, newest first. */
   getMangaArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
+  /** Characters, main roles first, then by favorites. */
   getMangaCharacters(id: number): Promise<MangaCharacter[] | undefined>;
+  /** Pictures of the manga (`GET /v1/manga/{id}/pictures`). */
   getMangaPictures(id: number): Promise<MediaPicture[] | undefined>;
+  /** List statistics and the score distribution (`GET /v1/manga/{id}/statistics`). */
   getMangaStatistics(id: number): Promise<MangaStatistics | undefined>;
+  /** The free-text "more info" (`GET /v1/manga/{id}/moreinfo`). */
   getMangaMoreinfo(id: number): Promise<Moreinfo | undefined>;
+  /** External links (`GET /v1/manga/{id}/external`). */
   getMangaExternal(id: number): Promise<Link[] | undefined>;
+  /** Every deleted manga id, ascending. */
   getDeletedMangaIds(): Promise<number[]>;
+  /** Manga ids for `GET /v1/manga/ids`, as {@link CatalogueStore.listAnimeIds}. */
   listMangaIds(query: IdsQuery): Promise<IdsResult>;
 
   // ---- characters and people ----
+  /** One character by id; `undefined` when there is none. */
   getCharacter(id: number): Promise<Character | undefined>;
+  /** One page of characters matching a search (relevance with `q`, else `orderBy`, else `mal_id`). */
   searchCharacters(search: CharacterSearch): Promise<Page<Character>>;
   /** The character with anime and manga appearances (SFW-filtered) and voices. */
   getCharacterFull(id: number, sfw: SfwMode): Promise<CharacterFull | undefined>;
+  /** The character's anime appearances, SFW-filtered. */
   getCharacterAnime(id: number, sfw: SfwMode): Promise<CharacterAnime[] | undefined>;
+  /** The character's manga appearances, SFW-filtered. */
   getCharacterManga(id: number, sfw: SfwMode): Promise<CharacterManga[] | undefined>;
+  /** The character's voice actors, by language. */
   getCharacterVoices(id: number): Promise<CharacterVoice[] | undefined>;
+  /** Pictures of the character. */
   getCharacterPictures(id: number): Promise<CharacterPicture[] | undefined>;
+  /** Articles that feature the character, newest first. */
   getCharacterArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
+  /** One person by id; `undefined` when there is none. */
   getPerson(id: number): Promise<Person | undefined>;
+  /** One page of people matching a search (relevance with `q`, else `orderBy`, else `mal_id`). */
   searchPeople(search: PersonSearch): Promise<Page<Person>>;
   /** The person with staff work, manga work and voice roles (all SFW-filtered). */
   getPersonFull(id: number, sfw: SfwMode): Promise<PersonFull | undefined>;
+  /** The person's anime staff positions, SFW-filtered. */
   getPersonAnime(id: number, sfw: SfwMode): Promise<PersonAnime[] | undefined>;
+  /** The person's manga work, SFW-filtered. */
   getPersonManga(id: number, sfw: SfwMode): Promise<PersonManga[] | undefined>;
+  /** The person's voice roles, SFW-filtered by the anime. */
   getPersonVoices(id: number, sfw: SfwMode): Promise<PersonVoice[] | undefined>;
+  /** Pictures of the person. */
   getPersonPictures(id: number): Promise<PersonPicture[] | undefined>;
+  /** Articles that feature the person, newest first. */
   getPersonArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
 
   // ---- producers, magazines, genres ----
+  /** One producer by id; `undefined` when there is none. */
   getProducer(id: number): Promise<Producer | undefined>;
+  /** One page of producers matching a search (relevance with `q`, else `orderBy`, else `mal_id`). */
   searchProducers(search: ProducerSearch): Promise<Page<Producer>>;
+  /** The producer with its external links. */
   getProducerFull(id: number): Promise<ProducerFull | undefined>;
+  /** The producer's external links. */
   getProducerExternal(id: number): Promise<Link[] | undefined>;
+  /** One page of magazines matching a search. */
   searchMagazines(search: MagazineSearch): Promise<Page<Magazine>>;
   /** Genres with entry counts: genres, explicit genres, themes, demographics (or one category), by id within each. */
   listGenres(kind: MediaKind, category?: GenreCategory): Promise<Genre[]>;
@@ -415,11 +456,15 @@ export interface CatalogueStore {
   // ---- seasons, schedules, top, random ----
   /** Years with anime, newest first, each with its seasons in calendar order. */
   listSeasons(): Promise<SeasonArchive[]>;
+  /** Anime of one season (`GET /v1/seasons/{year}/{season}` and `/v1/seasons/now`), filtered and paged. */
   getSeason(query: SeasonQuery): Promise<Page<Anime>>;
   /** Every not-yet-aired anime, most members first. */
   getSeasonUpcoming(query: AiringFilter): Promise<Page<Anime>>;
+  /** Currently airing anime by broadcast day (`GET /v1/schedules`). */
   getSchedules(query: ScheduleQuery): Promise<Page<Anime>>;
+  /** Top anime for `GET /v1/top/anime`: by score, or as its `filter` says ({@link TopAnimeQuery}). */
   getTopAnime(query: TopAnimeQuery): Promise<Page<Anime>>;
+  /** Top manga for `GET /v1/top/manga`: by score, or as its `filter` says ({@link TopMangaQuery}). */
   getTopManga(query: TopMangaQuery): Promise<Page<Manga>>;
   /** Characters with favorites, most first. */
   getTopCharacters(paging: Paging): Promise<Page<Character>>;
@@ -427,8 +472,11 @@ export interface CatalogueStore {
   getTopPeople(paging: Paging): Promise<Page<Person>>;
   /** `undefined` only when nothing matches. */
   getRandomAnime(query: RandomQuery): Promise<Anime | undefined>;
+  /** A random manga among the matches; `undefined` only when nothing matches. */
   getRandomManga(query: RandomQuery): Promise<Manga | undefined>;
+  /** The character at position ⌊`pick` × count⌋ in `mal_id` order (`pick` in [0, 1)). */
   getRandomCharacter(pick: number): Promise<Character | undefined>;
+  /** The person at position ⌊`pick` × count⌋ in `mal_id` order (`pick` in [0, 1)). */
   getRandomPerson(pick: number): Promise<Person | undefined>;
 
   // ---- community ----
@@ -438,14 +486,19 @@ export interface CatalogueStore {
   getReviews(query: ReviewQuery): Promise<Page<ReviewWithEntry>>;
   /** The most-voted reviews. */
   getTopReviews(query: ReviewQuery): Promise<Page<ReviewWithEntry>>;
+  /** One page of news matching a search, newest first. */
   searchNews(search: PostSearch): Promise<Page<News>>;
   /** A news item with its related anime and manga (SFW-filtered). */
   getNews(id: number, sfw: SfwMode): Promise<NewsFull | undefined>;
   /** News tags with counts, by category then name. */
   listNewsTags(): Promise<NewsTag[]>;
+  /** One page of articles matching a search, newest first. */
   searchArticles(search: PostSearch): Promise<Page<Article>>;
+  /** An article with its related anime and manga (SFW-filtered); `undefined` when there is none. */
   getArticle(id: number, sfw: SfwMode): Promise<ArticleFull | undefined>;
+  /** Article tags with counts. */
   listArticleTags(): Promise<ArticleTag[]>;
+  /** One page of stacks matching a search, newest first. */
   searchStacks(search: StackSearch): Promise<Page<Stack>>;
   /** A stack with its entries in source order (SFW-filtered). */
   getStack(id: number, sfw: SfwMode): Promise<StackFull | undefined>;
