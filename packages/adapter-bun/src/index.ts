@@ -7,6 +7,12 @@ import type { RequestContext } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
 export interface BunServable {
+  /**
+   * The app's Web-standard door, which the adapter calls for every request.
+   * @param request - The request.
+   * @param context - The client address, from the runtime.
+   * @returns The response.
+   */
   fetch(request: Request, context?: RequestContext): Promise<Response>;
 }
 

@@ -11,6 +11,11 @@ import { errorEnvelope, type PlainRequest, type PlainResponse } from '@catalogue
 
 /** What the adapter needs of an app: its plain door, and optionally which paths it owns. */
 export interface NodeServable {
+  /**
+   * The app's plain door, which the adapter calls for every request.
+   * @param request - The plain request.
+   * @returns The plain response.
+   */
   handle(request: PlainRequest): Promise<PlainResponse>;
   /** Whether a path belongs to the app; others fall through to `next()` when mounted as middleware. */
   owns?(path: string): boolean;

@@ -6,14 +6,38 @@ import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, t
 
 /** What {@link combineApps} needs of an app. */
 export interface MountableApp {
+  /**
+   * The plain door.
+   * @param request - The plain request.
+   * @returns The plain response; never rejects.
+   */
   handle(request: PlainRequest): Promise<PlainResponse>;
+  /**
+   * Whether a path belongs to this app.
+   * @param path - A request path.
+   */
   owns(path: string): boolean;
 }
 
 /** Apps combined into one, with the same doors. */
 export interface CombinedApp {
+  /**
+   * The Web-standard door, for Bun, Deno, workers and tests.
+   * @param request - The request.
+   * @param context - The client address, from the host.
+   * @returns The answer of the first app that owns the path, else the last app's; never rejects.
+   */
   fetch(request: Request, context?: RequestContext): Promise<Response>;
+  /**
+   * The plain door, for Node.
+   * @param request - The plain request.
+   * @returns The answer of the first app that owns the path, else the last app's; never rejects.
+   */
   handle(request: PlainRequest): Promise<PlainResponse>;
+  /**
+   * Whether any of the combined apps owns a path.
+   * @param path - A request path.
+   */
   owns(path: string): boolean;
 }
 

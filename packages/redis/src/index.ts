@@ -21,7 +21,15 @@ export interface RedisGatewayOptions {
   /** Redis URL; the gateway then owns its connection. @default 'redis://127.0.0.1:6379' */
   url?: string;
   /** A node-redis client you own (connected or connecting); the gateway never closes it. */
-  client?: { sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown> };
+  client?: {
+    /**
+     * node-redis's `sendCommand`.
+     * @param args - The command and its arguments.
+     * @param options - node-redis command options.
+     * @returns The reply.
+     */
+    sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
+  };
   /** Any other client: a function that sends one command. */
   sendCommand?: SendCommand;
   /** Prefix of every key, so that several deployments or test runs share one Redis. @default 'catalogue-api:' */

@@ -84,7 +84,15 @@ export function createRedisCacheStore(send: SendCommand, prefix: string): CacheS
  * @param setKey - The set's key.
  */
 export function createRedisKeyStore(send: SendCommand, setKey: string): KeyStore & {
+  /**
+   * Adds Server Keys (stored as fingerprints).
+   * @param keys - The keys, in clear; empty strings are ignored.
+   */
   add(keys: readonly string[]): Promise<void>;
+  /**
+   * Removes Server Keys.
+   * @param keys - The keys, in clear.
+   */
   remove(keys: readonly string[]): Promise<void>;
 } {
   const fingerprints = (keys: readonly string[]) => Promise.all(keys.filter((key) => key.length > 0).map(fingerprintKey));

@@ -8,7 +8,17 @@ import type { CheckOutcome, ServiceConfig } from './types.js';
 
 /** Timer functions, injected so that tests drive the schedule instead of sleeping. */
 export interface Timers {
+  /**
+   * Runs `callback` once after `ms` milliseconds.
+   * @param callback - What to run.
+   * @param ms - The delay.
+   * @returns A handle for `clearTimeout`.
+   */
   setTimeout(callback: () => void, ms: number): unknown;
+  /**
+   * Cancels a pending `setTimeout`.
+   * @param handle - What `setTimeout` returned.
+   */
   clearTimeout(handle: unknown): void;
 }
 
