@@ -85,18 +85,48 @@ export function ok(body: unknown, headers?: Record<string, string>): Reply {
   return headers ? { body, headers } : { body };
 }
 
-interface IttyRequest {
-  method: string;
-  url: string;
-  params: Record<string, string>;
-  query: RawQuery;
-  plain: PlainRequest;
-}
-
 const encoder = new TextEncoder();
 
 function byteLength(body: string | Uint8Array): number {
   return typeof body === 'string' ? encoder.encode(body).byteLength : body.byteLength;
+}
+
+/** A route with the pattern itty-router compiled for it. */
+interface Compiled<C> {
+  pattern: RegExp;
+  route: Route<C>;
+}
+
+// A path the URL parser leaves as it is: no percent-encoding, backslash or dot segment to resolve.
+const PLAIN_PATH = /^\/[\w\-.~/]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+// The URL parser drops a fragment, strips tabs and newlines, and trims trailing controls and spaces.
+const PLAIN_QUERY = /[#\t\n\r]|[\0-\x20]$/;
+const LITERAL_SEGMENT = /^[\w-]+$/;
+
+/**
+ * The first two segments of a path (`v1/anime` of `/v1/anime/1/full`), or `undefined` when it
+ * has fewer. A route whose pattern starts with two literal segments can only match paths that
+ * start with the same two, so each request tests the patterns of its own group only.
+ */
+function groupKey(path: string): string | undefined {
+  const first = path.indexOf('/', 1);
+  if (first < 0) return undefined;
+  const second = path.indexOf('/', first + 1);
+  return second < 0 ? path.slice(1) : path.slice(1, second);
+}
+
+/**
+ * The raw query as an object, read as itty-router reads `url.searchParams`: a repeated key gives
+ * an array (a repeat of an empty value replaces it), on a prototype-free object.
+ */
+function toQuery(params: URLSearchParams): RawQuery {
+  const query: RawQuery = Object.create(null) as RawQuery;
+  for (const [key, value] of params) {
+    const seen = query[key];
+    query[key] = seen ? ([] as string[]).concat(seen, value) : value;
+  }
+  return query;
 }
 
 /**
@@ -109,20 +139,55 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
   const serialize = options.serialize ?? JSON.stringify;
   const notFound =
     options.notFound ?? ((path: string) => new ApiError(404, `No endpoint at ${path}`, 'Check the path against the API documentation.'));
-  const router = Router<IttyRequest, [C]>();
+  // itty-router compiles each pattern to a RegExp; matching is done here, in route order, over
+  // the routes that can match the path's first two segments. Routing with router.fetch() would
+  // cost a `new URL` and a test of every pattern per request.
+  const router = Router();
+  const compiled: Compiled<C>[] = [];
   for (const route of options.routes) {
-    router.get(route.path, (req: IttyRequest, ctx: C) =>
-      route.handler({ params: req.params, query: req.query, path: req.plain.path, request: req.plain }, ctx),
-    );
+    router.get(route.path, () => undefined);
+    compiled.push({ pattern: router.routes[router.routes.length - 1]![1], route });
   }
+  const anyGroup: Compiled<C>[] = [];
+  const groups = new Map<string, Compiled<C>[]>();
+  compiled.forEach((entry, i) => {
+    const normalized = router.routes[i]![3] ?? entry.route.path;
+    const key = groupKey(normalized);
+    const literal = key !== undefined && key.split('/').every((segment) => LITERAL_SEGMENT.test(segment));
+    if (!literal) {
+      anyGroup.push(entry);
+      for (const group of groups.values()) group.push(entry);
+    } else {
+      // A new group starts with the unkeyed routes registered so far, to keep route order.
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = [...anyGroup]));
+      group.push(entry);
+    }
+  });
 
   async function dispatch(request: PlainRequest): Promise<PlainResponse> {
-    const target = request.query ? `${request.path}?${request.query}` : request.path;
-    const reply = (await router.fetch(
-      { method: 'GET', url: `http://x${target}`, plain: request, params: {}, query: {} },
-      context,
-    )) as Reply | undefined;
-    if (reply === undefined) throw notFound(request.path);
+    let pathname = request.path;
+    let params: URLSearchParams;
+    if (PLAIN_PATH.test(pathname) && !DOT_SEGMENT.test(pathname) && !PLAIN_QUERY.test(request.query)) {
+      params = new URLSearchParams(request.query);
+    } else {
+      const url = new URL(request.query ? `http://x${request.path}?${request.query}` : `http://x${request.path}`);
+      pathname = url.pathname;
+      params = url.searchParams;
+    }
+    const key = groupKey(pathname);
+    const candidates = (key !== undefined && groups.get(key)) || anyGroup;
+    let reply: Reply | undefined;
+    for (const { pattern, route } of candidates) {
+      const match = pattern.exec(pathname);
+      if (!match) continue;
+      const routeRequest = { params: match.groups ?? {}, query: toQuery(params), path: request.path, request };
+      const answer = route.handler(routeRequest, context);
+      reply = answer instanceof Promise ? await answer : answer;
+      // As in itty-router, a handler that answers nothing passes the request to the next match.
+      if (reply != null) break;
+    }
+    if (reply == null) throw notFound(request.path);
     const headers = baseHeaders();
     if (reply.headers) Object.assign(headers, reply.headers);
     return { status: reply.status ?? 200, headers, body: serialize(reply.body) };
