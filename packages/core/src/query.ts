@@ -253,13 +253,13 @@ export function idListParam(name: string) {
  * @param name - Parameter name, for the message.
  */
 export function idParam(name: string) {
-  return raw.transform((value, ctx): number | undefined => {
+  return documented(raw.transform((value, ctx): number | undefined => {
     const s = one(name, value, ctx);
     if (s === undefined) return undefined;
     const n = INT.test(s) ? Number(s) : NaN;
     if (!(n >= 1 && Number.isSafeInteger(n))) return fail(ctx, `${name} must be a positive integer id`);
     return n;
-  });
+  }), z.int().positive());
 }
 
 /** A calendar period from a `YYYY`, `YYYY-MM` or `YYYY-MM-DD` parameter: its first and last day. */
