@@ -63,6 +63,7 @@ export class ApiError extends Error {
   readonly headers: Readonly<Record<string, string>>;
 
   /**
+   * Creates an error that answers with the envelope; prefer the named factories.
    * @param status - HTTP status; decides `type`.
    * @param message - Human-readable explanation.
    * @param error - Extra context or recovery guidance; defaults to a generic text for the status.

@@ -462,9 +462,9 @@ export interface CatalogueStore {
   getSeasonUpcoming(query: AiringFilter): Promise<Page<Anime>>;
   /** Currently airing anime by broadcast day (`GET /v1/schedules`). */
   getSchedules(query: ScheduleQuery): Promise<Page<Anime>>;
-  /** Top anime for `GET /v1/top/anime`: by score, or as its `filter` says ({@link TopAnimeQuery}). */
+  /** Top anime for `GET /v1/top/anime`: by score, or as its `filter` says (`TopAnimeQuery`). */
   getTopAnime(query: TopAnimeQuery): Promise<Page<Anime>>;
-  /** Top manga for `GET /v1/top/manga`: by score, or as its `filter` says ({@link TopMangaQuery}). */
+  /** Top manga for `GET /v1/top/manga`: by score, or as its `filter` says (`TopMangaQuery`). */
   getTopManga(query: TopMangaQuery): Promise<Page<Manga>>;
   /** Characters with favorites, most first. */
   getTopCharacters(paging: Paging): Promise<Page<Character>>;

@@ -90,6 +90,7 @@ export interface ImportSummary {
 /** Thrown when the sink fails mid-import; says how far the import got. */
 export class ImportInterruptedError extends Error {
   /**
+   * Wraps the sink's error with what was committed before it.
    * @param summary - What was committed before the failure.
    * @param cause - The sink's error.
    */
