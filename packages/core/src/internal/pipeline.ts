@@ -43,6 +43,11 @@ export interface Route<C> {
 
 /** Something that logs unexpected failures. */
 export interface Logger {
+  /**
+   * Logs an unexpected failure (clients see only the 500 or 503 envelope).
+   * @param message - What failed.
+   * @param detail - The error, or a description of it.
+   */
   error(message: string, detail?: unknown): void;
 }
 
