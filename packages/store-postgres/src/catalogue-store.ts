@@ -86,6 +86,9 @@ const ORDER: Record<AnimeOrderBy, string> = {
   favorites: 'favorites',
 };
 
+/** Query characters the fuzzy (word similarity) match looks at; see `titleHits`. */
+const FUZZY_CHARS = 48;
+
 /** Rows per statement when seeding; well under PostgreSQL's 1 GB parameter limit at any record size. */
 const SEED_BATCH = 1000;
 
@@ -122,6 +125,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const animeTitles = table('anime_titles');
   const documents = table('documents');
   const generation = table('generation');
+  const titleMatches = table('anime_title_matches');
 
   const and = (parts: Fragment[]): Fragment =>
     parts.length === 0 ? sql`` : parts.slice(1).reduce((acc, part) => sql`${acc} and ${part}`, sql`where ${parts[0]!}`);
@@ -158,23 +162,29 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   /**
    * Title hits for a folded query, with the memory store's tiers (0 exact, 1 prefix, 2 word prefix,
    * 3 fuzzy) and two similarities for ordering fuzzy hits. Short queries match word prefixes only, as in
-   * core's search index; longer ones also match infixes and `pg_trgm` (word) similarity, all of which
-   * the GIN trigram index answers.
+   * core's search index; longer ones match titles containing them and titles holding a stretch within
+   * `pg_trgm` word similarity 0.5 (`anime_title_matches`, migration 2; both answered by the GIN index).
+   *
+   * The fuzzy match looks at the first {@link FUZZY_CHARS} characters: the memory store, too, finds a
+   * fuzzy hit for a 200-character query only in a title holding most of it, and every further trigram
+   * adds a posting list to the index scan. Whole-title `similarity` (`%`) only orders hits: as a match
+   * condition its index candidates are every title sharing a few common trigrams ("no", "the"),
+   * thousands of rechecks for hits word similarity already finds.
    */
   function titleHits(q: string): Fragment {
     const prefix = `${q}%`;
     const wordPrefix = `% ${q}%`;
-    const match =
+    const fuzzy = q.length > FUZZY_CHARS ? q.slice(0, FUZZY_CHARS).trimEnd() : q;
+    const from =
       q.length < 3
-        ? sql`t.title like ${prefix} or t.title like ${wordPrefix}`
-        : sql`t.title like ${`%${q}%`} or ${q} <% t.title or t.title % ${q}`;
+        ? sql`${animeTitles} t where t.title like ${prefix} or t.title like ${wordPrefix}`
+        : sql`${titleMatches}(${`%${q}%`}::text, ${fuzzy}::text) t`;
     return sql`
       select t.mal_id,
         min(case when t.title = ${q} then 0 when t.title like ${prefix} then 1 when t.title like ${wordPrefix} then 2 else 3 end) as tier,
         max(case when strpos(t.title, ${q}) > 0 then 1 else word_similarity(${q}, t.title) end) as wsim,
         max(similarity(t.title, ${q})) as sim
-      from ${animeTitles} t
-      where ${match}
+      from ${from}
       group by t.mal_id`;
   }
 

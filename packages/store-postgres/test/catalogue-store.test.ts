@@ -11,6 +11,7 @@ import { demoData } from '@catalogue-api/demo-data';
 import { animeComparator, animeFilter, indexAnime } from '../../core/src/select.js';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
 import { toAnimeTitles } from '../src/internal/anime-rows.js';
+import { RESOURCE_NAMES } from '../src/resources.js';
 
 const url = process.env.DATABASE_URL;
 const demoAnime = demoData.anime as readonly Anime[];
@@ -226,6 +227,13 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       await store.upsert('anime', [original]);
     }
     expect((await store.getAnime(20))?.title).toBe(original.title);
+  });
+
+  it('stores every record of every demo collection: no two demo records share an upsert identity', async () => {
+    for (const name of RESOURCE_NAMES) {
+      const records = (demoData as Record<string, readonly unknown[] | undefined>)[name] ?? [];
+      expect(await store.count(name), name).toBe(records.length);
+    }
   });
 
   it('rejects an unknown resource by name', async () => {

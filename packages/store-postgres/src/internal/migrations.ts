@@ -85,6 +85,25 @@ const MIGRATIONS: ReadonlyArray<(s: string) => string> = [
       value bigint not null
     );
     insert into ${s}.generation (value) values (0);`,
+  // The titles matching a query of three or more characters: those containing it (`infix`, a LIKE
+  // pattern) and those holding a stretch within word similarity 0.5 of `fuzzy` (pg_trgm's default 0.6
+  // misses one-letter typos of short titles, "naruot"). The settings hold whatever the connection's:
+  // plans for the actual values (a generic plan cannot tell a rare trigram from a common one), and the
+  // GIN index even when its estimate for a long query's many trigrams exceeds a sequential scan's,
+  // which runs word_similarity on every title (seconds). Two statements, not one OR: for an OR of both
+  // the planner picks a scan of every row.
+  (s) => `
+    create function ${s}.anime_title_matches(infix text, fuzzy text) returns table (mal_id integer, title text)
+    language plpgsql stable
+    set pg_trgm.word_similarity_threshold = 0.5
+    set plan_cache_mode = force_custom_plan
+    set enable_seqscan = off
+    as $f$
+    begin
+      return query select t.mal_id, t.title from ${s}.anime_titles t where t.title like infix;
+      return query select t.mal_id, t.title from ${s}.anime_titles t where fuzzy <% t.title;
+    end
+    $f$;`,
 ];
 
 /** Quotes an SQL identifier. */
