@@ -12,6 +12,8 @@
  * part-way (batches committed before the failure are kept; re-run to finish, it is idempotent).
  * @module
  */
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
@@ -79,6 +81,13 @@ async function runImport(argv: string[]): Promise<number> {
   });
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError('import takes exactly one FILE');
+  // Checked before connecting anywhere: a mistyped path is a usage error, not a failed import.
+  try {
+    await access(file, constants.R_OK);
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not readable';
+    throw new UsageError(`cannot read FILE "${file}": ${why}`);
+  }
   const resource = values.resource ?? resourceFromFileName(file) ?? 'anime';
   if (!isResourceName(resource)) throw new UsageError(`unknown --resource "${resource}"`);
   const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);

@@ -3,7 +3,7 @@
  * zod's reason while the valid ones are imported; idempotent re-runs; batches committed before a
  * failure (or a SIGKILL) are kept. Runs the real CLI with tsx. Needs `DATABASE_URL` for PostgreSQL.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +95,29 @@ describe('catalogue-api import --store memory-snapshot', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--store must be memory-snapshot or postgres/);
     expect((await run(['import', 'x.json', '--store', 'postgres', '--resource', 'spaceships'])).code).toBe(2);
+  }, 60_000);
+
+  it('exits 2 naming a FILE that does not exist, before connecting to any database', async () => {
+    const missing = join(dir, 'no-such-file.ndjson');
+    const result = await run(['import', missing, '--store', 'postgres', '--database-url', 'postgres://nobody@127.0.0.1:1/none']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`cannot read FILE "${missing}": no such file`);
+    expect(result.stderr).not.toMatch(/ECONNREFUSED|\n\s+at /);
+  }, 60_000);
+
+  // `script` (util-linux) runs the CLI on a pseudo-terminal, where the importer draws a bar instead of
+  // log lines; without it there is no terminal to test on.
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('draws a progress bar on a terminal, and plain progress lines elsewhere', async () => {
+    const file = writeNdjson();
+    const out = join(dir, 'snapshot-tty.json');
+    const command = [process.execPath, tsx, '--tsconfig', join(here, 'tsconfig.json'), cli, 'import', file, '--store', 'memory-snapshot', '--out', out, '--batch-size', '4'];
+    const quoted = command.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
+    const tty = spawnSync('script', ['-qec', quoted, '/dev/null'], { env: { ...process.env, FORCE_COLOR: '0' }, encoding: 'utf8' });
+    expect(tty.stdout).toMatch(/anime ← anime\.ndjson \[[█░]+\] 100% \| 28 imported, 2 rejected/);
+    const plain = await run(['import', file, '--store', 'memory-snapshot', '--out', out, '--batch-size', '4']);
+    expect(plain.stderr).not.toMatch(/[█░]/);
+    expect(plain.stderr).toMatch(/28 of 30 records imported/);
   }, 60_000);
 });
 
