@@ -44,6 +44,11 @@ export type ResourceName = keyof CatalogueData;
 
 /** What the importer needs of a zod schema. */
 export interface RecordSchema {
+  /**
+   * Validates one record, as zod's `safeParse` does.
+   * @param value - The record as read from the input.
+   * @returns The parsed record, or the issues with their paths.
+   */
   safeParse(value: unknown):
     | { success: true; data: unknown }
     | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
