@@ -89,6 +89,13 @@ export interface MemoryGatewayBackendOptions {
  * The in-memory back end: counters, blocks and the two caches for one process.
  * @param options - Cache size bound.
  * @returns The back end.
+ * @example
+ * ```ts
+ * import { createCatalogueApp, createMemoryGatewayBackend } from '@catalogue-api/core';
+ *
+ * // One process: each of the two response caches holds up to 16 MiB.
+ * const app = createCatalogueApp({ gateway: { backend: createMemoryGatewayBackend({ cacheMaxBytes: 16 * 1024 * 1024 }) } });
+ * ```
  */
 export function createMemoryGatewayBackend(options: MemoryGatewayBackendOptions = {}): GatewayBackend {
   const cache = { maxBytes: options.cacheMaxBytes ?? 64 * 1024 * 1024 };
