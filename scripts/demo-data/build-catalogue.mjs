@@ -111,7 +111,6 @@ const sfwClassOf = (e) => {
   if (ids.includes(12) || ids.includes(49)) return 2;
   return ids.includes(9) ? 1 : 0;
 };
-const meta = (kind, e) => ({ type: kind, mal_id: e.mal_id });
 
 // Generated records get ids in blocks far above the real MAL ids of the same kind, so that they
 // can never be mistaken for (or collide with) a real entry.
@@ -564,7 +563,6 @@ for (const a of anime) {
   if (onair.length) streaming.push({ anime_id: a.mal_id, links: onair });
 }
 
-const detailAnime = new Set(castAnime);
 for (const id of castAnime) {
   const a = animeById.get(id);
   const r = rng(`episodes:${id}`);

@@ -28,7 +28,7 @@ import type { Anime, AnimeFull } from './schemas/anime.js';
 import type { Article, ArticleFull } from './schemas/article.js';
 import type { AnimeCharacter } from './schemas/cast.js';
 import type { Character } from './schemas/character.js';
-import type { AnimeMeta, CharacterMeta, Images, Link, PersonMeta, RelatedEntry } from './schemas/common.js';
+import type { AnimeMeta, CharacterMeta, Images, PersonMeta, RelatedEntry } from './schemas/common.js';
 import type { Episode, EpisodeDetail } from './schemas/episode.js';
 import type { Manga, MangaFull } from './schemas/manga.js';
 import type { AnimeStatistics, MangaStatistics, Relation } from './schemas/media.js';
@@ -732,8 +732,8 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       if (!animeById.has(id)) return undefined;
       const s = animeStatsOf.get(id);
       if (!s) return EMPTY_ANIME_STATS;
-      const { anime_id: _, ...stats } = s;
-      return stats;
+      const { watching, completed, on_hold, dropped, plan_to_watch, total, scores } = s;
+      return { watching, completed, on_hold, dropped, plan_to_watch, total, scores };
     },
     async getAnimeMoreinfo(id) {
       return animeById.has(id) ? { moreinfo: moreinfoOf.get(key('anime', id)) ?? null } : undefined;
@@ -814,8 +814,8 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       if (!mangaById.has(id)) return undefined;
       const s = mangaStatsOf.get(id);
       if (!s) return EMPTY_MANGA_STATS;
-      const { manga_id: _, ...stats } = s;
-      return stats;
+      const { reading, completed, on_hold, dropped, plan_to_read, total, scores } = s;
+      return { reading, completed, on_hold, dropped, plan_to_read, total, scores };
     },
     async getMangaMoreinfo(id) {
       return mangaById.has(id) ? { moreinfo: moreinfoOf.get(key('manga', id)) ?? null } : undefined;
