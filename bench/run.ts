@@ -26,7 +26,7 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem, type as osType, release } from 'node:os';
+import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -129,6 +129,14 @@ interface HttpRow {
 }
 /** Outcome of one piece: its JSON, or why there is none. */
 type Piece<T> = { ok: true; data: T; seconds: number } | { ok: false; skipped?: true; reason: string; seconds?: number };
+/** One line of the run log: how long a piece took and how busy the machine was meanwhile. */
+interface LogEntry {
+  label: string;
+  seconds: number;
+  /** 1-minute load average when the piece ended (it includes the piece itself). */
+  load: number;
+  ok: boolean;
+}
 
 interface Run {
   startedAt: string;
@@ -138,6 +146,7 @@ interface Run {
   machine: Record<string, string>;
   commit: string;
   skipped: string[];
+  log?: LogEntry[];
   http?: Piece<HttpRow[]>;
   search?: { full: Piece<SearchResult>[]; demo: Piece<SearchResult> };
   postgres?: Piece<PostgresResult>;
@@ -149,6 +158,7 @@ interface Run {
 // Running pieces
 
 const log = (line: string) => process.stderr.write(`\n[bench] ${line}\n`);
+const runLog: LogEntry[] = [];
 
 /** Runs one piece; its stderr passes through, its last stdout line is parsed as JSON. */
 function runPiece<T>(label: string, command: string, argv: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Piece<T>> {
@@ -172,6 +182,7 @@ function runPiece<T>(label: string, command: string, argv: string[], options: { 
     child.once('close', (code, signal) => {
       clearTimeout(timer);
       const seconds = (performance.now() - started) / 1000;
+      runLog.push({ label, seconds, load: loadavg()[0]!, ok: !timedOut && code === 0 });
       if (timedOut) return resolve({ ok: false, reason: `timed out after ${options.timeoutMs / 60_000} min`, seconds });
       const last = out.trimEnd().split('\n').at(-1) ?? '';
       try {
@@ -207,6 +218,7 @@ async function measure(): Promise<Run> {
       node: process.version,
       bun: existsSync(bin('bun')) ? version(bin('bun'), ['--version']) : 'not found',
       deno: existsSync(bin('deno')) ? version(bin('deno'), ['--version']) : 'not found',
+      'load average at start (1/5/15 min)': loadavg().map((n) => n.toFixed(1)).join(' / '),
       wrk: onPath('wrk') ? version('wrk', ['-v'], (o) => /wrk (\S+)/.exec(o)?.[1]) : 'not found',
     },
     commit: version('git', ['-C', root, 'rev-parse', '--short', 'HEAD']),
@@ -280,6 +292,7 @@ async function measure(): Promise<Run> {
     );
   }
   run.finishedAt = new Date().toISOString();
+  run.log = runLog;
   return run;
 }
 
@@ -329,9 +342,9 @@ function medianSearch(runs: SearchResult[]): SearchResult | undefined {
 }
 
 /** The bars of issue 7 as measured in this run, collected while the sections render, shown first. */
-const bars: { bar: string; measured: string; met: boolean | undefined }[] = [];
-function check(barText: string, measured: string, met: boolean | undefined): string {
-  bars.push({ bar: barText, measured, met });
+const bars: { bar: string; measured: string; met: boolean | undefined; context: string }[] = [];
+function check(barText: string, measured: string, met: boolean | undefined, context = ''): string {
+  bars.push({ bar: barText, measured, met, context });
   return verdict(met);
 }
 
@@ -403,7 +416,7 @@ function searchSection(run: Run): string {
   md += '\n| store | dataset | entries | p50 ms | p90 ms | p99 ms | max ms | hit@1 | hits@10 | bars |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n';
   if (full) {
     const hits = share(all(full.recall));
-    md += `| memory | full | ${int(full.entries)} | ${ms(full.battery.p50)} | ${ms(full.battery.p90)} | ${ms(full.battery.p99)} | ${ms(full.battery.max)} | ${all(full.recall)?.hit1}/${all(full.recall)?.n} | ${pct(all(full.recall))} | p99 ≤ 5 ms: ${check('memory store search p99 ≤ 5 ms (30k anime, wall clock)', `${ms(full.battery.p99)} ms`, full.battery.p99 <= 5)}; hits@10 ≥ 95 %: ${check('memory store hits@10 ≥ 95 % (battery)', pct(all(full.recall)), hits === undefined ? undefined : hits >= 0.95)} |\n`;
+    md += `| memory | full | ${int(full.entries)} | ${ms(full.battery.p50)} | ${ms(full.battery.p90)} | ${ms(full.battery.p99)} | ${ms(full.battery.max)} | ${all(full.recall)?.hit1}/${all(full.recall)?.n} | ${pct(all(full.recall))} | p99 ≤ 5 ms: ${check('memory store search p99 ≤ 5 ms (30k anime, wall clock)', `${ms(full.battery.p99)} ms`, full.battery.p99 <= 5, full.batteryCpu ? `CPU time of the same queries: p99 ${ms(full.batteryCpu.p99)} ms` : '')}; hits@10 ≥ 95 %: ${check('memory store hits@10 ≥ 95 % (battery)', pct(all(full.recall)), hits === undefined ? undefined : hits >= 0.95)} |\n`;
     if (full.batteryCpu) md += `| memory (CPU time of the same queries) | full | ${int(full.entries)} | ${ms(full.batteryCpu.p50)} | ${ms(full.batteryCpu.p90)} | ${ms(full.batteryCpu.p99)} | ${ms(full.batteryCpu.max)} | | | context only: time this process held a core |\n`;
   }
   if (pg) {
@@ -448,7 +461,7 @@ function startupSection(run: Run): string {
   const start = m((r) => r.startMs);
   const peak = m((r) => r.peakRssMiB ?? r.rssMiB);
   md += '| measure | value | bar |\n|---|---:|---|\n';
-  md += `| start-up, wall clock | ${int(start)} ms (parse ${int(m((r) => r.parseMs))} + store ${int(m((r) => r.buildMs))}) | ≤ 5 s: ${check('full-scale memory store starts in ≤ 5 s', `${int(start)} ms`, start <= 5000)} |\n`;
+  md += `| start-up, wall clock | ${int(start)} ms (parse ${int(m((r) => r.parseMs))} + store ${int(m((r) => r.buildMs))}) | ≤ 5 s: ${check('full-scale memory store starts in ≤ 5 s', `${int(start)} ms`, start <= 5000, runs[0]!.startCpuMs === undefined ? '' : `CPU time of the same steps: ${int(m((r) => r.startCpuMs))} ms`)} |\n`;
   if (runs[0]!.startCpuMs !== undefined) md += `| start-up, CPU time of the same steps | ${int(m((r) => r.startCpuMs))} ms | context: the wall clock minus time other processes held the core |\n`;
   md += `| first search after start | ${ms(m((r) => r.firstSearchMs))} ms | |\n`;
   md += `| heap: records | ${int(m((r) => r.heapDataMiB))} MiB | |\n`;
@@ -487,15 +500,21 @@ function render(run: Run): string {
     '(each table says what it is a ratio of), not absolute figures across runs. A bar is **met** or **not met** as measured here.\n\n';
   md += '## Machine and method\n\n| item | value |\n|---|---|\n';
   for (const [k, v] of Object.entries(run.machine)) md += `| ${k} | ${v} |\n`;
-  md += `| run | ${run.quick ? 'quick' : 'full'}: HTTP wrk -t2 -c64, ${run.plan.httpWarmup} warm-up + ${run.plan.httpDuration} per server, rounds ${run.plan.httpRounds} (if the HTTP script supports them); search ${run.plan.searchRuns} process(es) × ${run.plan.searchPasses} pass(es); start-up ${run.plan.startupRuns} process(es); gateway ${run.plan.gatewayRounds} rounds |\n`;
+  md += `| run | ${run.quick ? 'quick' : 'full'}: HTTP wrk -t2 -c64, ${run.plan.httpWarmup} warm-up + ${run.plan.httpDuration} per server, ${run.plan.httpRounds} round(s); search ${run.plan.searchRuns} process(es) × ${run.plan.searchPasses} pass(es); start-up ${run.plan.startupRuns} process(es); gateway ${run.plan.gatewayRounds} rounds |\n`;
   md += `\nReproduce: \`REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench\` (see \`bench/run.ts\`).\n`;
   if (run.skipped.length) md += `\nSkipped in this run:\n\n${run.skipped.map((s) => `- ${s}`).join('\n')}\n`;
   bars.length = 0;
   const sections = `${httpSection(run)}\n${searchSection(run)}\n${startupSection(run)}\n${gatewaySection(run)}`;
-  md += '\n## The bars of issue 7, as measured\n\n| bar | measured | |\n|---|---:|---|\n';
-  for (const b of bars) md += `| ${b.bar} | ${b.measured} | ${verdict(b.met)} |\n`;
-  if (bars.length === 0) md += '| (nothing measured) | | |\n';
+  md += '\n## The bars of issue 7, as measured\n\n';
+  md += 'Latency bars are checked on wall-clock time as measured; where a piece also reports the CPU time its own process used, that is shown as context (on a busy machine the difference is time other processes held the core).\n\n';
+  md += '| bar | measured | | context |\n|---|---:|---|---|\n';
+  for (const b of bars) md += `| ${b.bar} | ${b.measured} | ${verdict(b.met)} | ${b.context} |\n`;
+  if (bars.length === 0) md += '| (nothing measured) | | | |\n';
   md += `\n${sections}`;
+  if (run.log?.length) {
+    md += '\n## Run log\n\nEach piece in the order it ran, with the 1-minute load average when it ended (2 cores: above 2, other work was queued for the CPU while it ran).\n\n| piece | seconds | load average | |\n|---|---:|---:|---|\n';
+    for (const entry of run.log) md += `| ${entry.label} | ${entry.seconds.toFixed(0)} | ${entry.load.toFixed(1)} | ${entry.ok ? 'ok' : 'failed'} |\n`;
+  }
   return md;
 }
 
