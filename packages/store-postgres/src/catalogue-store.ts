@@ -204,7 +204,22 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         : // Fuzzy hits: the closest stretch of a title first, then the closest whole title (a shorter
           // title wins, as fuse.js's field-length norm makes it win in the memory store).
           sql`order by h.tier, case when h.tier = 3 then h.wsim end desc, case when h.tier = 3 then h.sim end desc, a.popularity asc nulls last, a.mal_id`;
-    const from = q === undefined ? sql`${anime} a` : sql`(${titleHits(q)}) h join ${anime} a on a.mal_id = h.mal_id`;
+    if (q === undefined) {
+      // Browsing: the total is its own count (an index-only or narrow scan), so that the page itself
+      // is a top-N walk of an order index instead of a sort of every match under a window count.
+      const rows = await sql<{ total: string; record: Anime | null }[]>`
+        select c.total, r.record
+        from (select count(*) as total from ${anime} a ${where}) c
+        left join (
+          select ids.mal_id, row_number() over () as n
+          from (select a.mal_id from ${anime} a ${where} ${order} limit ${s.limit} offset ${offset}) ids
+        ) p on true
+        left join ${animeRecords} r on r.mal_id = p.mal_id
+        order by p.n`;
+      return { data: rows.flatMap((r) => (r.record ? [r.record] : [])), total: Number(rows[0]?.total ?? 0) };
+    }
+    // Searching: the hits are few (the title match is selective), so one pass counts and pages them.
+    const from = sql`(${titleHits(q)}) h join ${anime} a on a.mal_id = h.mal_id`;
     const rows = await sql<{ total: string; record: Anime }[]>`
       select p.total, r.record
       from (

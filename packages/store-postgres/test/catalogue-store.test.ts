@@ -231,7 +231,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
 
   it('stores every record of every demo collection: no two demo records share an upsert identity', async () => {
     for (const name of RESOURCE_NAMES) {
-      const records = (demoData as Record<string, readonly unknown[] | undefined>)[name] ?? [];
+      const records = (demoData as unknown as Record<string, readonly unknown[] | undefined>)[name] ?? [];
       expect(await store.count(name), name).toBe(records.length);
     }
   });

@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres, { type Sql } from 'postgres';
-import { createMemoryStore, type Anime } from '@catalogue-api/core';
+import { createMemoryStore, type Anime, type CatalogueStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
 import { createSnapshotSink, importFile, ImportInterruptedError, toStoreSink, type ImportSink } from '../src/import.js';
+import { RESOURCE_NAMES } from '../src/resources.js';
 
 const url = process.env.DATABASE_URL;
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -160,6 +161,38 @@ describe.skipIf(!url)('catalogue-api import --store postgres', () => {
     expect(result.code).toBe(0);
     expect(await store.count('manga')).toBe(manga.length);
   }, 60_000);
+
+  it('imports every resource of the demo data from its own file, and the store then answers like the memory store', async () => {
+    const allSchema = `${schema}_all`;
+    const target = createPostgresStore({ sql, schema: allSchema });
+    await target.migrate();
+    try {
+      for (const name of RESOURCE_NAMES) {
+        const records = (demoData as unknown as Record<string, readonly unknown[] | undefined>)[name] ?? [];
+        const file = join(dir, `${name}.ndjson`);
+        writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
+        const summary = await importFile(file, { resource: name, sink: toStoreSink(target) });
+        expect(summary.rejected, name).toEqual([]);
+        expect(await target.count(name), name).toBe(records.length);
+      }
+      const memory = createMemoryStore(demoData);
+      const person = demoData.people![0]!.mal_id;
+      const calls: Array<(s: CatalogueStore) => Promise<unknown>> = [
+        (s) => s.getMangaFull(11, 'off'),
+        (s) => s.searchManga({ page: 1, limit: 25, sfw: 'normal', approval: 'all', sort: 'desc', orderBy: 'score' }),
+        (s) => s.getCharacterFull(17, 'off'),
+        (s) => s.getPersonFull(person, 'off'),
+        (s) => s.getAnimeStaff(47),
+        (s) => s.getAnimeFull(20, 'off'),
+        (s) => s.listGenres('anime'),
+        (s) => s.getRecentRecommendations({ type: 'anime', sfw: 'off', page: 1, limit: 25 }),
+        (s) => s.getDeletedMangaIds(),
+      ];
+      for (const call of calls) expect(JSON.stringify(await call(target))).toBe(JSON.stringify(await call(memory)));
+    } finally {
+      await sql.unsafe(`drop schema if exists "${allSchema}" cascade`);
+    }
+  }, 120_000);
 
   it('keeps the batches committed before a failing one, and says how far it got', async () => {
     const failSchema = `${schema}_fail`;
