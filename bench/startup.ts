@@ -54,6 +54,8 @@ const result = {
   startMs: parseMs + buildMs,
   /** CPU time of the same two steps (the GC between them, for the heap figures, left out). */
   startCpuMs: (parseCpu.user + parseCpu.system + buildCpu.user + buildCpu.system) / 1000,
+  parseCpuMs: (parseCpu.user + parseCpu.system) / 1000,
+  buildCpuMs: (buildCpu.user + buildCpu.system) / 1000,
   firstSearchMs,
   firstSearchTotal: first.total,
   heapDataMiB: mib(heapData - heap0),
