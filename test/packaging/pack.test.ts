@@ -2,7 +2,7 @@
  * Every publishable package as npm would publish it: `npm pack` it, check the tarball's contents,
  * lint it with publint and @arethetypeswrong/cli, install all the tarballs into a fresh project
  * (third-party dependencies from the registry) and serve the catalogue from that install on Node,
- * through ESM and CommonJS, and on Bun. Packs what `npm run build` last built (`npm test` builds first).
+ * through ESM and CommonJS, on Bun and on Deno. Packs what `npm run build` last built (`npm test` builds first).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,16 @@ const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'p
 const publishable = readdirSync(join(root, 'packages'))
   .map((name) => ({ dir: join(root, 'packages', name), ...manifest(join(root, 'packages', name)) }))
   .filter((pkg) => !pkg.private);
+
+/** A user's server file: the demo catalogue on a free port, printing its URL. */
+const serverSource = (adapter: string) =>
+  [
+    `import { serve } from '@catalogue-api/${adapter}';`,
+    "import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';",
+    "import { demoData } from '@catalogue-api/demo-data';",
+    'const server = await serve(createCatalogueApp({ store: createMemoryStore(demoData) }), { port: 0 });',
+    'console.log(server.url);',
+  ].join('\n');
 
 // The fresh project gets zod, itty-router, postgres, redis… from the registry. Without one there is
 // nothing to install into, so the suite is skipped, and says so in its name.
@@ -108,16 +118,7 @@ describe.skipIf(!registryUp)(`packed, installed and served${registryUp ? '' : ' 
   });
 
   it('Node (ESM): serve(createCatalogueApp({ store: createMemoryStore(demoData) })) answers /v1/anime and /v1/openapi.json', async () => {
-    writeFileSync(
-      join(project, 'server.js'),
-      [
-        "import { serve } from '@catalogue-api/adapter-node';",
-        "import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';",
-        "import { demoData } from '@catalogue-api/demo-data';",
-        'const server = await serve(createCatalogueApp({ store: createMemoryStore(demoData) }), { port: 0 });',
-        'console.log(server.url);',
-      ].join('\n'),
-    );
+    writeFileSync(join(project, 'server.js'), serverSource('adapter-node'));
     const server = await spawnServer({ command: process.execPath, args: ['server.js'], cwd: project });
     try {
       const list = await fetch(`${server.url}/v1/anime?limit=1`);
@@ -150,17 +151,23 @@ describe.skipIf(!registryUp)(`packed, installed and served${registryUp ? '' : ' 
   });
 
   it('Bun: the Bun adapter serves from the installed packages', async () => {
-    writeFileSync(
-      join(project, 'server-bun.ts'),
-      [
-        "import { serve } from '@catalogue-api/adapter-bun';",
-        "import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';",
-        "import { demoData } from '@catalogue-api/demo-data';",
-        'const server = await serve(createCatalogueApp({ store: createMemoryStore(demoData) }), { port: 0 });',
-        'console.log(server.url);',
-      ].join('\n'),
-    );
+    writeFileSync(join(project, 'server-bun.ts'), serverSource('adapter-bun'));
     const server = await spawnServer({ command: join(root, 'node_modules/.bin/bun'), args: ['server-bun.ts'], cwd: project });
+    try {
+      expect((await fetch(`${server.url}/v1/anime?limit=1`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Deno: the Deno adapter serves from the installed packages (node_modules beside package.json)', async () => {
+    writeFileSync(join(project, 'server-deno.ts'), serverSource('adapter-deno'));
+    const server = await spawnServer({
+      command: join(root, 'node_modules/.bin/deno'),
+      args: ['run', '--allow-net', '--allow-env', '--allow-read', 'server-deno.ts'],
+      cwd: project,
+      timeoutMs: 60_000,
+    });
     try {
       expect((await fetch(`${server.url}/v1/anime?limit=1`)).status).toBe(200);
     } finally {
