@@ -7,7 +7,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, toNodeHandler, type Server } from '../src/index.js';
+import { serve, toNodeHandler, type NodeServable, type Server } from '../src/index.js';
 
 const app = createCatalogueApp({ store: createMemoryStore(demoData), gateway: false });
 let server: Server;
@@ -129,6 +129,44 @@ describe('requests Node cannot parse', () => {
     expect(first).toBe(0);
     expect(second).toBeGreaterThan(first);
     expect(JSON.parse(parseAnswer(raw.slice(second)).body)).toMatchObject({ status: 400, type: 'BadRequestException', path: '/v1/anime/1' });
+  });
+});
+
+describe('serve under saturation', () => {
+  it('answers every request, each with its own answer, when request work exceeds a turn and later ones wait', async () => {
+    // Each answer takes 8 ms of synchronous work, more than one event-loop turn may spend.
+    const slow: NodeServable = {
+      async handle(request) {
+        const until = performance.now() + 8;
+        while (performance.now() < until);
+        return { status: 200, headers: { 'content-type': 'text/plain' }, body: request.query };
+      },
+    };
+    const busy = await serve(slow, { port: 0 });
+    try {
+      const answers = await Promise.all(Array.from({ length: 24 }, (_, i) => fetch(`${busy.url}/x?${i}`).then(async (res) => [res.status, await res.text()])));
+      expect(answers).toEqual(Array.from({ length: 24 }, (_, i) => [200, String(i)]));
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('finishes requests still waiting for a turn before close() resolves', async () => {
+    const slow: NodeServable = {
+      async handle() {
+        const until = performance.now() + 8;
+        while (performance.now() < until);
+        return { status: 200, headers: {}, body: 'done' };
+      },
+    };
+    const busy = await serve(slow, { port: 0 });
+    let received = 0;
+    const allIn = new Promise<void>((resolve) => busy.node.on('request', () => ++received === 8 && resolve()));
+    const pending = Array.from({ length: 8 }, () => fetch(`${busy.url}/x`).then((res) => res.text()));
+    // Close once all eight are in, while most of them still wait for a turn.
+    await allIn;
+    await busy.close();
+    expect(await Promise.all(pending)).toEqual(Array.from({ length: 8 }, () => 'done'));
   });
 });
 
