@@ -228,7 +228,9 @@ async function measure(): Promise<Run> {
       'load average at start (1/5/15 min)': loadavg().map((n) => n.toFixed(1)).join(' / '),
       wrk: onPath('wrk') ? version('wrk', ['-v'], (o) => /wrk (\S+)/.exec(o)?.[1]) : 'not found',
     },
-    commit: version('git', ['-C', root, 'rev-parse', '--short', 'HEAD']),
+    commit:
+      version('git', ['-C', root, 'rev-parse', '--short', 'HEAD']) +
+      (spawnSync('git', ['-C', root, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).stdout.trim() ? ' with uncommitted changes in the tree' : ''),
     skipped: [],
   };
   const skip = (what: string) => (run.skipped.push(what), log(`skipped: ${what}`));
