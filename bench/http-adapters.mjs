@@ -1,25 +1,50 @@
 #!/usr/bin/env node
 /**
- * Adapter overhead, as ratios within one run: for Node, Bun and Deno, the same page served by the
- * runtime's raw server, by our adapter (prepared bytes), and by the whole app through the adapter
- * (see `http-adapters-server.mjs`). Load: `wrk -t2 -c64 --latency` on 127.0.0.1 after a warm-up;
- * each server is started here and stopped by its PID.
+ * HTTP throughput and latency of the example server against each runtime's raw server returning
+ * the same bytes (item 1 of `npm run bench`). For Node, Bun and Deno, the servers of
+ * `http-adapters-server.mjs` (`raw`, `app`, `app-cache`, optionally `adapter`) answer three
+ * requests: a search page (`/v1/anime?q=naruto`, ~30 KB), a detail (`/v1/anime/1/full`, ~4 KB)
+ * and an error (`/v1/anime?limit=99`, a 400 envelope). Load: `wrk -t2 -c64 --latency` on
+ * 127.0.0.1, a warm-up before each measurement; every round measures every variant of a request in
+ * a rotated order, ratios are taken inside a round against that round's raw server of the same
+ * runtime and request, and the table shows medians over the rounds. Servers are started here
+ * and stopped by their PID.
  *
- *   node bench/http-adapters.mjs                 # after `npm run build`
- *   DURATION=5s WARMUP=1s RUNTIMES=node,bun,deno VARIANTS=raw,adapter,app,app-gateway BENCH_PATH='/v1/anime?limit=25'
+ *   node bench/http-adapters.mjs [--json]        # after `npm run build`
+ *   DURATION=5s WARMUP=1s ROUNDS=3 RUNTIMES=node,bun,deno VARIANTS=raw,app,app-cache REQUESTS=search,detail,error
+ *   DURATION=2s WARMUP=1s ROUNDS=1 node bench/http-adapters.mjs   # quick mode (~1 min)
  *
- * Prints a Markdown table, and JSON rows with `--json`. Needs `wrk` on the PATH.
+ * Output: a Markdown table on stdout; with `--json`, the last stdout line is instead one JSON array
+ * of rows `{ runtime, variant, request, bytes, rps, p50, p99, ratio, non2xx }`:
+ * - `runtime`: `node` | `bun` | `deno`; `variant`: `raw` | `adapter` | `app` | `app-cache`;
+ *   `request`: `search` | `detail` | `error`; `bytes`: body size in bytes;
+ * - `rps`: requests/s, `p50` and `p99`: latency in ms (wrk `--latency`), medians over rounds;
+ * - `ratio`: median over rounds of rps / rps of `raw` on the same runtime and request (1 for raw);
+ * - `non2xx`: wrk's "Non-2xx or 3xx responses" summed over the measured rounds (every `error` request
+ *   counts, by design; for `search` and `detail` it must be 0).
+ * The Markdown table also shows the server process's CPU per request (user + system time from
+ * /proc over the measured run, divided by the requests wrk completed): on a shared, noisy machine
+ * it moves far less than req/s, and raw's CPU/req over the variant's is the throughput ratio the
+ * variant would reach on an otherwise idle core. Progress goes to stderr. Needs `wrk` on the PATH; Bun and Deno come from node_modules/.bin.
+ *
+ * The Node tail under saturation (1 % of requests over 1.2 s in the prototype, baselines §4) was
+ * connections waiting to be accepted, not slow answers; `tail-server.ts` measures it and its header
+ * gives the finding and the fix (a per-turn work budget in adapter-node's `serve()`).
  * @module
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = process.env;
 const duration = env.DURATION ?? '5s';
 const warmup = env.WARMUP ?? '1s';
+const rounds = Number(env.ROUNDS ?? 3);
 const runtimes = (env.RUNTIMES ?? 'node,bun,deno').split(',');
-const variants = (env.VARIANTS ?? 'raw,adapter,app,app-gateway').split(',');
+const variants = (env.VARIANTS ?? 'raw,app,app-cache').split(',');
+const requests = (env.REQUESTS ?? 'search,detail,error').split(',');
+const targets = { search: '/v1/anime?q=naruto', detail: '/v1/anime/1/full', error: '/v1/anime?limit=99' };
 const server = `${root}bench/http-adapters-server.mjs`;
 const commands = {
   node: [process.execPath, [server]],
@@ -27,19 +52,21 @@ const commands = {
   // npm: specifiers through node_modules, as in examples/deno (deno.json maps the three packages).
   deno: [`${root}node_modules/.bin/deno`, ['run', '--allow-net', '--allow-env', '--allow-read', '--config', `${root}examples/deno/deno.json`, server]],
 };
+if (!variants.includes('raw')) throw new Error('VARIANTS must include raw: every ratio is against it');
 
 function start(runtime, variant) {
   const [command, args] = commands[runtime];
   const child = spawn(command, args, { cwd: root, env: { ...env, VARIANT: variant, PORT: '0', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${runtime} ${variant}: no URL within 20 s`))), 20_000);
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${runtime} ${variant}: no URL within 30 s`))), 30_000);
     let out = '';
     child.stdout.on('data', (chunk) => {
       out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
+      const match = /listening on (http:\/\/\S+) bytes (\S+)/.exec(out);
       if (!match) return;
       clearTimeout(timer);
-      resolve({ child, url: match[1], line: out.trim() });
+      const bytes = Object.fromEntries(match[2].split(',').map((pair) => pair.split('=')).map(([name, n]) => [name, Number(n)]));
+      resolve({ child, url: match[1], bytes });
     });
     child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`${runtime} ${variant} exited (${code}): ${out}`))));
   });
@@ -54,41 +81,94 @@ function stop(child) {
   });
 }
 
-function wrk(url, time) {
+const ms = (text) => (text.endsWith('us') ? parseFloat(text) / 1000 : text.endsWith('ms') ? parseFloat(text) : parseFloat(text) * 1000);
+
+/** CPU seconds the process has used (user + system, all threads), or NaN where /proc is missing. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ (100 on Linux)
+  } catch {
+    return NaN;
+  }
+}
+
+/** One wrk run against the server `pid`; latencies in ms, server CPU in µs per request. */
+function wrk(url, time, pid) {
+  const before = cpuSeconds(pid);
   const out = execFileSync('wrk', ['-t2', '-c64', `-d${time}`, '--latency', url], { encoding: 'utf8' });
-  const ms = (text) => (text.endsWith('us') ? parseFloat(text) / 1000 : text.endsWith('ms') ? parseFloat(text) : parseFloat(text) * 1000);
+  const cpu = cpuSeconds(pid) - before;
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out);
+  const socketErrors = /Socket errors: (.*)/.exec(out);
+  if (socketErrors) process.stderr.write(`  wrk socket errors: ${socketErrors[1]}\n`);
   return {
     rps: parseFloat(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]),
-    p50: ms(/50%\s+(\S+)/.exec(out)[1]),
-    p99: ms(/99%\s+(\S+)/.exec(out)[1]),
+    p50: ms(/^\s+50%\s+(\S+)/m.exec(out)[1]),
+    p99: ms(/^\s+99%\s+(\S+)/m.exec(out)[1]),
+    max: ms(/Latency\s+\S+\s+\S+\s+(\S+)/.exec(out)[1]),
     non2xx: errors ? Number(errors[1]) : 0,
+    cpu: (cpu * 1e6) / Number(/(\d+) requests in/.exec(out)[1]),
   };
 }
 
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
 const rows = [];
 for (const runtime of runtimes) {
-  for (const variant of variants) {
-    const { child, url, line } = await start(runtime, variant);
-    try {
-      const target = `${url}${env.BENCH_PATH ?? '/v1/anime?limit=25'}`;
-      wrk(target, warmup);
-      rows.push({ runtime, variant, bytes: Number(/ (\d+) B /.exec(line)?.[1]), ...wrk(target, duration) });
-      process.stderr.write(`${line}: ${rows.at(-1).rps.toFixed(0)} req/s\n`);
-    } finally {
-      await stop(child);
+  const servers = {};
+  try {
+    for (const variant of variants) servers[variant] = await start(runtime, variant);
+    const samples = {}; // `${variant} ${request}` → [{ rps, p50, p99, max, non2xx, ratio }]
+    for (let round = 0; round < rounds; round++) {
+      for (const request of requests) {
+        const order = variants.map((_, i) => variants[(i + round) % variants.length]);
+        const measured = {};
+        for (const variant of order) {
+          const url = `${servers[variant].url}${targets[request]}`;
+          wrk(url, warmup, servers[variant].child.pid);
+          measured[variant] = wrk(url, duration, servers[variant].child.pid);
+          const m = measured[variant];
+          process.stderr.write(`${runtime} ${variant} ${request} round ${round + 1}: ${m.rps.toFixed(0)} req/s, p99 ${m.p99.toFixed(2)} ms, max ${m.max.toFixed(1)} ms, ${m.cpu.toFixed(1)} µs CPU/req\n`);
+        }
+        for (const variant of variants) {
+          (samples[`${variant} ${request}`] ??= []).push({ ...measured[variant], ratio: measured[variant].rps / measured.raw.rps });
+        }
+      }
     }
+    for (const variant of variants) {
+      for (const request of requests) {
+        const s = samples[`${variant} ${request}`];
+        rows.push({
+          runtime,
+          variant,
+          request,
+          bytes: servers[variant].bytes[request],
+          rps: median(s.map((x) => x.rps)),
+          p50: median(s.map((x) => x.p50)),
+          p99: median(s.map((x) => x.p99)),
+          ratio: median(s.map((x) => x.ratio)),
+          non2xx: s.reduce((sum, x) => sum + x.non2xx, 0),
+          max: Math.max(...s.map((x) => x.max)),
+          cpu: median(s.map((x) => x.cpu)),
+        });
+      }
+    }
+  } finally {
+    for (const { child } of Object.values(servers)) await stop(child);
   }
 }
-for (const row of rows) {
-  const raw = rows.find((r) => r.runtime === row.runtime && r.variant === 'raw');
-  row.ratio = raw ? row.rps / raw.rps : null;
-}
-if (process.argv.includes('--json')) console.log(JSON.stringify(rows, null, 2));
-else {
-  console.log(`| runtime | variant | body B | req/s | p50 ms | p99 ms | × raw (same runtime) | non-2xx |`);
-  console.log(`|---|---|---:|---:|---:|---:|---:|---:|`);
-  for (const r of rows) {
-    console.log(`| ${r.runtime} | ${r.variant} | ${r.bytes} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.ratio?.toFixed(2) ?? 'n/a'} | ${r.non2xx} |`);
+
+if (process.argv.includes('--json')) {
+  console.log(JSON.stringify(rows.map(({ runtime, variant, request, bytes, rps, p50, p99, ratio, non2xx }) => ({ runtime, variant, request, bytes, rps, p50, p99, ratio, non2xx }))));
+} else {
+  console.log(`${rounds} round(s) of wrk -t2 -c64 -d${duration} after -d${warmup} warm-up; medians over rounds.\n`);
+  console.log(`| runtime | request | variant | body B | req/s | p50 ms | p99 ms | max ms | server CPU µs/req | × raw (same runtime, request) | non-2xx |`);
+  console.log(`|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|`);
+  for (const r of rows.sort((a, b) => runtimes.indexOf(a.runtime) - runtimes.indexOf(b.runtime) || requests.indexOf(a.request) - requests.indexOf(b.request))) {
+    console.log(`| ${r.runtime} | ${r.request} | ${r.variant} | ${r.bytes} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${r.cpu.toFixed(1)} | ${r.ratio.toFixed(2)} | ${r.non2xx} |`);
   }
 }
