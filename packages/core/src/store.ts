@@ -59,7 +59,9 @@ import type {
 
 /** One page of a list: the records on it and how many matched in all. */
 export interface Page<T> {
+  /** The records on this page. */
   data: T[];
+  /** How many records matched in all, across pages. */
   total: number;
 }
 
@@ -84,7 +86,9 @@ export type Approval = 'approved' | 'all' | 'unapproved';
 export interface AnimeSearch {
   /** Fuzzy title text; results are ordered by relevance unless `orderBy` is given. */
   q?: string | undefined;
+  /** 1-based page number (already validated). */
   page: number;
+  /** Page size (already validated against the route's bounds). */
   limit: number;
   /** Type labels (`TV`, `Movie`…), OR-ed. */
   types?: string[] | undefined;
@@ -92,11 +96,15 @@ export interface AnimeSearch {
   status?: string | undefined;
   /** Rating labels (`PG-13 - Teens 13 or older`…), OR-ed. */
   ratings?: string[] | undefined;
+  /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
+  /** Which approval states to include: `approved` (default), `all` (`unapproved`) or `unapproved` (`unapproved=only`). */
   approval: Approval;
   /** Exact score. */
   score?: number | undefined;
+  /** Lowest score, inclusive. */
   minScore?: number | undefined;
+  /** Highest score, inclusive. */
   maxScore?: number | undefined;
   /** Genre ids the entry must all have (genres, explicit genres, themes, demographics). */
   genres?: number[] | undefined;
@@ -104,7 +112,9 @@ export interface AnimeSearch {
   genresExclude?: number[] | undefined;
   /** Producer ids, any of which (producers, studios, licensors). */
   producers?: number[] | undefined;
+  /** Field to order by; absent: relevance with `q`, else `mal_id` ascending. */
   orderBy?: AnimeOrderBy | undefined;
+  /** Direction of the ordering. */
   sort: 'asc' | 'desc';
   /** First character of the title. */
   letter?: string | undefined;
@@ -116,7 +126,9 @@ export interface AnimeSearch {
 
 /** A page request of a list: 1-based page and page size (already validated). */
 export interface Paging {
+  /** 1-based page number (already validated). */
   page: number;
+  /** Page size (already validated against the route's bounds). */
   limit: number;
 }
 
@@ -146,10 +158,15 @@ export interface MangaSearch extends Paging {
   types?: string[] | undefined;
   /** Status label (`Publishing`, `Finished`, `On Hiatus`, `Discontinued`, `Not yet published`). */
   status?: string | undefined;
+  /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
+  /** Which approval states to include: `approved` (default), `all` (`unapproved`) or `unapproved` (`unapproved=only`). */
   approval: Approval;
+  /** Exact score. */
   score?: number | undefined;
+  /** Lowest score, inclusive. */
   minScore?: number | undefined;
+  /** Highest score, inclusive. */
   maxScore?: number | undefined;
   /** Genre ids the entry must all have. */
   genres?: number[] | undefined;
@@ -157,8 +174,11 @@ export interface MangaSearch extends Paging {
   genresExclude?: number[] | undefined;
   /** Magazine ids, any of which (`serializations`). */
   magazines?: number[] | undefined;
+  /** Field to order by; absent: relevance with `q`, else `mal_id` ascending. */
   orderBy?: MangaOrderBy | undefined;
+  /** Direction of the ordering. */
   sort: 'asc' | 'desc';
+  /** First character of the title. */
   letter?: string | undefined;
   /** `published.from` on or after this period's first day. */
   startDate?: DatePeriod | undefined;
@@ -172,8 +192,11 @@ export interface MangaSearch extends Paging {
  * @typeParam O - The fields the list can be ordered by.
  */
 export interface NamedSearch<O extends string> extends Paging {
+  /** Fuzzy name text; results are ordered by relevance unless `orderBy` is given. */
   q?: string | undefined;
+  /** Field to order by; absent: relevance with `q`, else `mal_id` ascending. */
   orderBy?: O | undefined;
+  /** Direction of the ordering. */
   sort: 'asc' | 'desc';
   /** First character of the name (producers: of the first title). */
   letter?: string | undefined;
@@ -193,7 +216,9 @@ export type GenreCategory = 'genres' | 'explicit_genres' | 'themes' | 'demograph
 
 /** Filters shared by the season, upcoming and schedule lists (notes §6.5, §8). */
 export interface AiringFilter extends Paging {
+  /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
+  /** Which approval states to include: `approved` (default), `all` (`unapproved`) or `unapproved` (`unapproved=only`). */
   approval: Approval;
   /** Absent: no filter; true: only Kids demographic (15); false: none of it. */
   kids?: boolean | undefined;
@@ -203,7 +228,9 @@ export interface AiringFilter extends Paging {
 
 /** `GET /v1/seasons/{year}/{season}` and `/now`: anime of one season, most members first. */
 export interface SeasonQuery extends AiringFilter {
+  /** The season's year. */
   year: number;
+  /** The season. */
   season: 'winter' | 'spring' | 'summer' | 'fall';
   /** Also long-running shows still airing that began before the season. */
   continuing?: boolean | undefined;
@@ -214,27 +241,37 @@ export type ScheduleDay = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'fri
 
 /** `GET /v1/schedules`: airing TV anime by broadcast day, fewest members first (notes §8). */
 export interface ScheduleQuery extends AiringFilter {
+  /** Broadcast day; absent: every day. */
   day?: ScheduleDay | undefined;
 }
 
 /** `GET /v1/top/anime` (notes §8). */
 export interface TopAnimeQuery extends Paging {
+  /** Type labels, OR-ed. */
   types?: string[] | undefined;
+  /** `airing`, `upcoming`, `bypopularity` (members) or `favorite`; absent: by score. */
   filter?: 'airing' | 'upcoming' | 'bypopularity' | 'favorite' | undefined;
+  /** Rating labels, OR-ed. */
   ratings?: string[] | undefined;
+  /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
 }
 
 /** `GET /v1/top/manga` (notes §8). */
 export interface TopMangaQuery extends Paging {
+  /** Type labels, OR-ed. */
   types?: string[] | undefined;
+  /** `publishing`, `upcoming`, `bypopularity` (members) or `favorite`; absent: by score. */
   filter?: 'publishing' | 'upcoming' | 'bypopularity' | 'favorite' | undefined;
+  /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
 }
 
 /** `GET /v1/random/anime|manga`: the filters, and a number in [0, 1) that picks among the matches. */
 export interface RandomQuery {
+  /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
+  /** Which approval states to include: `approved` (default), `all` (`unapproved`) or `unapproved` (`unapproved=only`). */
   approval: Approval;
   /** Supplied by the caller (e.g. `Math.random()`), so that the store stays deterministic. */
   pick: number;
@@ -242,11 +279,13 @@ export interface RandomQuery {
 
 /** Global and top review lists (`/v1/reviews/*`, `/v1/top/reviews`). */
 export interface ReviewQuery extends Paging {
+  /** Anime or manga reviews. */
   type: MediaKind;
   /** Include preliminary reviews (written before the reviewer finished the entry). */
   preliminary: boolean;
   /** Include reviews marked as spoilers. */
   spoilers: boolean;
+  /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
   /** `mostVoted` (default; reactions desc), `newest` or `oldest`. Top reviews always use `mostVoted`. */
   sort?: 'mostVoted' | 'newest' | 'oldest' | undefined;
@@ -264,12 +303,15 @@ export interface EntryReviewQuery extends Paging {
 
 /** `GET /v1/recommendations/anime|manga`: newest first. */
 export interface RecentRecommendationQuery extends Paging {
+  /** Anime or manga recommendations. */
   type: MediaKind;
+  /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
 }
 
 /** News and article browsing: newest first, or by relevance with `q`. */
 export interface PostSearch extends Paging {
+  /** Fuzzy title text. */
   q?: string | undefined;
   /** A tag id; only posts carrying it. */
   tag?: number | undefined;
@@ -277,7 +319,9 @@ export interface PostSearch extends Paging {
 
 /** `GET /v1/stacks`: newest first, or by relevance with `q`. */
 export interface StackSearch extends Paging {
+  /** Fuzzy name text. */
   q?: string | undefined;
+  /** Only stacks of this kind. */
   type?: 'anime' | 'manga' | 'mixed' | undefined;
 }
 
@@ -289,6 +333,7 @@ export interface IdsQuery {
   status?: string | undefined;
   /** Rating labels, OR-ed (anime only; manga has no rating). */
   ratings?: string[] | undefined;
+  /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
   /** Only entries updated at or after this instant (ms since the epoch). */
   updatedSince?: number | undefined;
@@ -298,7 +343,9 @@ export interface IdsQuery {
 
 /** The result of an ids query: bare ids, or objects with `mal_id` and the included fields. */
 export interface IdsResult {
+  /** How many ids matched. */
   total: number;
+  /** The ids, ascending: bare numbers, or objects with `mal_id` and the included fields. */
   data: Array<number | ({ mal_id: number } & Record<string, unknown>)>;
 }
 
@@ -506,36 +553,68 @@ export interface CatalogueStore {
 
 /** Records to load into a store; every collection is optional. */
 export interface CatalogueData {
+  /** Anime records (`GET /v1/anime/{id}`). */
   anime?: readonly Anime[];
+  /** Manga records. */
   manga?: readonly Manga[];
+  /** Character records. */
   characters?: readonly Character[];
+  /** Person records. */
   people?: readonly Person[];
+  /** Producer records. */
   producers?: readonly Producer[];
+  /** Magazine records. */
   magazines?: readonly Magazine[];
+  /** Anime and manga genres, explicit genres, themes and demographics. */
   genres?: readonly GenreRecord[];
+  /** Who appears in which anime, with role and voice actors. */
   animeCharacters?: readonly AnimeCharacterRecord[];
+  /** Who appears in which manga, with role. */
   mangaCharacters?: readonly MangaCharacterRecord[];
+  /** Staff positions per anime. */
   animeStaff?: readonly AnimeStaffRecord[];
+  /** Authors per manga. */
   mangaStaff?: readonly MangaStaffRecord[];
+  /** Relations between entries (sequel, adaptation…). */
   relations?: readonly RelationRecord[];
+  /** External links of anime, manga and producers. */
   external?: readonly ExternalRecord[];
+  /** Streaming links per anime. */
   streaming?: readonly StreamingRecord[];
+  /** Opening and ending themes per anime. */
   themes?: readonly ThemesRecord[];
+  /** Episodes per anime. */
   episodes?: readonly EpisodeRecord[];
+  /** Promos, episode videos and music videos per anime. */
   videos?: readonly VideosRecord[];
+  /** Pictures of entries, characters and people. */
   pictures?: readonly PicturesRecord[];
+  /** List statistics per anime. */
   animeStatistics?: readonly AnimeStatisticsRecord[];
+  /** List statistics per manga. */
   mangaStatistics?: readonly MangaStatisticsRecord[];
+  /** "More info" text per entry. */
   moreinfo?: readonly MoreinfoRecord[];
+  /** User recommendations pairing entries. */
   recommendations?: readonly RecommendationRecord[];
+  /** Reviews of anime and manga. */
   reviews?: readonly ReviewRecord[];
+  /** News items. */
   news?: readonly NewsRecord[];
+  /** News tags. */
   newsTags?: readonly NewsTagRecord[];
+  /** Featured articles. */
   articles?: readonly ArticleRecord[];
+  /** Article tags. */
   articleTags?: readonly ArticleTagRecord[];
+  /** Stacks (user lists of entries). */
   stacks?: readonly StackRecord[];
+  /** Episode discussion threads. */
   forum?: readonly ForumRecord[];
+  /** When each entry was last updated (`updated_at` of the ids lists and their `updated_since` filter). */
   updates?: readonly UpdateRecord[];
+  /** Ids of anime removed from the catalogue (`GET /v1/anime/deleted`). */
   deletedAnimeIds?: readonly number[];
+  /** Ids of manga removed from the catalogue (`GET /v1/manga/deleted`). */
   deletedMangaIds?: readonly number[];
 }
