@@ -22,10 +22,15 @@ export type ErrorStatus = keyof typeof ERROR_TYPES;
 
 /** The error envelope every non-2xx response carries (spec, "Error envelope"). */
 export interface ErrorEnvelope {
+  /** The HTTP status, as a number. */
   status: number;
+  /** The error class: `BadRequestException`, `NotFoundException`, `RateLimitException`… */
   type: string;
+  /** What went wrong; for a 400, it names the parameter and what is allowed. */
   message: string;
+  /** Extra context or what to do about it. */
   error: string;
+  /** The request path. */
   path: string;
 }
 

@@ -88,9 +88,11 @@ export interface KeyStore {
 
 /** A stored 2xx response, with what HTTP caching needs to describe it. */
 export interface CachedResponse {
+  /** The HTTP status (2xx; only those are cached). */
   status: number;
   /** The route's headers (content type and the like); the gateway adds the caching ones. */
   headers: Record<string, string>;
+  /** The body text. */
   body: string;
   /** Strong entity tag over the body, quoted. */
   etag: string;
@@ -118,7 +120,9 @@ export interface CacheStore {
 
 /** Everything the gateway keeps outside the request: one object so that a deployment swaps it whole. */
 export interface GatewayBackend {
+  /** The rate-limit counters. */
   counters: CounterStore;
+  /** The temporary blocks and the refusals that lead to them. */
   blocks: BlockStore;
   /** Server Keys; when absent, the gateway's `keys` option (or no keys) applies. */
   keys?: KeyStore | undefined;

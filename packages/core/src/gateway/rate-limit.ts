@@ -10,8 +10,11 @@ export type Tier = 'public' | 'server';
 
 /** Requests allowed per window; `null` or absent means no limit for that window. */
 export interface TierLimits {
+  /** Requests per clock-aligned second; `null` for no limit. */
   perSecond?: number | null;
+  /** Requests per clock-aligned minute; `null` for no limit. */
   perMinute?: number | null;
+  /** Requests per UTC day; `null` for no limit. */
   perDay?: number | null;
 }
 
