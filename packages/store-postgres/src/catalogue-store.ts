@@ -89,6 +89,12 @@ const ORDER: Record<AnimeOrderBy, string> = {
 /** Query characters the fuzzy (word similarity) match looks at; see `titleHits`. */
 const FUZZY_CHARS = 48;
 
+/**
+ * Entries a one- or two-letter query can match: the most popular ones holding a word with that
+ * prefix, before filters, as in core's search index (its `candidates` default).
+ */
+const SHORT_QUERY_CANDIDATES = 300;
+
 /** Rows per statement when seeding; well under PostgreSQL's 1 GB parameter limit at any record size. */
 const SEED_BATCH = 1000;
 
@@ -161,8 +167,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 
   /**
    * Title hits for a folded query, with the memory store's tiers (0 exact, 1 prefix, 2 word prefix,
-   * 3 fuzzy) and two similarities for ordering fuzzy hits. Short queries match word prefixes only, as in
-   * core's search index; longer ones match titles containing them and titles holding a stretch within
+   * 3 fuzzy) and two similarities for ordering fuzzy hits. One- and two-letter queries match word
+   * prefixes only, among the {@link SHORT_QUERY_CANDIDATES} most popular entries, as in core's search
+   * index; longer ones match titles containing them and titles holding a stretch within
    * `pg_trgm` word similarity 0.5 (`anime_title_matches`, migration 2; both answered by the GIN index).
    *
    * The fuzzy match looks at the first {@link FUZZY_CHARS} characters: the memory store, too, finds a
@@ -174,18 +181,22 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   function titleHits(q: string): Fragment {
     const prefix = `${q}%`;
     const wordPrefix = `% ${q}%`;
+    const scores = sql`
+      min(case when t.title = ${q} then 0 when t.title like ${prefix} then 1 when t.title like ${wordPrefix} then 2 else 3 end) as tier,
+      max(case when strpos(t.title, ${q}) > 0 then 1 else word_similarity(${q}, t.title) end) as wsim,
+      max(similarity(t.title, ${q})) as sim`;
+    if ([...q].length < 3) {
+      // The titles of each candidate by its key (a lateral aggregate), not a scan of every title.
+      return sql`
+        select c.mal_id, s.tier, s.wsim, s.sim
+        from (
+          select a.mal_id from ${anime} a where a.prefixes @> array[${q}]::text[]
+          order by a.popularity asc nulls last, a.mal_id limit ${SHORT_QUERY_CANDIDATES}
+        ) c
+        cross join lateral (select ${scores} from ${animeTitles} t where t.mal_id = c.mal_id) s`;
+    }
     const fuzzy = q.length > FUZZY_CHARS ? q.slice(0, FUZZY_CHARS).trimEnd() : q;
-    const from =
-      q.length < 3
-        ? sql`${animeTitles} t where t.title like ${prefix} or t.title like ${wordPrefix}`
-        : sql`${titleMatches}(${`%${q}%`}::text, ${fuzzy}::text) t`;
-    return sql`
-      select t.mal_id,
-        min(case when t.title = ${q} then 0 when t.title like ${prefix} then 1 when t.title like ${wordPrefix} then 2 else 3 end) as tier,
-        max(case when strpos(t.title, ${q}) > 0 then 1 else word_similarity(${q}, t.title) end) as wsim,
-        max(similarity(t.title, ${q})) as sim
-      from ${from}
-      group by t.mal_id`;
+    return sql`select t.mal_id, ${scores} from ${titleMatches}(${`%${q}%`}::text, ${fuzzy}::text) t group by t.mal_id`;
   }
 
   async function searchAnime(s: AnimeSearch): Promise<Page<Anime>> {
@@ -251,7 +262,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         score = excluded.score, scored_by = excluded.scored_by, rank = excluded.rank, popularity = excluded.popularity,
         members = excluded.members, favorites = excluded.favorites, episodes = excluded.episodes,
         approved = excluded.approved, sfw = excluded.sfw, aired_from = excluded.aired_from, aired_to = excluded.aired_to,
-        tags = excluded.tags, companies = excluded.companies, updated_at = now()`;
+        tags = excluded.tags, companies = excluded.companies, prefixes = excluded.prefixes, updated_at = now()`;
     await q`
       insert into ${animeRecords} (mal_id, record)
       select (e ->> 'mal_id')::int, e from json_array_elements(${JSON.stringify(records)}::text::json) e

@@ -236,6 +236,29 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     }
   });
 
+  it('answers a one- or two-letter query from the 300 most popular entries with that word prefix, as the memory store', async () => {
+    // 400 entries with a word starting "zq", more than either store keeps for a short query.
+    const many = Array.from({ length: 400 }, (_, i): Anime => {
+      const a = demoAnime[i % demoAnime.length]!;
+      const title = `Zqx ${i} ${a.title}`;
+      return { ...a, mal_id: 5_000_000 + i, title, titles: [{ type: 'Default', title }], title_synonyms: [], title_english: null, popularity: (i * 7919) % 997 };
+    });
+    const local = createPostgresStore({ sql, schema: `${schema}_short` });
+    await local.migrate();
+    try {
+      await local.seed({ anime: many });
+      const mem = createMemoryStore({ anime: many });
+      for (const q of ['zq', 'z', '0']) {
+        const [pg, m] = await Promise.all([allIds(local, { q, approval: 'all' }), allIds(mem, { q, approval: 'all' })]);
+        expect(pg.ids, q).toEqual(m.ids);
+        expect(pg.totals[0], q).toBe(m.totals[0]);
+      }
+      expect((await local.searchAnime({ ...base, approval: 'all', q: 'zq' })).total).toBe(300);
+    } finally {
+      await sql.unsafe(`drop schema if exists "${schema}_short" cascade`);
+    }
+  });
+
   it('rejects an unknown resource by name', async () => {
     await expect(store.upsert('nonsense', [{ mal_id: 1 }])).rejects.toThrow(/unknown resource "nonsense"/);
   });

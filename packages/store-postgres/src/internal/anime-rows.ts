@@ -26,6 +26,8 @@ export interface AnimeRow {
   aired_to: string | null;
   tags: number[];
   companies: number[];
+  /** The one- and two-letter prefixes of every word of every folded title (as code points). */
+  prefixes: string[];
 }
 
 /** The columns of {@link AnimeRow}, in table order. */
@@ -48,6 +50,7 @@ export const ANIME_COLUMNS: ReadonlyArray<keyof AnimeRow> = [
   'aired_to',
   'tags',
   'companies',
+  'prefixes',
 ];
 
 const ids = (lists: ReadonlyArray<ReadonlyArray<{ mal_id: number }>>) => [...new Set(lists.flatMap((l) => l.map((r) => r.mal_id)))];
@@ -77,6 +80,7 @@ export function toAnimeRow(a: Anime): AnimeRow {
     aired_to: a.aired.to,
     tags: ids([a.genres, a.explicit_genres, a.themes, a.demographics]),
     companies: ids([a.producers, a.studios, a.licensors]),
+    prefixes: toWordPrefixes(toAnimeTitles(a)),
   };
 }
 
@@ -90,4 +94,21 @@ export function toAnimeTitles(a: Anime): string[] {
   if (a.title_english) titles.push(a.title_english);
   if (a.title_japanese) titles.push(a.title_japanese);
   return [...new Set(titles.map(normalizeTitle).filter(Boolean))];
+}
+
+/**
+ * The one- and two-letter word prefixes of folded titles, as core's search index takes them (code
+ * points, not UTF-16 units), sorted.
+ * @param titles - Folded titles.
+ */
+export function toWordPrefixes(titles: readonly string[]): string[] {
+  const prefixes = new Set<string>();
+  for (const title of titles) {
+    for (const word of title.split(' ')) {
+      const [first, second] = word;
+      if (first) prefixes.add(first);
+      if (first && second) prefixes.add(first + second);
+    }
+  }
+  return [...prefixes].sort();
 }

@@ -104,6 +104,21 @@ const MIGRATIONS: ReadonlyArray<(s: string) => string> = [
       return query select t.mal_id, t.title from ${s}.anime_titles t where fuzzy <% t.title;
     end
     $f$;`,
+  // One- and two-letter word prefixes of an entry's titles, for queries too short for trigrams: core's
+  // search index keeps the most popular entries holding such a prefix, and so can this index.
+  (s) => `
+    alter table ${s}.anime add column prefixes text[] not null default '{}';
+    update ${s}.anime a set prefixes = p.list
+    from (
+      select t.mal_id, array_agg(distinct v.prefix order by v.prefix) as list
+      from ${s}.anime_titles t
+      cross join lateral regexp_split_to_table(t.title, ' ') w(word)
+      cross join lateral (values (left(w.word, 1)), (left(w.word, 2))) v(prefix)
+      where w.word <> ''
+      group by t.mal_id
+    ) p
+    where p.mal_id = a.mal_id;
+    create index anime_prefixes on ${s}.anime using gin (prefixes);`,
 ];
 
 /** Quotes an SQL identifier. */
