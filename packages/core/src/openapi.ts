@@ -36,9 +36,13 @@ export type JsonObject = { [key: string]: unknown };
 
 /** An OpenAPI 3.1 document (the parts this generator writes). */
 export interface OpenApiDocument extends JsonObject {
+  /** The OpenAPI version. */
   openapi: '3.1.0';
+  /** Title, version and description of the API. */
   info: JsonObject;
+  /** One path item per endpoint, keyed by its OpenAPI path (`/v1/anime/{id}`). */
   paths: Record<string, JsonObject>;
+  /** Shared schemas, error responses, headers and the `X-Server-Key` security scheme. */
   components: JsonObject;
 }
 

@@ -76,6 +76,7 @@ export interface ImportOptions {
 
 /** What an import did. */
 export interface ImportSummary {
+  /** What the file held. */
   resource: ResourceName;
   /** Records read (valid or not). */
   read: number;

@@ -14,8 +14,11 @@ export interface MaintenanceInput {
   id?: string;
   /** A configured service id, or `all`. */
   serviceId: string;
+  /** What the maintenance is, as shown to users. */
   title: string;
+  /** When it starts. */
   startsAt: TimeInput;
+  /** When it ends (exclusive); after `startsAt`. */
   endsAt: TimeInput;
   /** Status text; leave it out to show `Scheduled` or `In progress` after the clock. */
   status?: string | null;

@@ -6,7 +6,9 @@ import type { CheckOutcome, CheckSegment, MaintenanceRecord } from './types.js';
 
 /** One check result to record. */
 export interface CheckRecord {
+  /** The service checked. */
   serviceId: string;
+  /** What the check found. */
   outcome: CheckOutcome;
   /** When the check started, in milliseconds since the epoch. */
   at: number;
