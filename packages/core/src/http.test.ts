@@ -1,0 +1,37 @@
+/**
+ * `toWebResponse`: large string bodies go out as remembered UTF-8 bytes; the bytes must always be
+ * those of the body given, whatever the memo holds (same length, repeats, eviction).
+ */
+import { describe, expect, it } from 'vitest';
+import { toWebResponse } from './http.js';
+
+const json = { 'content-type': 'application/json; charset=utf-8' };
+
+describe('toWebResponse', () => {
+  it('sends small and large bodies byte-exact, also when they repeat or share a length', async () => {
+    const bodies = ['{"a":1}', `"${'ナルト'.repeat(3000)}"`, `"${'ルトナ'.repeat(3000)}"`, `"${'x'.repeat(9000)}"`, `"${'é'.repeat(5000)}"`];
+    for (let round = 0; round < 2; round++) {
+      for (const body of bodies) {
+        const response = toWebResponse({ status: 200, headers: json, body });
+        expect(response.headers.get('content-type')).toBe(json['content-type']);
+        expect(await response.text()).toBe(body);
+      }
+    }
+  });
+
+  it('stays correct past the memo bound', async () => {
+    // 40 distinct bodies of ~300 KB each: more than the 8 MiB the memo keeps.
+    for (let i = 0; i < 40; i++) {
+      const body = `${i}:${'ナ'.repeat(100_000)}`;
+      expect(await toWebResponse({ status: 200, headers: json, body }).text()).toBe(body);
+    }
+    expect(await toWebResponse({ status: 200, headers: json, body: `"${'ナルト'.repeat(3000)}"` }).text()).toBe(`"${'ナルト'.repeat(3000)}"`);
+  });
+
+  it('keeps status, headers and a null body', async () => {
+    const response = toWebResponse({ status: 304, headers: { etag: '"x"' }, body: null });
+    expect(response.status).toBe(304);
+    expect(response.headers.get('etag')).toBe('"x"');
+    expect(response.body).toBeNull();
+  });
+});
