@@ -2,11 +2,18 @@
  * A PostgreSQL `CatalogueStore` (porsager `postgres`), for catalogues too large to load into every
  * process and for several API instances sharing one database.
  *
- * Anime search runs in SQL: every filter and ordering of core's `select.ts` is a typed, indexed
- * column (GIN over genre and company id arrays, one b-tree per order column and direction), and `q`
- * uses `pg_trgm` over the folded titles. Resources whose queries are not yet pushed down (every
- * `CatalogueStore` method other than `getAnime` and `searchAnime`) are answered by core's memory
- * store, loaded from the same tables on first use and reloaded whenever an import changes them.
+ * What is served from where:
+ * - `searchAnime` and `getAnime` run in SQL on every call: every filter and ordering of core's
+ *   `select.ts` is a typed, indexed column (GIN over genre and company id arrays and word prefixes,
+ *   one b-tree per order column and direction), `q` uses `pg_trgm` over the folded titles, pages are
+ *   bounded offsets (page ≤ 1000, as the routes allow) over an order index.
+ * - Every other `CatalogueStore` method (manga, characters, people, producers, magazines, sub-records,
+ *   top lists, seasons, schedules, news…) is answered by core's memory store over the same tables
+ *   (`anime_records` and `documents`), loaded on first use and reloaded, in every process, on the
+ *   first call after an import has changed them (a `generation` counter bumped in each import
+ *   transaction). Those answers are therefore byte for byte the memory store's, and identical across
+ *   instances once each has seen the new generation; the price is that each process holds those
+ *   collections in memory and reloads all of them after any import.
  * @module
  */
 import postgres, { type PendingQuery, type Row, type Sql } from 'postgres';
