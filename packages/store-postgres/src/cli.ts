@@ -81,6 +81,11 @@ async function runImport(argv: string[]): Promise<number> {
   });
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError('import takes exactly one FILE');
+  const resource = values.resource ?? resourceFromFileName(file) ?? 'anime';
+  if (!isResourceName(resource)) throw new UsageError(`unknown --resource "${resource}"`);
+  const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
+  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new UsageError('--batch-size must be a positive integer');
+  if (values.store !== 'postgres' && values.store !== 'memory-snapshot') throw new UsageError('--store must be memory-snapshot or postgres');
   // Checked before connecting anywhere: a mistyped path is a usage error, not a failed import.
   try {
     await access(file, constants.R_OK);
@@ -88,10 +93,6 @@ async function runImport(argv: string[]): Promise<number> {
     const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not readable';
     throw new UsageError(`cannot read FILE "${file}": ${why}`);
   }
-  const resource = values.resource ?? resourceFromFileName(file) ?? 'anime';
-  if (!isResourceName(resource)) throw new UsageError(`unknown --resource "${resource}"`);
-  const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
-  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new UsageError('--batch-size must be a positive integer');
 
   let sink: ImportSink;
   let target: string;
