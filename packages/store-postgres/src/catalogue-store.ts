@@ -177,7 +177,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
    * 3 fuzzy) and two similarities for ordering fuzzy hits. One- and two-letter queries match word
    * prefixes only, among the {@link SHORT_QUERY_CANDIDATES} most popular entries, as in core's search
    * index; longer ones match titles containing them and titles holding a stretch within
-   * `pg_trgm` word similarity 0.5 (`anime_title_matches`, migration 2; both answered by the GIN index).
+   * `pg_trgm` word similarity 0.5 (`anime_title_matches`, migration 2; both answered by the GIN index),
+   * the latter from four letters on.
    *
    * The fuzzy match looks at the first {@link FUZZY_CHARS} characters: the memory store, too, finds a
    * fuzzy hit for a 200-character query only in a title holding most of it, and every further trigram
@@ -202,7 +203,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         ) c
         cross join lateral (select ${scores} from ${animeTitles} t where t.mal_id = c.mal_id) s`;
     }
-    const fuzzy = q.length > FUZZY_CHARS ? q.slice(0, FUZZY_CHARS).trimEnd() : q;
+    // A three-letter query holds two word-edge trigrams ("  s", " sh") of its four, which half the
+    // titles share: its word-similarity candidates were eight times its infix hits and most of the time.
+    const fuzzy = [...q].length < 4 ? null : q.length > FUZZY_CHARS ? q.slice(0, FUZZY_CHARS).trimEnd() : q;
     return sql`select t.mal_id, ${scores} from ${titleMatches}(${`%${q}%`}::text, ${fuzzy}::text) t group by t.mal_id`;
   }
 
