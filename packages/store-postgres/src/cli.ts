@@ -99,6 +99,9 @@ async function runImport(argv: string[]): Promise<number> {
   if (values.store === 'postgres') {
     const url = values['database-url'] ?? process.env.DATABASE_URL;
     if (!url) throw new UsageError('--store postgres needs --database-url or DATABASE_URL');
+    if (!/^postgres(ql)?:$/.test(URL.parse(url)?.protocol ?? '')) {
+      throw new UsageError(`--database-url (or DATABASE_URL) must be a postgres:// URL, got "${url}"`);
+    }
     const store = createPostgresStore({ url, schema: values.schema, max: 2 });
     try {
       await store.migrate();

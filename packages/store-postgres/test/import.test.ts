@@ -96,6 +96,10 @@ describe('catalogue-api import --store memory-snapshot', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--store must be memory-snapshot or postgres/);
     expect((await run(['import', 'x.json', '--store', 'postgres', '--resource', 'spaceships'])).code).toBe(2);
+    const file = writeNdjson();
+    const badUrl = await run(['import', file, '--store', 'postgres', '--database-url', 'localhost:5432/test']);
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toMatch(/--database-url \(or DATABASE_URL\) must be a postgres:\/\/ URL, got "localhost:5432\/test"/);
   }, 60_000);
 
   it('exits 2 naming a FILE that does not exist, before connecting to any database', async () => {
