@@ -187,7 +187,7 @@ function answerClientError(error: Error & { code?: string; rawPacket?: Buffer },
 }
 
 /** Request work one event-loop turn may do before further requests wait for the next turn. */
-const TURN_BUDGET_MS = 5;
+const TURN_BUDGET_MS = 10;
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
