@@ -24,7 +24,7 @@ export async function startInstance(env: Record<string, string | undefined>) {
   });
 
   // Status history in PostgreSQL: one checker holds the lease, the others stand by.
-  const services: ServiceConfig[] = [{ id: 'api', name: 'Catalogue API', check: { url: `${env.PUBLIC_URL}/v1/anime?limit=1` } }];
+  const services: ServiceConfig[] = [{ id: 'api', name: 'Catalogue API', check: { url: `${env.PUBLIC_URL}/v1/random/anime` } }];
   const statusStore = await createPostgresStatusStore({ url: env.DATABASE_URL, schema: env.STATUS_SCHEMA ?? 'catalogue_status' });
   const status = createStatusApp({ services, store: statusStore, page: { name: 'Catalogue status', url: `${env.PUBLIC_URL}/api/status` } });
   const checker = createChecker({ services, store: statusStore });

@@ -18,7 +18,7 @@ import { demoData } from '@catalogue-api/demo-data';
 export async function startWithStatus(port = 3000) {
   const catalogue = createCatalogueApp({ store: createMemoryStore(demoData) });
   const services: ServiceConfig[] = [
-    { id: 'api', name: 'Catalogue API', check: { url: `http://127.0.0.1:${port}/v1/anime?limit=1`, timeoutMs: 5_000, degradedAfterMs: 2_000 } },
+    { id: 'api', name: 'Catalogue API', check: { url: `http://127.0.0.1:${port}/v1/random/anime`, timeoutMs: 5_000, degradedAfterMs: 2_000 } },
   ];
   const store = createMemoryStatusStore(); // or createPostgresStatusStore() to keep 90 days across restarts
   const status = createStatusApp({ services, store, page: { name: 'Catalogue status', url: 'https://status.example.org' } });
