@@ -3,5 +3,6 @@ import { alias } from '../../vitest.shared.js';
 
 export default defineProject({
   resolve: { alias },
-  test: { name: 'demo-data', include: ['src/**/*.test.ts', 'test/**/*.test.ts'] },
+  // The dataset tests rebuild and cross-check every collection: seconds of CPU, more on a loaded machine.
+  test: { name: 'demo-data', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 60_000 },
 });
