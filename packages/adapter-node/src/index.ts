@@ -132,15 +132,15 @@ export function toNodeHandler(app: NodeServable): NodeHandler {
   };
 }
 
-const CLIENT_ERRORS: Record<number, { type: string; message: string; error: string }> = {
-  400: { type: 'BadRequestException', message: 'Malformed HTTP request', error: 'The request is not valid HTTP/1.1.' },
-  408: { type: 'RequestTimeoutException', message: 'Request timeout', error: 'The request did not arrive in time.' },
-  431: {
-    type: 'RequestHeaderFieldsTooLargeException',
-    message: 'Request header fields too large',
-    error: 'The request headers exceed the server limit (16 KiB by default).',
-  },
-};
+/**
+ * What the client did wrong, by Node's parser error code. Every one is the spec's 400
+ * `BadRequestException` ("request malformed"): its Errors table has no 408 or 431.
+ */
+function clientErrorDetail(code: string | undefined): string {
+  if (code === 'HPE_HEADER_OVERFLOW') return 'The request headers exceed the server limit (16 KiB by default).';
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'The request did not arrive in time.';
+  return 'The request is not valid HTTP/1.1.';
+}
 
 /**
  * The path of a request Node could not parse, read from its request line when that is readable
@@ -173,13 +173,19 @@ function answerClientError(error: Error & { code?: string; rawPacket?: Buffer },
     current.once('close', () => (socket.writable ? answerClientError(error, socket) : socket.destroy()));
     return;
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const { type, message, error: detail } = CLIENT_ERRORS[status]!;
-  const body = Buffer.from(JSON.stringify({ status, type, message, error: detail, path: pathOf(error.rawPacket) }));
-  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+  const body = Buffer.from(
+    JSON.stringify({
+      status: 400,
+      type: 'BadRequestException',
+      message: 'Malformed HTTP request',
+      error: clientErrorDetail(error.code),
+      path: pathOf(error.rawPacket),
+    }),
+  );
   const head =
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
-    `access-control-allow-origin: *\r\nconnection: close\r\ncontent-length: ${body.byteLength}\r\n\r\n`;
+    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
+    `access-control-allow-origin: *\r\naccess-control-expose-headers: Retry-After\r\nconnection: close\r\n` +
+    `content-length: ${body.byteLength}\r\n\r\n`;
   socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
   // A client that never reads the answer must not hold the socket.
   const timer = setTimeout(() => socket.destroy(), 5_000).unref();

@@ -225,6 +225,8 @@ export function defineHttpContract(options: HttpContractOptions): void {
         expect(res.headers.get('allow')).toBe(ALLOW);
         expect(res.headers.get('access-control-allow-origin')).toBe('*');
         expect(headerList(res.headers.get('access-control-allow-methods'))).toEqual(expect.arrayContaining(['get', 'head', 'options']));
+        // Every response, a preflight too, exposes Retry-After (issue 2).
+        expect(headerList(res.headers.get('access-control-expose-headers'))).toContain('retry-after');
       });
 
       it.each([

@@ -214,6 +214,7 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
           headers: {
             allow: ALLOWED_METHODS,
             'access-control-allow-origin': '*',
+            'access-control-expose-headers': EXPOSED,
             'access-control-allow-methods': ALLOWED_METHODS,
             'access-control-allow-headers': PREFLIGHT_HEADERS,
             'access-control-max-age': '86400',
