@@ -42,7 +42,7 @@ const duration = env.DURATION ?? '5s';
 const warmup = env.WARMUP ?? '1s';
 const rounds = Number(env.ROUNDS ?? 3);
 const runtimes = (env.RUNTIMES ?? 'node,bun,deno').split(',');
-const variants = (env.VARIANTS ?? 'raw,app,app-cache').split(',');
+const variants = (env.VARIANTS ?? 'raw,adapter,app,app-cache').split(',');
 const requests = (env.REQUESTS ?? 'search,detail,error').split(',');
 const targets = { search: '/v1/anime?q=naruto', detail: '/v1/anime/1/full', error: '/v1/anime?limit=99' };
 const server = `${root}bench/http-adapters-server.mjs`;
