@@ -382,7 +382,7 @@ function httpSection(run: Run): string {
     `example's answers as prepared bytes; **adapter** = those prepared answers through our \`serve()\`; **app** = the example ` +
     `server with \`RATE_LIMIT=off CACHE=off\` (every request routed, validated, searched, serialized); **app-cache** = the ` +
     `example with \`RATE_LIMIT=off\` (the gateway's response cache answers repeats). **× raw** = req/s over raw's, same ` +
-    `runtime, request and round. The bars (Node ≥ 0.85, Bun ≥ 0.90, Deno ≥ 0.85 of raw on the same 30 KB body) are checked ` +
+    `runtime, request and round, then the median over rounds (so it need not equal the quotient of the median req/s shown). The bars (Node ≥ 0.85, Bun ≥ 0.90, Deno ≥ 0.85 of raw on the same 30 KB body) are checked ` +
     `on the search page served by the example (app-cache) and, when measured, by the adapter alone.\n\n`;
   md += `| runtime | request | variant | body B | req/s | p50 ms | p99 ms |${withCpu ? ' server CPU µs/req |' : ''} × raw | non-2xx | bar |\n`;
   md += `|---|---|---|---:|---:|---:|---:|${withCpu ? '---:|' : ''}---:|---:|---|\n`;
@@ -394,7 +394,7 @@ function httpSection(run: Run): string {
     const barred = (request === 'search' || request === 'page') && ['adapter', 'app-cache', 'app-gateway'].includes(row.variant);
     const target =
       barred && barValue !== undefined && ratio !== undefined
-        ? `≥ ${barValue.toFixed(2)}: ${check(`HTTP ${row.runtime}, ${row.variant} ≥ ${barValue.toFixed(2)} × raw (${request}, ${row.bytes ?? '?'} B)`, `${ratio.toFixed(2)} × raw`, ratio >= barValue && !row.non2xx)}`
+        ? `≥ ${barValue.toFixed(2)}: ${check(`HTTP ${row.runtime}, ${row.variant} ≥ ${barValue.toFixed(2)} × raw (${request}, ${row.bytes ?? '?'} B)`, `${ratio.toFixed(3)} × raw`, ratio >= barValue && !row.non2xx)}`
         : '';
     const cpu = withCpu ? ` ${typeof row.cpu === 'number' ? row.cpu.toFixed(1) : 'n/a'} |` : '';
     md += `| ${row.runtime} | ${request} | ${row.variant} | ${row.bytes ?? 'n/a'} | ${int(row.rps)} | ${ms(row.p50)} | ${ms(row.p99)} |${cpu} ${ratio === undefined ? 'n/a' : ratio.toFixed(2)} | ${row.non2xx ?? 'n/a'} | ${target} |\n`;
