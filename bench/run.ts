@@ -254,7 +254,8 @@ async function measure(): Promise<Run> {
         run.built = true;
       } else run.built = false;
       run.http = await runPiece<HttpRow[]>('http', process.execPath, [`${root}bench/http-adapters.mjs`, '--json'], {
-        env: { DURATION: plan.httpDuration, WARMUP: plan.httpWarmup, ROUNDS: String(plan.httpRounds), RUNTIMES: runtimes.join(',') },
+        // The adapter alone as well as the example: it tells the adapter's cost from the app's.
+        env: { DURATION: plan.httpDuration, WARMUP: plan.httpWarmup, ROUNDS: String(plan.httpRounds), RUNTIMES: runtimes.join(','), VARIANTS: process.env.VARIANTS ?? 'raw,adapter,app,app-cache' },
         timeoutMs: TIMEOUT_MS.http,
       });
       if (run.http.ok && !Array.isArray(run.http.data)) run.http = { ok: false, reason: 'its JSON line is not an array of rows' };
