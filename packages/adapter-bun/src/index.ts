@@ -5,7 +5,7 @@
  * `fetch` are served through it.
  * @module @catalogue-api/adapter-bun
  */
-import { fromWebRequest, type PlainRequest, type PlainResponse, type RequestContext } from '@catalogue-api/core';
+import { createBodyMemo, fromWebRequest, type PlainRequest, type PlainResponse, type RequestContext } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
 export interface BunServable {
@@ -25,11 +25,9 @@ export interface BunServable {
   handle?(request: PlainRequest): Promise<PlainResponse>;
 }
 
-// String bodies at least this long are remembered as Blobs, at most MEMO_MAX_BYTES of them.
-const MEMO_MIN_CHARS = 4096;
-const MEMO_MAX_BYTES = 8 * 1024 * 1024;
-const memo = new Map<string, Blob>();
-let memoBytes = 0;
+// String bodies at least this long are sent as remembered Blobs; shorter ones as they are.
+const LARGE_BODY_CHARS = 4096;
+const toBlob = createBodyMemo((text) => new Blob([text]), (blob) => blob.size, { minChars: LARGE_BODY_CHARS });
 
 /**
  * The body as the Response gets it. Bun copies a `Uint8Array` body into every Response (~6 µs for
@@ -38,20 +36,7 @@ let memoBytes = 0;
  * one comparison; recent large bodies are kept, newest first, at most 8 MiB.
  */
 function toBody(body: string | Uint8Array | null): string | Uint8Array | Blob | null {
-  if (typeof body !== 'string' || body.length < MEMO_MIN_CHARS) return body;
-  const known = memo.get(body);
-  if (known) return known;
-  const blob = new Blob([body]);
-  if (blob.size <= MEMO_MAX_BYTES / 4) {
-    memo.set(body, blob);
-    memoBytes += blob.size;
-    for (const [oldest, old] of memo) {
-      if (memoBytes <= MEMO_MAX_BYTES) break;
-      memo.delete(oldest);
-      memoBytes -= old.size;
-    }
-  }
-  return blob;
+  return typeof body === 'string' && body.length >= LARGE_BODY_CHARS ? toBlob(body) : body;
 }
 
 /** Options of {@link serve}; the same in the Node, Bun and Deno adapters. */

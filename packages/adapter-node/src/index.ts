@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { errorEnvelope, type PlainRequest, type PlainResponse } from '@catalogue-api/core';
+import { createBodyMemo, errorEnvelope, type PlainRequest, type PlainResponse } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its plain door, and optionally which paths it owns. */
 export interface NodeServable {
@@ -65,12 +65,6 @@ function send(res: ServerResponse, response: PlainResponse): void {
   res.end(body ?? undefined);
 }
 
-// Bodies at least this long are remembered once encoded; shorter ones cost little to encode again.
-const MEMO_MIN_CHARS = 4096;
-const MEMO_MAX_BYTES = 8 * 1024 * 1024;
-const memo = new Map<string, Buffer>();
-let memoBytes = 0;
-
 /**
  * UTF-8 bytes of a string body. Node writes a large string that holds any non-Latin-1 character
  * (a Japanese title is enough) several times slower than the same bytes: on a 73 KB page,
@@ -79,22 +73,14 @@ let memoBytes = 0;
  * (newest first, at most 8 MiB), because a cached answer comes back as the same string: a lookup
  * costs one comparison, where encoding costs ~100 µs.
  */
-function encode(text: string): Buffer {
-  const known = text.length >= MEMO_MIN_CHARS ? memo.get(text) : undefined;
-  if (known) return known;
-  const bytes = Buffer.allocUnsafe(Buffer.byteLength(text));
-  bytes.write(text);
-  if (text.length >= MEMO_MIN_CHARS && bytes.byteLength <= MEMO_MAX_BYTES / 4) {
-    memo.set(text, bytes);
-    memoBytes += bytes.byteLength;
-    for (const [oldest, old] of memo) {
-      if (memoBytes <= MEMO_MAX_BYTES) break;
-      memo.delete(oldest);
-      memoBytes -= old.byteLength;
-    }
-  }
-  return bytes;
-}
+const encode = createBodyMemo(
+  (text) => {
+    const bytes = Buffer.allocUnsafe(Buffer.byteLength(text));
+    bytes.write(text);
+    return bytes;
+  },
+  (bytes) => bytes.byteLength,
+);
 
 function crash(res: ServerResponse, path: string): void {
   const body = JSON.stringify(errorEnvelope(500, 'Internal server error', 'Unexpected server failure. Please try again later.', path));

@@ -2,6 +2,7 @@
  * The plain request and response that the pipeline works on, and their Web-standard doors.
  * @module
  */
+import { createBodyMemo } from './body-memo.js';
 
 /**
  * A request as the pipeline sees it. Adapters build it straight from their runtime's request,
@@ -70,12 +71,10 @@ export function fromWebRequest(request: Request, context?: RequestContext): Plai
   };
 }
 
-// String bodies at least this long are remembered once encoded, at most MEMO_MAX_BYTES of them.
-const MEMO_MIN_CHARS = 4096;
-const MEMO_MAX_BYTES = 8 * 1024 * 1024;
-const memo = new Map<string, Uint8Array>();
-let memoBytes = 0;
 const encoder = new TextEncoder();
+// Shorter string bodies go to the Response as they are: they cost little to encode again.
+const LARGE_BODY_CHARS = 4096;
+const toBytes = createBodyMemo((text) => encoder.encode(text), (bytes) => bytes.byteLength, { minChars: LARGE_BODY_CHARS });
 
 /**
  * The body as the Response gets it. A large string is handed over as its UTF-8 bytes, remembered
@@ -84,20 +83,7 @@ const encoder = new TextEncoder();
  * gateway cache cost 2.2× the CPU of the same bytes; bench/http-adapters.mjs).
  */
 function toBody(body: string | Uint8Array | null): string | Uint8Array | null {
-  if (typeof body !== 'string' || body.length < MEMO_MIN_CHARS) return body;
-  const known = memo.get(body);
-  if (known) return known;
-  const bytes = encoder.encode(body);
-  if (bytes.byteLength <= MEMO_MAX_BYTES / 4) {
-    memo.set(body, bytes);
-    memoBytes += bytes.byteLength;
-    for (const [oldest, old] of memo) {
-      if (memoBytes <= MEMO_MAX_BYTES) break;
-      memo.delete(oldest);
-      memoBytes -= old.byteLength;
-    }
-  }
-  return bytes;
+  return typeof body === 'string' && body.length >= LARGE_BODY_CHARS ? toBytes(body) : body;
 }
 
 /**

@@ -4,6 +4,7 @@
  * @module @catalogue-api/core
  */
 export { createCatalogueApp, type CatalogueApp, type CatalogueAppOptions } from './app.js';
+export { createBodyMemo, type BodyMemoOptions } from './body-memo.js';
 export { ApiError, errorEnvelope, ERROR_TYPES, type ErrorEnvelope, type ErrorStatus } from './errors.js';
 export {
   ALLOWED_METHODS,
