@@ -32,17 +32,28 @@ function toPlainRequest(req: IncomingMessage): PlainRequest {
     target = url.pathname + url.search;
   }
   const q = target.indexOf('?');
-  const headers = req.headers;
+  const raw = req.rawHeaders;
   return {
     method: req.method ?? 'GET',
     path: q < 0 ? target : target.slice(0, q),
     query: q < 0 ? '' : target.slice(q + 1),
-    header: (name) => {
-      const value = headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
+    header: (name) => headerOf(raw, name),
     clientAddress: req.socket.remoteAddress,
   };
+}
+
+/**
+ * One header from Node's raw list, repeated fields joined with `, ` (RFC 9110 §5.3). Reading
+ * `req.headers` instead makes Node build an object of every header on each request, which the
+ * pipeline's two or three lookups do not need.
+ */
+function headerOf(raw: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key.length === name.length && key.toLowerCase() === name) value = value === undefined ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+  }
+  return value;
 }
 
 function send(res: ServerResponse, response: PlainResponse): void {

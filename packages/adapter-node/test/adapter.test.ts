@@ -4,7 +4,7 @@
  * `toNodeHandler` edge cases in-process.
  */
 import { createServer, request, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { PlainRequest, PlainResponse } from '@catalogue-api/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,19 @@ describe('toNodeHandler', () => {
     expect(request.header('x-server-key')).toBe('k');
     expect(request.header('absent')).toBeUndefined();
     expect(request.clientAddress).toBe('127.0.0.1');
+  });
+
+  it('looks headers up case-insensitively and joins repeated fields with a comma', async () => {
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(new URL(base).port), '127.0.0.1', () => {
+        socket.end('GET /v1/echo HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.7\r\nx-forwarded-for: 10.0.0.1\r\nIf-None-Match: "abc"\r\nConnection: close\r\n\r\n');
+      });
+      socket.on('error', reject).on('close', () => resolve()).resume();
+    });
+    const request_ = seen.at(-1)!;
+    expect(request_.header('x-forwarded-for')).toBe('203.0.113.7, 10.0.0.1');
+    expect(request_.header('if-none-match')).toBe('"abc"');
+    expect(request_.header('x-server-key')).toBeUndefined();
   });
 
   it('frames string and byte bodies with a Content-Length in bytes, not chunked', async () => {
