@@ -9,6 +9,9 @@ describe('normalizeTitle', () => {
     ['ＫＡＮＯＮ', 'kanon'],
     ['進撃の巨人', '進撃の巨人'],
     ['  --  ', ''],
+    ['  Re:ZERO -Starting Life-  ', 're zero starting life'],
+    ['A-1 Pictures', 'a 1 pictures'],
+    ['Ａ-1 Pictures', 'a 1 pictures'],
   ])('folds %s to %s', (input, output) => {
     expect(normalizeTitle(input)).toBe(output);
   });
@@ -53,5 +56,22 @@ describe('search index', () => {
   it('returns nothing for an unrelated query or punctuation', () => {
     expect(ids('zzzzqqq')).toEqual([]);
     expect(ids('!!!')).toEqual([]);
+  });
+
+  it('answers one- and two-letter queries by code point, astral letters included', () => {
+    const astral = createSearchIndex([['𠮷野家'], ['𠮷田 太郎'], ['野原']]);
+    expect(astral.search('𠮷').map((h) => h.index)).toEqual([0, 1]);
+    expect(astral.search('𠮷野').map((h) => h.index)).toEqual([0]);
+    expect(astral.search('太').map((h) => h.index)).toEqual([1]);
+  });
+
+  it('finds every one of thousands of distinct titles exactly (the trigram table grows past its first size)', () => {
+    const letters = 'abcdefghijklmnopqrstuvwxyzäöüßçé0123456789';
+    const word = (n: number) => [0, 1, 2, 3].map((k) => letters[Math.floor(n / letters.length ** k) % letters.length]).join('');
+    const many = Array.from({ length: 6000 }, (_, i) => [`${word(i * 7919)} ${word(i * 104729 + 13)}`]);
+    const big = createSearchIndex(many);
+    for (const i of [0, 1, 2999, 5999]) {
+      expect(big.search(many[i]![0]!).find((h) => h.tier === MatchTier.Exact)?.index).toBe(i);
+    }
   });
 });
