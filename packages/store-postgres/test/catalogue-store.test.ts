@@ -1,16 +1,28 @@
 /**
- * The PostgreSQL catalogue store against the memory store on the demo dataset: the same anime
- * searches give the same ids in the same order with the same totals, for every filter, ordering,
- * direction, SFW mode, approval mode and page; `q` searches keep the memory store's top hit and
- * its exact/prefix/word-prefix tiers. Needs `DATABASE_URL`; each run uses its own schema.
+ * The PostgreSQL catalogue store against the memory store on the demo dataset: the same anime and
+ * manga searches give the same ids in the same order with the same totals, for every filter,
+ * ordering, direction, SFW mode, approval mode and page; `q` searches keep the memory store's top
+ * hit and its exact/prefix/word-prefix tiers. Needs `DATABASE_URL`; each run uses its own schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres, { type Sql } from 'postgres';
-import { createMemoryStore, normalizeTitle, type Anime, type AnimeOrderBy, type AnimeSearch, type CatalogueStore } from '@catalogue-api/core';
+import {
+  createMemoryStore,
+  normalizeTitle,
+  type Anime,
+  type AnimeOrderBy,
+  type AnimeSearch,
+  type CatalogueStore,
+  type Manga,
+  type MangaOrderBy,
+  type MangaSearch,
+} from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { animeComparator, animeFilter, indexAnime } from '../../core/src/select.js';
+import { indexManga, MANGA_ORDER_KEYS, mangaFilter } from '../../core/src/select-manga.js';
+import { migrateCatalogueSchema } from '../src/internal/migrations.js';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
-import { toAnimeTitles } from '../src/internal/anime-rows.js';
+import { toMediaTitles } from '../src/internal/media-rows.js';
 import { RESOURCE_NAMES } from '../src/resources.js';
 
 const url = process.env.DATABASE_URL;
@@ -30,6 +42,56 @@ async function allIds(store: CatalogueStore, search: Partial<AnimeSearch>): Prom
   }
   return { ids, totals };
 }
+
+const demoManga = demoData.manga as readonly Manga[];
+const mangaBase: MangaSearch = { page: 1, limit: 25, sfw: 'off', approval: 'approved', sort: 'asc' };
+const MANGA_ORDERS = Object.keys(MANGA_ORDER_KEYS) as MangaOrderBy[];
+
+/** {@link allIds} for manga. */
+async function allMangaIds(store: CatalogueStore, search: Partial<MangaSearch>): Promise<{ ids: number[]; totals: number[] }> {
+  const ids: number[] = [];
+  const totals: number[] = [];
+  for (let page = 1; page <= 1000; page++) {
+    const result = await store.searchManga({ ...mangaBase, limit: 50, ...search, page });
+    totals.push(result.total);
+    ids.push(...result.data.map((m) => m.mal_id));
+    if (result.data.length < 50) break;
+  }
+  return { ids, totals };
+}
+
+/** The demo manga filters: every filter of `GET /v1/manga`, alone and together. */
+const MANGA_FILTERS: Array<[string, Partial<MangaSearch>]> = [
+  ['no filter', {}],
+  ['approval all', { approval: 'all' }],
+  ['approval unapproved only', { approval: 'unapproved' }],
+  ['sfw normal', { sfw: 'normal' }],
+  ['sfw strict', { sfw: 'strict' }],
+  ['one type', { types: ['Manga'] }],
+  ['several types (OR)', { types: ['Light Novel', 'Novel', 'One-shot'] }],
+  ['status publishing', { status: 'Publishing' }],
+  ['status on hiatus', { status: 'On Hiatus' }],
+  ['exact score', { score: 7.27 }],
+  ['min score', { minScore: 8 }],
+  ['max score', { maxScore: 6.5 }],
+  ['score range', { minScore: 7, maxScore: 8 }],
+  ['one genre', { genres: [1] }],
+  ['several genres (AND)', { genres: [1, 8] }],
+  ['genre, theme and demographic together', { genres: [1, 27] }],
+  ['genres exclude', { genresExclude: [1, 4] }],
+  ['genres and exclude', { genres: [1], genresExclude: [2] }],
+  ['one magazine', { magazines: [83] }],
+  ['several magazines (ANY)', { magazines: [83, 23, 1] }],
+  ['letter lower case', { letter: 'k' }],
+  ['letter upper case', { letter: 'S' }],
+  ['letter digit', { letter: '2' }],
+  ['start date year', { startDate: { first: '1999-01-01', last: '1999-12-31' } }],
+  ['end date month', { endDate: { first: '2019-01-01', last: '2019-01-31' } }],
+  ['start and end date', { startDate: { first: '1990-01-01', last: '1990-12-31' }, endDate: { first: '2005-01-01', last: '2005-12-31' } }],
+  ['everything at once', { sfw: 'normal', types: ['Manga'], minScore: 7, genres: [1], genresExclude: [9], magazines: [83, 1, 23], approval: 'all' }],
+  ['nothing matches', { types: ['Manga'], status: 'On Hiatus', minScore: 9.9 }],
+  ['empty type list', { types: [] }],
+];
 
 const producerId = 352;
 const FILTERS: Array<[string, Partial<AnimeSearch>]> = [
@@ -145,7 +207,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       const tiered: Array<{ a: Anime; tier: number }> = [];
       for (const a of demoAnime) {
         if (!pass(indexAnime(a))) continue;
-        const titles = toAnimeTitles(a);
+        const titles = toMediaTitles(a);
         const tier = titles.includes(query) ? 0 : titles.some((t) => t.startsWith(query)) ? 1 : titles.some((t) => t.includes(` ${query}`)) ? 2 : 3;
         if (tier < 3) tiered.push({ a, tier });
       }
@@ -264,7 +326,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
   });
 
   it('answers other CatalogueStore methods through the memory delegate loaded from the tables', async () => {
-    const other = Object.keys(memory).filter((name) => !['getAnime', 'searchAnime'].includes(name));
+    const other = Object.keys(memory).filter((name) => !['getAnime', 'searchAnime', 'getManga', 'searchManga'].includes(name));
     for (const name of other) expect(typeof (store as unknown as Record<string, unknown>)[name]).toBe('function');
     const call = async (s: CatalogueStore, name: string, ...args: unknown[]) => {
       try {
@@ -275,5 +337,233 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     };
     // Whatever the memory store answers (or throws) for an anime detail, the delegate answers the same.
     if (other.includes('getAnimeFull')) expect(await call(store, 'getAnimeFull', 20, 'off')).toEqual(await call(memory, 'getAnimeFull', 20, 'off'));
+  });
+  describe('manga (the same SQL search as anime, over the manga tables)', () => {
+    it('holds every demo manga once, outside the documents table', async () => {
+      expect(await store.count('manga')).toBe(demoManga.length);
+      const [row] = await sql.unsafe<{ n: string }[]>(`select count(*) as n from "${schema}".documents where collection = 'manga'`);
+      expect(Number(row?.n)).toBe(0);
+    });
+
+    it('returns each record byte for byte as the memory store does', async () => {
+      for (const m of demoManga) expect(JSON.stringify(await store.getManga(m.mal_id))).toBe(JSON.stringify(await memory.getManga(m.mal_id)));
+      expect(await store.getManga(999_999_999)).toBeUndefined();
+    });
+
+    it('answers lookup and search without the memory copy (it could not load: no documents table)', async () => {
+      const fresh = createPostgresStore({ sql, schema });
+      await sql.unsafe(`alter table "${schema}".documents rename to documents_hidden`);
+      try {
+        expect((await fresh.getManga(demoManga[0]!.mal_id))?.mal_id).toBe(demoManga[0]!.mal_id);
+        expect((await fresh.searchManga({ ...mangaBase, q: 'naruto', genres: [1], orderBy: 'score' })).total).toBeGreaterThan(0);
+        expect((await fresh.searchManga({ ...mangaBase, magazines: [83], orderBy: 'members', sort: 'desc' })).total).toBeGreaterThan(0);
+        await expect(fresh.getMangaFull(demoManga[0]!.mal_id, 'off')).rejects.toThrow(/documents/);
+      } finally {
+        await sql.unsafe(`alter table "${schema}".documents_hidden rename to documents`);
+      }
+    });
+
+    describe.each(MANGA_FILTERS)('filter: %s', (_name, filter) => {
+      it('matches the memory store ids, order and total, on every page', async () => {
+        const [pg, mem] = await Promise.all([allMangaIds(store, filter), allMangaIds(memory, filter)]);
+        expect(pg.ids).toEqual(mem.ids);
+        expect(pg.totals).toEqual(mem.totals);
+      });
+    });
+
+    describe.each(MANGA_ORDERS)('order_by %s', (orderBy) => {
+      it.each(['asc', 'desc'] as const)('%s: nulls last, ties by mal_id, as the memory store', async (sort) => {
+        const [pg, mem] = await Promise.all([allMangaIds(store, { orderBy, sort }), allMangaIds(memory, { orderBy, sort })]);
+        expect(pg.ids).toEqual(mem.ids);
+        expect(pg.totals).toEqual(mem.totals);
+      });
+    });
+
+    it.each([
+      [{ sfw: 'strict', types: ['Manga'], orderBy: 'score', sort: 'desc' }],
+      [{ sfw: 'normal', magazines: [83, 23, 1, 3], orderBy: 'volumes', sort: 'desc' }],
+      [{ genres: [1], orderBy: 'start_date', sort: 'asc' }],
+    ] as Array<[Partial<MangaSearch>]>)('orders a filtered search %j as the memory store', async (search) => {
+      const [pg, mem] = await Promise.all([allMangaIds(store, search), allMangaIds(memory, search)]);
+      expect(pg).toEqual(mem);
+    });
+
+    it.each([
+      [2, 10],
+      [7, 7],
+      [3, 25],
+      [71, 1],
+    ])('page %i of limit %i is the same slice as in the memory store', async (page, limit) => {
+      const [pg, mem] = await Promise.all([store.searchManga({ ...mangaBase, page, limit }), memory.searchManga({ ...mangaBase, page, limit })]);
+      expect(pg.data.map((m) => m.mal_id)).toEqual(mem.data.map((m) => m.mal_id));
+      expect(pg.total).toBe(mem.total);
+    });
+
+    it('answers page 1000 with no records and the true total, browsing and searching', async () => {
+      expect(await store.searchManga({ ...mangaBase, page: 1000, limit: 50 })).toEqual({ data: [], total: demoManga.length });
+      const hits = (await memory.searchManga({ ...mangaBase, q: 'naruto' })).total;
+      expect(hits).toBeGreaterThan(0);
+      expect(await store.searchManga({ ...mangaBase, q: 'naruto', page: 1000, limit: 50 })).toEqual({ data: [], total: hits });
+    });
+
+    /** The manga matching `q` exactly, by prefix or by word prefix, best tier first, then by popularity. */
+    function mangaTitleTiers(q: string, filter: Partial<MangaSearch>): number[] {
+      const query = normalizeTitle(q);
+      const pass = mangaFilter({ ...mangaBase, ...filter });
+      const tiered: Array<{ m: Manga; tier: number }> = [];
+      for (const m of demoManga) {
+        if (!pass(indexManga(m))) continue;
+        const titles = toMediaTitles(m);
+        const tier = titles.includes(query) ? 0 : titles.some((t) => t.startsWith(query)) ? 1 : titles.some((t) => t.includes(` ${query}`)) ? 2 : 3;
+        if (tier < 3) tiered.push({ m, tier });
+      }
+      const pop = (m: Manga) => m.popularity ?? Number.MAX_SAFE_INTEGER;
+      tiered.sort((x, y) => x.tier - y.tier || pop(x.m) - pop(y.m) || x.m.mal_id - y.m.mal_id);
+      return tiered.map((t) => t.m.mal_id);
+    }
+
+    const MANGA_QUERIES: Array<[string, Partial<MangaSearch>]> = [
+      ['Naruto', {}],
+      ['naruto', { types: ['Manga'] }],
+      ['Fullmetal Alchemist', {}],
+      ['fullmetal', {}],
+      ['piece', {}],
+      ['one', {}],
+      ['Hunter x Hunter', {}],
+      ['monster', { sfw: 'strict' }],
+      ['high school', {}],
+      ['the', { approval: 'all' }],
+      ['k', {}],
+      ['sh', {}],
+      ['bo', { sfw: 'normal' }],
+      ['man', { minScore: 8 }],
+      ['nana', { magazines: [83, 23, 1] }],
+      ['進撃の巨人', {}],
+    ];
+
+    it.each(MANGA_QUERIES)('%s %j: exact, prefix and word-prefix hits first, in the memory store order', async (q, filter) => {
+      const expected = mangaTitleTiers(q, filter);
+      const [pg, mem] = await Promise.all([allMangaIds(store, { q, ...filter }), allMangaIds(memory, { q, ...filter })]);
+      expect(pg.ids.slice(0, expected.length)).toEqual(expected);
+      expect(mem.ids.slice(0, expected.length)).toEqual(expected);
+      expect(pg.ids[0]).toBe(mem.ids[0]);
+      expect(new Set(pg.ids).size).toBe(pg.ids.length);
+      expect(pg.totals.every((t) => t === pg.ids.length)).toBe(true);
+    });
+
+    it('finds at least one exact or prefix hit among the queries (the tiers are exercised)', () => {
+      expect(MANGA_QUERIES.filter(([q, f]) => mangaTitleTiers(q, f).length > 0).length).toBeGreaterThan(8);
+    });
+
+    it.each(['naruot', 'fulmetal alchemist', 'huntre x hunter', 'chainsw man', 'yotsuba to'])('typo %s: the same top hit as the memory store', async (q) => {
+      const [pg, mem] = await Promise.all([store.searchManga({ ...mangaBase, q }), memory.searchManga({ ...mangaBase, q })]);
+      expect(pg.data[0]?.mal_id).toBeDefined();
+      expect(pg.data[0]?.mal_id).toBe(mem.data[0]?.mal_id);
+    });
+
+    it('every q hit passes the filters', async () => {
+      const filter: Partial<MangaSearch> = { sfw: 'strict', types: ['Manga', 'Light Novel'], minScore: 7 };
+      const pass = mangaFilter({ ...mangaBase, ...filter });
+      const { ids } = await allMangaIds(store, { q: 'no', ...filter });
+      expect(ids.length).toBeGreaterThan(0);
+      for (const id of ids) expect(pass(indexManga(demoManga.find((m) => m.mal_id === id)!))).toBe(true);
+    });
+
+    it('q with order_by: the tiered hits, in the memory store order (nulls last, ties by mal_id)', async () => {
+      for (const [q, orderBy, sort] of [
+        ['no', 'score', 'desc'],
+        ['ki', 'chapters', 'asc'],
+        ['man', 'title', 'desc'],
+        ['the', 'start_date', 'asc'],
+      ] as const) {
+        const [pg, mem] = await Promise.all([allMangaIds(store, { q, orderBy, sort }), allMangaIds(memory, { q, orderBy, sort })]);
+        const tiered = mangaTitleTiers(q, {});
+        expect(pg.ids.length, q).toBeGreaterThan(1);
+        expect(pg.ids.filter((id) => tiered.includes(id)).sort(), q).toEqual([...tiered].sort());
+        // Fuzzy hits may differ (a three-letter query has no fuzzy arm here); the shared ones keep the memory order.
+        expect(pg.ids, q).toEqual(mem.ids.filter((id) => pg.ids.includes(id)));
+      }
+    });
+
+    it('finds nothing for a query that folds to nothing, as the memory store', async () => {
+      expect(await store.searchManga({ ...mangaBase, q: '!!!' })).toEqual({ data: [], total: 0 });
+      expect(await memory.searchManga({ ...mangaBase, q: '!!!' })).toEqual({ data: [], total: 0 });
+    });
+
+    it('upserts by mal_id: a changed record replaces the old one in lookup, search and the memory copy', async () => {
+      const original = demoManga[0]!;
+      const renamed: Manga = { ...original, title: 'Zzyzx Renamed', title_synonyms: [], titles: [{ type: 'Default', title: 'Zzyzx Renamed' }], title_english: null };
+      try {
+        expect(await store.upsert('manga', [renamed])).toBe(1);
+        expect(await store.count('manga')).toBe(demoManga.length);
+        expect((await store.getManga(original.mal_id))?.title).toBe('Zzyzx Renamed');
+        expect((await store.searchManga({ ...mangaBase, q: 'zzyzx renamed' })).data[0]?.mal_id).toBe(original.mal_id);
+        expect((await store.searchManga({ ...mangaBase, letter: 'z' })).data.map((m) => m.mal_id)).toContain(original.mal_id);
+        expect((await store.getMangaFull(original.mal_id, 'off'))?.title).toBe('Zzyzx Renamed');
+      } finally {
+        await store.upsert('manga', [original]);
+      }
+      expect((await store.getManga(original.mal_id))?.title).toBe(original.title);
+    });
+
+    it('matches the memory store on null types, unapproved entries and the 300-entry cap of short queries', async () => {
+      const many = Array.from({ length: 400 }, (_, i): Manga => {
+        const m = demoManga[i % demoManga.length]!;
+        const title = `Zqx ${i} ${m.title}`;
+        return {
+          ...m,
+          mal_id: 6_000_000 + i,
+          title,
+          titles: [{ type: 'Default', title }],
+          title_synonyms: [],
+          title_english: null,
+          type: i % 5 === 0 ? null : m.type,
+          approved: i % 3 !== 0,
+          popularity: (i * 7919) % 997,
+        };
+      });
+      const local = createPostgresStore({ sql, schema: `${schema}_manga` });
+      await local.migrate();
+      try {
+        await local.seed({ manga: many });
+        const mem = createMemoryStore({ manga: many });
+        const searches: Array<Partial<MangaSearch>> = [
+          { q: 'zq', approval: 'all' },
+          { q: 'z', approval: 'unapproved' },
+          { q: 'zq', approval: 'all', types: ['Manga'] },
+          { approval: 'all', types: ['Manga', 'Novel'] },
+          { approval: 'unapproved', orderBy: 'popularity', sort: 'desc' },
+        ];
+        for (const search of searches) expect(await allMangaIds(local, search), JSON.stringify(search)).toEqual(await allMangaIds(mem, search));
+        expect((await local.searchManga({ ...mangaBase, approval: 'all', q: 'zq' })).total).toBe(300);
+      } finally {
+        await sql.unsafe(`drop schema if exists "${schema}_manga" cascade`);
+      }
+    });
+
+    it('migration 4 moves manga stored in documents by earlier versions into the manga tables', async () => {
+      const old = `${schema}_v3`;
+      try {
+        expect(await migrateCatalogueSchema(sql, old, 3)).toBe(3);
+        // As version 3 stored them: one document per manga key, a later write of a key replacing it.
+        for (const batch of [demoManga, [{ ...demoManga[1]!, title: 'Replaced Later' }], [demoManga[1]!]]) {
+          await sql.unsafe(
+            `insert into "${old}".documents (collection, key, record)
+             select 'manga', e ->> 'key', e -> 'record' from json_array_elements($1::text::json) e
+             on conflict (collection, key) do update set record = excluded.record`,
+            [JSON.stringify(batch.map((record) => ({ key: String(record.mal_id), record })))],
+          );
+        }
+        const upgraded = createPostgresStore({ sql, schema: old });
+        expect(await upgraded.migrate()).toBeGreaterThanOrEqual(4);
+        expect(await upgraded.count('manga')).toBe(demoManga.length);
+        for (const m of demoManga) expect(JSON.stringify(await upgraded.getManga(m.mal_id))).toBe(JSON.stringify(m));
+        expect(await allMangaIds(upgraded, { q: 'naruto' })).toEqual(await allMangaIds(memory, { q: 'naruto' }));
+        const [row] = await sql.unsafe<{ n: string }[]>(`select count(*) as n from "${old}".documents where collection = 'manga'`);
+        expect(Number(row?.n)).toBe(0);
+      } finally {
+        await sql.unsafe(`drop schema if exists "${old}" cascade`);
+      }
+    });
   });
 });

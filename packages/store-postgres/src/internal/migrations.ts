@@ -2,20 +2,22 @@
  * The catalogue schema, as an ordered list of migrations. Each runs once per schema, recorded in
  * `catalogue_migrations`; never edit a released one, append a new one.
  *
- * Anime are split in three tables: `anime` holds one narrow row of typed, indexed columns per
- * entry (everything a search filters or orders by), `anime_records` the record itself, and
- * `anime_titles` every folded title for `pg_trgm` search. Every other collection of `CatalogueData`
- * is kept in `documents`, keyed by its identity (`resources.ts`) and in first-import order (`seq`),
- * which is the source order the API lists sub-records in. Keeping the records out of the filter
- * table keeps its heap small, so that a filtered scan reads a few MB at catalogue scale.
+ * Anime and manga are each split in three tables: `anime` (`manga`) holds one narrow row of typed,
+ * indexed columns per entry (everything a search filters or orders by), `anime_records` the record
+ * itself, and `anime_titles` every folded title for `pg_trgm` search. Every other collection of
+ * `CatalogueData` is kept in `documents`, keyed by its identity (`resources.ts`) and in first-import
+ * order (`seq`), which is the source order the API lists sub-records in. Keeping the records out of
+ * the filter table keeps its heap small, so that a filtered scan reads a few MB at catalogue scale.
  *
  * Records are stored as `json`, not `jsonb`: `jsonb` re-orders object keys (shortest first), and
  * the API must answer with Jikan's field order, byte for byte the same as the memory store.
  * @module
  */
 import type { Sql } from 'postgres';
+import type { Manga } from '@catalogue-api/core';
+import { MANGA, mediaTables } from './media.js';
 
-/** The orderable columns; each gets an index per direction (nulls last both ways, ties by `mal_id`). */
+/** The orderable anime columns; each gets an index per direction (nulls last both ways, ties by `mal_id`). */
 export const ORDER_COLUMNS = [
   'title_key',
   'aired_from',
@@ -29,7 +31,58 @@ export const ORDER_COLUMNS = [
   'favorites',
 ] as const;
 
-const MIGRATIONS: ReadonlyArray<(s: string) => string> = [
+/** The orderable manga columns, indexed as {@link ORDER_COLUMNS}. */
+export const MANGA_ORDER_COLUMNS = [
+  'title_key',
+  'published_from',
+  'published_to',
+  'chapters',
+  'volumes',
+  'score',
+  'scored_by',
+  'rank',
+  'popularity',
+  'members',
+  'favorites',
+] as const;
+
+/** One index per order column and direction, as the planner walks them for a page. */
+const orderIndexes = (s: string, table: string, columns: readonly string[]) =>
+  columns
+    .map(
+      (c) => `
+    create index ${table}_${c}_asc on ${s}.${table} (${c} asc nulls last, mal_id);
+    create index ${table}_${c}_desc on ${s}.${table} (${c} desc nulls last, mal_id);`,
+    )
+    .join('');
+
+/**
+ * The title match function of a media kind; see migration 2 for why it is shaped so. The anime one
+ * (migration 2) is this text for `anime`.
+ */
+const titleMatchesFunction = (s: string, kind: string) => `
+    create function ${s}.${kind}_title_matches(infix text, fuzzy text) returns table (mal_id integer, title text)
+    language plpgsql stable
+    set pg_trgm.word_similarity_threshold = 0.5
+    set plan_cache_mode = force_custom_plan
+    set enable_seqscan = off
+    as $f$
+    begin
+      return query select t.mal_id, t.title from ${s}.${kind}_titles t where t.title like infix;
+      return query select t.mal_id, t.title from ${s}.${kind}_titles t where fuzzy <% t.title;
+    end
+    $f$;`;
+
+/** Manga records moved per statement by migration 4. */
+const MOVE_BATCH = 1000;
+
+/** A schema change: its SQL, then optionally work only code can do (in the same transaction). */
+interface Migration {
+  sql: (s: string) => string;
+  then?: (q: Sql, schema: string, s: string) => Promise<void>;
+}
+
+const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
   (s) => `
     create table ${s}.anime (
       mal_id integer primary key,
@@ -56,11 +109,7 @@ const MIGRATIONS: ReadonlyArray<(s: string) => string> = [
     create index anime_companies on ${s}.anime using gin (companies);
     create index anime_type on ${s}.anime (type);
     create index anime_status on ${s}.anime (status);
-    ${ORDER_COLUMNS.map(
-      (c) => `
-    create index anime_${c}_asc on ${s}.anime (${c} asc nulls last, mal_id);
-    create index anime_${c}_desc on ${s}.anime (${c} desc nulls last, mal_id);`,
-    ).join('')}
+    ${orderIndexes(s, 'anime', ORDER_COLUMNS)}
     create table ${s}.anime_records (
       mal_id integer primary key references ${s}.anime (mal_id) on delete cascade,
       record json not null
@@ -92,18 +141,7 @@ const MIGRATIONS: ReadonlyArray<(s: string) => string> = [
   // GIN index even when its estimate for a long query's many trigrams exceeds a sequential scan's,
   // which runs word_similarity on every title (seconds). Two statements, not one OR: for an OR of both
   // the planner picks a scan of every row.
-  (s) => `
-    create function ${s}.anime_title_matches(infix text, fuzzy text) returns table (mal_id integer, title text)
-    language plpgsql stable
-    set pg_trgm.word_similarity_threshold = 0.5
-    set plan_cache_mode = force_custom_plan
-    set enable_seqscan = off
-    as $f$
-    begin
-      return query select t.mal_id, t.title from ${s}.anime_titles t where t.title like infix;
-      return query select t.mal_id, t.title from ${s}.anime_titles t where fuzzy <% t.title;
-    end
-    $f$;`,
+  (s) => titleMatchesFunction(s, 'anime'),
   // One- and two-letter word prefixes of an entry's titles, for queries too short for trigrams: core's
   // search index keeps the most popular entries holding such a prefix, and so can this index.
   (s) => `
@@ -119,6 +157,66 @@ const MIGRATIONS: ReadonlyArray<(s: string) => string> = [
     ) p
     where p.mal_id = a.mal_id;
     create index anime_prefixes on ${s}.anime using gin (prefixes);`,
+  // Manga searched in SQL like anime: the same three tables and title function, manga's own columns
+  // (`published` dates, chapters, volumes, serializations as `magazines`, a type that may be null).
+  // Manga imported before this version move from `documents`; their columns and titles come from
+  // the same code as an import's.
+  {
+    sql: (s) => `
+    create table ${s}.manga (
+      mal_id integer primary key,
+      title_key text collate "C" not null,
+      type text,
+      status text not null,
+      score double precision,
+      scored_by integer,
+      rank integer,
+      popularity integer,
+      members integer,
+      favorites integer,
+      chapters integer,
+      volumes integer,
+      approved boolean not null,
+      sfw smallint not null,
+      published_from text collate "C",
+      published_to text collate "C",
+      tags integer[] not null,
+      magazines integer[] not null,
+      prefixes text[] not null,
+      updated_at timestamptz not null default now()
+    );
+    create index manga_tags on ${s}.manga using gin (tags);
+    create index manga_magazines on ${s}.manga using gin (magazines);
+    create index manga_prefixes on ${s}.manga using gin (prefixes);
+    create index manga_type on ${s}.manga (type);
+    create index manga_status on ${s}.manga (status);
+    ${orderIndexes(s, 'manga', MANGA_ORDER_COLUMNS)}
+    create table ${s}.manga_records (
+      mal_id integer primary key references ${s}.manga (mal_id) on delete cascade,
+      record json not null
+    );
+    create table ${s}.manga_titles (
+      mal_id integer not null references ${s}.manga (mal_id) on delete cascade,
+      title text not null,
+      primary key (mal_id, title)
+    );
+    create index manga_titles_trgm on ${s}.manga_titles using gin (title gin_trgm_ops);
+    ${titleMatchesFunction(s, 'manga')}`,
+    async then(q, schema, s) {
+      const manga = mediaTables(q, schema, MANGA);
+      for (let after = 0n; ; ) {
+        const rows = await q.unsafe<{ seq: string; record: Manga }[]>(
+          `select seq, record from ${s}.documents where collection = 'manga' and seq > $1 order by seq limit ${MOVE_BATCH}`,
+          [after.toString()],
+        );
+        if (rows.length === 0) break;
+        // The last of several records with one mal_id wins, as in the import that stored them.
+        await manga.upsert(q, [...new Map(rows.map((r) => [r.record.mal_id, r.record])).values()]);
+        after = BigInt(rows.at(-1)!.seq);
+      }
+      await q.unsafe(`delete from ${s}.documents where collection = 'manga'`);
+    },
+  },
 ];
 
 /** Quotes an SQL identifier. */
@@ -131,9 +229,10 @@ export function quoteIdentifier(identifier: string): string {
  * a transaction-scoped advisory lock serializes them.
  * @param sql - A `postgres` client.
  * @param schema - The schema name (unquoted).
+ * @param upTo - The version to stop at (tests of an upgrade); the latest by default.
  * @returns The version the schema is at.
  */
-export async function migrateCatalogueSchema(sql: Sql, schema: string): Promise<number> {
+export async function migrateCatalogueSchema(sql: Sql, schema: string, upTo = MIGRATIONS.length): Promise<number> {
   const s = quoteIdentifier(schema);
   // CREATE EXTENSION needs privileges a read-mostly role may lack; it is enough that it exists.
   const [ext] = await sql<{ present: boolean }[]>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as present`;
@@ -147,9 +246,12 @@ export async function migrateCatalogueSchema(sql: Sql, schema: string): Promise<
     );
     const [row] = await q.unsafe<{ version: number | null }[]>(`select max(version) as version from ${s}.catalogue_migrations`);
     let version = row?.version ?? 0;
-    while (version < MIGRATIONS.length) {
+    while (version < Math.min(upTo, MIGRATIONS.length)) {
       version++;
-      await q.unsafe(MIGRATIONS[version - 1]!(s));
+      const migration = MIGRATIONS[version - 1]!;
+      const step = typeof migration === 'function' ? { sql: migration } : migration;
+      await q.unsafe(step.sql(s));
+      await step.then?.(q, schema, s);
       await q.unsafe(`insert into ${s}.catalogue_migrations (version) values ($1)`, [version]);
     }
     return version;
