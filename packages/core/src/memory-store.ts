@@ -348,9 +348,11 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     favorites: (e) => e.anime.favorites,
   });
 
-  const genreCounts = new Map<string, number>();
-  for (const e of anime) for (const id of e.tags) genreCounts.set(key('anime', id), (genreCounts.get(key('anime', id)) ?? 0) + 1);
-  for (const e of manga) for (const id of e.tags) genreCounts.set(key('manga', id), (genreCounts.get(key('manga', id)) ?? 0) + 1);
+  // Numeric keys per kind: a `kind:id` string per tag of 100k entries cost ~140 ms CPU at load.
+  const genreCounts = { anime: new Map<number, number>(), manga: new Map<number, number>() };
+  for (const [counts, list] of [[genreCounts.anime, anime], [genreCounts.manga, manga]] as const) {
+    for (const e of list) for (const id of e.tags) counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
   const categoryOrder = ['genres', 'explicit_genres', 'themes', 'demographics'];
   const genres = [...(data.genres ?? [])].sort(
     (a, b) => categoryOrder.indexOf(a.category) - categoryOrder.indexOf(b.category) || a.mal_id - b.mal_id,
@@ -904,7 +906,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     async listGenres(kind, category) {
       return genres
         .filter((g) => g.kind === kind && (!category || g.category === category))
-        .map((g) => ({ mal_id: g.mal_id, name: g.name, url: g.url, count: genreCounts.get(key(kind, g.mal_id)) ?? 0 }));
+        .map((g) => ({ mal_id: g.mal_id, name: g.name, url: g.url, count: genreCounts[kind].get(g.mal_id) ?? 0 }));
     },
 
     // ---- seasons, schedules, top, random ----
