@@ -60,9 +60,9 @@ if (reimport || (await store.sql`select 1 from pg_namespace where nspname = ${sc
   const seconds = (performance.now() - started) / 1000;
   importStats = { records: summary.imported, seconds, perSecond: summary.imported / seconds, rejected: summary.rejected.length };
 }
-// A kept schema may be older than the store: migrate it, and give the planner fresh statistics either way.
+// A kept schema may be older than the store: migrate it, and ready its indexes and statistics either way.
 await store.migrate();
-await store.sql.unsafe(`analyze "${schema}".anime; analyze "${schema}".anime_titles; analyze "${schema}".anime_records`);
+await store.analyze();
 
 const memory: CatalogueStore = createMemoryStore({ anime });
 const base: AnimeSearch = { page: 1, limit: 25, sfw: 'off', approval: 'all', sort: 'asc' };

@@ -10,6 +10,6 @@ import { createPostgresStore } from '@catalogue-api/store-postgres';
 
 export const store = createPostgresStore({ url: process.env.DATABASE_URL, schema: process.env.CATALOGUE_SCHEMA ?? 'catalogue' });
 await store.migrate(); // creates or upgrades the schema; safe to run from several processes
-await store.seed(demoData); // or your own records: await store.upsert('anime', records)
+await store.seed(demoData); // or your own: await store.upsert('anime', records), then store.analyze()
 export const app = createCatalogueApp({ store });
 // #endregion store-postgres

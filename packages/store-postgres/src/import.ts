@@ -44,6 +44,8 @@ export interface ImportSink {
    * @param records - Validated records.
    */
   write(resource: ResourceName, records: readonly unknown[]): Promise<void>;
+  /** Called once after the last batch was written, when the whole file was read. */
+  finish?(): Promise<void>;
   /** Releases resources; called once, after the last batch or a failure. */
   close(): Promise<void>;
 }
@@ -228,6 +230,11 @@ export async function importFile(file: string, options: ImportOptions): Promise<
       if (batch.length >= batchSize) await flush();
     }
     await flush();
+    try {
+      await sink.finish?.();
+    } catch (error) {
+      throw new ImportInterruptedError(summary, error);
+    }
     return summary;
   } finally {
     await sink.close();
@@ -244,6 +251,7 @@ export function toStoreSink(store: PostgresStore, options: { closeStore?: boolea
     async write(resource, records) {
       await store.upsert(resource, records);
     },
+    finish: () => store.analyze(),
     async close() {
       if (options.closeStore) await store.close();
     },

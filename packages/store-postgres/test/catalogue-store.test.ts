@@ -291,6 +291,29 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     expect((await store.getAnime(20))?.title).toBe(original.title);
   });
 
+  it('analyze() leaves no GIN index entry pending after upserts (seed calls it; the importer too)', async () => {
+    const gin = await sql<{ name: string }[]>`
+      select format('%I.%I', n.nspname, c.relname) as name from pg_index i
+      join pg_class c on c.oid = i.indexrelid join pg_namespace n on n.oid = c.relnamespace join pg_am am on am.oid = c.relam
+      where n.nspname = ${schema} and am.amname = 'gin'`;
+    expect(gin.map((g) => g.name.split('.')[1]).sort()).toEqual(
+      ['anime_companies', 'anime_prefixes', 'anime_tags', 'anime_titles_trgm', 'manga_magazines', 'manga_prefixes', 'manga_tags', 'manga_titles_trgm'].sort(),
+    );
+    const pending = async () => {
+      let pages = 0;
+      for (const { name } of gin) pages += Number((await sql<{ n: string }[]>`select gin_clean_pending_list(${name}::regclass) as n`)[0]!.n);
+      return pages;
+    };
+    await store.seed({ anime: demoAnime.slice(0, 200) });
+    // What an upsert leaves pending (here merged by the probe itself) …
+    await store.upsert('anime', demoAnime.slice(0, 200));
+    expect(await pending()).toBeGreaterThan(0);
+    // … and none after analyze().
+    await store.upsert('anime', demoAnime.slice(0, 200));
+    await store.analyze();
+    expect(await pending()).toBe(0);
+  });
+
   it('stores every record of every demo collection: no two demo records share an upsert identity', async () => {
     for (const name of RESOURCE_NAMES) {
       const records = (demoData as unknown as Record<string, readonly unknown[] | undefined>)[name] ?? [];

@@ -229,6 +229,34 @@ describe.skipIf(!url)('catalogue-api import --store postgres', () => {
     }
   });
 
+  it("calls the sink's finish once after the last batch (the store sink's analyze), never after a failure", async () => {
+    const file = join(dir, 'anime-finish.ndjson');
+    writeFileSync(file, anime.slice(0, 25).map((a) => JSON.stringify(a)).join('\n'));
+    const recording = (failAt?: number) => {
+      const calls: string[] = [];
+      const sink: ImportSink = {
+        async write(_resource, records) {
+          if (calls.length + 1 === failAt) throw new Error('connection lost');
+          calls.push(`write ${records.length}`);
+        },
+        async finish() {
+          calls.push('finish');
+        },
+        async close() {
+          calls.push('close');
+        },
+      };
+      return { calls, sink };
+    };
+    const ok = recording();
+    await importFile(file, { resource: 'anime', sink: ok.sink, batchSize: 10 });
+    expect(ok.calls).toEqual(['write 10', 'write 10', 'write 5', 'finish', 'close']);
+    const failed = recording(2);
+    await expect(importFile(file, { resource: 'anime', sink: failed.sink, batchSize: 10 })).rejects.toBeInstanceOf(ImportInterruptedError);
+    expect(failed.calls).toEqual(['write 10', 'close']);
+    expect(typeof toStoreSink(createPostgresStore({ sql, schema })).finish).toBe('function');
+  });
+
   it('a SIGKILL mid-import loses no committed batch, and a re-run completes it', async () => {
     const killSchema = `${schema}_kill`;
     const target = createPostgresStore({ sql, schema: killSchema });

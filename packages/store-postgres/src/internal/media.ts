@@ -173,39 +173,41 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
 
   /**
    * Title hits for a folded query, with the memory store's tiers (0 exact, 1 prefix, 2 word prefix,
-   * 3 fuzzy) and two similarities for ordering fuzzy hits. One- and two-letter queries match word
-   * prefixes only, among {@link SHORT_QUERY_CANDIDATES} entries kept as core's search index keeps them
-   * (`shortQueryKeeps`); longer ones match titles containing them and titles holding a stretch within
-   * `pg_trgm` word similarity 0.5 (`<kind>_title_matches`; both answered by the GIN index),
+   * 3 fuzzy), and for ordering fuzzy hits the best word similarity of an entry's titles and its
+   * shortest matching title. One- and two-letter queries match word prefixes only, among
+   * {@link SHORT_QUERY_CANDIDATES} entries kept as core's search index keeps them
+   * (`shortQueryKeeps`); longer ones match titles containing them and titles holding a stretch
+   * within `pg_trgm` word similarity 0.5 (`<kind>_title_matches`; both answered by the GIN index),
    * the latter from four letters on.
    *
    * The fuzzy match looks at the first {@link FUZZY_CHARS} characters: the memory store, too, finds a
    * fuzzy hit for a 200-character query only in a title holding most of it, and every further trigram
-   * adds a posting list to the index scan. Whole-title `similarity` (`%`) only orders hits: as a match
-   * condition its index candidates are every title sharing a few common trigrams ("no", "the"),
-   * thousands of rechecks for hits word similarity already finds.
+   * adds a posting list to the index scan. Whole-title `similarity` (`%`) neither matches nor orders:
+   * as a match condition its index candidates are every title sharing a few common trigrams ("no",
+   * "the"), and as an order it cost a third of a vague query's time; among equally close stretches
+   * the shorter title wins, as fuse.js's field-length norm makes it win in the memory store.
    */
   function titleHits(q: string): Fragment {
-    const prefix = `${q}%`;
-    const wordPrefix = `% ${q}%`;
-    const scores = sql`
-      min(case when t.title = ${q} then 0 when t.title like ${prefix} then 1 when t.title like ${wordPrefix} then 2 else 3 end) as tier,
-      max(case when strpos(t.title, ${q}) > 0 then 1 else word_similarity(${q}, t.title) end) as wsim,
-      max(similarity(t.title, ${q})) as sim`;
+    const tier = sql`min(case when t.title = ${q} then 0 when t.title like ${`${q}%`} then 1 when t.title like ${`% ${q}%`} then 2 else 3 end) as tier`;
     if ([...q].length < 3) {
-      // The titles of each candidate by its key (a lateral aggregate), not a scan of every title.
+      // Every hit is a word-prefix match, so the tier is the whole order. The titles of each
+      // candidate by its key (a lateral aggregate), not a scan of every title.
       return sql`
-        select c.mal_id, s.tier, s.wsim, s.sim
+        select c.mal_id, s.tier, 1 as wsim, 0 as len
         from (
           select a.mal_id from ${entries} a where a.prefixes @> array[${q}]::text[]
           ${candidateOrder} limit ${SHORT_QUERY_CANDIDATES}
         ) c
-        cross join lateral (select ${scores} from ${titles} t where t.mal_id = c.mal_id) s`;
+        cross join lateral (select ${tier} from ${titles} t where t.mal_id = c.mal_id) s`;
     }
     // A three-letter query holds two word-edge trigrams ("  s", " sh") of its four, which half the
     // titles share: its word-similarity candidates were eight times its infix hits and most of the time.
-    const fuzzy = [...q].length < 4 ? null : q.length > FUZZY_CHARS ? q.slice(0, FUZZY_CHARS).trimEnd() : q;
-    return sql`select t.mal_id, ${scores} from ${titleMatches}(${`%${q}%`}::text, ${fuzzy}::text) t group by t.mal_id`;
+    // Word similarity takes the query's trigrams as a set: a repeated word adds nothing but cost.
+    const words = [...new Set(q.split(' '))].join(' ');
+    const fuzzy = [...words].length < 4 ? null : words.length > FUZZY_CHARS ? words.slice(0, FUZZY_CHARS).trimEnd() : words;
+    return sql`
+      select t.mal_id, ${tier}, max(t.wsim) as wsim, min(length(t.title)) as len
+      from ${titleMatches}(${`%${q}%`}::text, ${fuzzy}::text) t group by t.mal_id`;
   }
 
   async function search(s: S): Promise<Page<T>> {
@@ -222,9 +224,8 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
       ? order(orderBy, s.sort)
       : q === undefined
         ? sql`order by a.mal_id`
-        : // Fuzzy hits: the closest stretch of a title first, then the closest whole title (a shorter
-          // title wins, as fuse.js's field-length norm makes it win in the memory store).
-          sql`order by h.tier, case when h.tier = 3 then h.wsim end desc, case when h.tier = 3 then h.sim end desc, a.popularity asc nulls last, a.mal_id`;
+        : // Fuzzy hits: the closest stretch of a title first, then the shortest title.
+          sql`order by h.tier, case when h.tier = 3 then h.wsim end desc, case when h.tier = 3 then h.len end, a.popularity asc nulls last, a.mal_id`;
     if (q === undefined) {
       // Browsing: the total is its own count (an index-only or narrow scan), so that the page itself
       // is a top-N walk of an order index instead of a sort of every match under a window count.
