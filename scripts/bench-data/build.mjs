@@ -51,6 +51,8 @@ const sample = (list, n) => {
   for (let i = 0; i < n * 3 && out.size < Math.min(n, list.length); i++) out.add(pick(list));
   return [...out];
 };
+/** JSON.stringify with every non-ASCII UTF-16 unit written as a `\\uXXXX` escape (the same value once parsed). */
+const asciiJson = (value) => JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const pad = (n) => String(n).padStart(2, '0');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const slug = (name) => name.replace(/[\s:;/]/g, '_').replace(/[!?,.()'"[\]{}&%#@*+=~`^|<>$\\]/g, '');
@@ -360,8 +362,9 @@ for (const [kind, records] of Object.entries(sets)) {
     }
   }
   const file = path.join(outDir, `${kind}.json`);
-  // One record per line: readable, and still one JSON.parse.
-  fs.writeFileSync(file, `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`);
+  // One record per line: readable, and still one JSON.parse. ASCII only (other characters as \u
+  // escapes): V8 parses a one-byte string ~20 % faster than the two-byte string non-ASCII text becomes.
+  fs.writeFileSync(file, `[\n${records.map((r) => asciiJson(r)).join(',\n')}\n]\n`);
   manifest.counts[kind] = records.length;
   manifest.validated[kind] = Boolean(schema);
   manifest.bytes[kind] = fs.statSync(file).size;

@@ -259,9 +259,19 @@ export function toStoreSink(store: PostgresStore, options: { closeStore?: boolea
 }
 
 /**
+ * JSON text with every non-ASCII UTF-16 unit written as a `\uXXXX` escape: the same value once
+ * parsed, and V8 parses the one-byte string such text reads into ~20 % faster than the two-byte
+ * string any non-ASCII character makes of it (190 ms of 860 for 30k anime).
+ */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * A sink writing a memory-store snapshot: one JSON file holding `CatalogueData` (`{ "anime": [...],
  * … }`), loadable with `createMemoryStore(JSON.parse(text))`. Records already in the file are kept
- * and replaced by identity; each batch rewrites the file atomically (write, then rename).
+ * and replaced by identity; each batch rewrites the file atomically (write, then rename). The file
+ * is ASCII: other characters are written as `\u` escapes, which parse faster.
  * @param out - The snapshot path.
  * @returns The sink.
  */
@@ -294,7 +304,7 @@ export async function createSnapshotSink(out: string): Promise<ImportSink> {
         } else list[at] = record;
       }
       const tmp = `${out}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(data));
+      await writeFile(tmp, asciiJson(data));
       await rename(tmp, out);
     },
     async close() {},

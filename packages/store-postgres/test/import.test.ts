@@ -75,6 +75,19 @@ describe('catalogue-api import --store memory-snapshot', () => {
     expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime).toHaveLength(28);
   }, 60_000);
 
+  it('writes an ASCII snapshot (other characters as \\u escapes) that parses back to the same records', async () => {
+    const out = join(dir, 'snapshot-ascii.json');
+    const records = [...anime.slice(0, 5), { ...anime[5]!, title: 'Ünïcödé ★ 進撃の巨人 😀' }];
+    expect(records.some((r) => /[^\x00-\x7f]/.test(JSON.stringify(r)))).toBe(true);
+    const sink = await createSnapshotSink(out);
+    await sink.write('anime', records);
+    await sink.close();
+    const bytes = readFileSync(out);
+    expect(bytes.every((b) => b < 0x80)).toBe(true);
+    expect(bytes.toString('latin1')).toContain('\\u00dcn\\u00efc\\u00f6d\\u00e9 \\u2605 \\u9032');
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual({ anime: records });
+  });
+
   it('reads a JSON array and a { data: [...] } document, naming a bad element by its index', async () => {
     const out = join(dir, 'snapshot-json.json');
     const list = anime.slice(0, 5).map((a) => ({ ...a }));
