@@ -599,7 +599,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     return (e) =>
       approvalOk(e.anime.approved, f.approval) &&
       passesSfw(e.sfw, f.sfw) &&
-      (f.kids === undefined || e.tags.has(KIDS) === f.kids) &&
+      (f.kids === undefined || e.tags.includes(KIDS) === f.kids) &&
       (!f.types || f.types.includes(e.anime.type));
   }
 

@@ -4,6 +4,7 @@
  * @module
  */
 import type { SortKey } from './internal/ordering.js';
+import { idsOf } from './select.js';
 import { sfwClass, passesSfw, type SfwClass } from './sfw.js';
 import type { MangaOrderBy, MangaSearch } from './store.js';
 import type { Manga } from './schemas/manga.js';
@@ -12,10 +13,10 @@ import type { Manga } from './schemas/manga.js';
 export interface IndexedManga {
   manga: Manga;
   sfw: SfwClass;
-  /** Every genre, explicit genre, theme and demographic id. */
-  tags: Set<number>;
-  /** Serialization (magazine) ids. */
-  magazines: Set<number>;
+  /** Every genre, explicit genre, theme and demographic id, once. */
+  tags: readonly number[];
+  /** Serialization (magazine) ids, once. */
+  magazines: readonly number[];
   /** Lower-case title, for `letter` and `title` ordering. */
   titleKey: string;
 }
@@ -25,12 +26,11 @@ export interface IndexedManga {
  * @param manga - The record.
  */
 export function indexManga(manga: Manga): IndexedManga {
-  const tags = new Set([manga.genres, manga.explicit_genres, manga.themes, manga.demographics].flatMap((l) => l.map((r) => r.mal_id)));
   return {
     manga,
     sfw: sfwClass(manga),
-    tags,
-    magazines: new Set(manga.serializations.map((r) => r.mal_id)),
+    tags: idsOf(manga.genres, manga.explicit_genres, manga.themes, manga.demographics),
+    magazines: idsOf(manga.serializations),
     titleKey: manga.title.toLowerCase(),
   };
 }
@@ -50,9 +50,9 @@ export function mangaFilter(s: MangaSearch): (entry: IndexedManga) => boolean {
     if (s.score !== undefined && m.score !== s.score) return false;
     if (s.minScore !== undefined && (m.score === null || m.score < s.minScore)) return false;
     if (s.maxScore !== undefined && (m.score === null || m.score > s.maxScore)) return false;
-    if (s.genres && !s.genres.every((id) => tags.has(id))) return false;
-    if (s.genresExclude && s.genresExclude.some((id) => tags.has(id))) return false;
-    if (s.magazines && !s.magazines.some((id) => magazines.has(id))) return false;
+    if (s.genres && !s.genres.every((id) => tags.includes(id))) return false;
+    if (s.genresExclude && s.genresExclude.some((id) => tags.includes(id))) return false;
+    if (s.magazines && !s.magazines.some((id) => magazines.includes(id))) return false;
     if (letter && !titleKey.startsWith(letter)) return false;
     if (s.startDate && (m.published.from === null || m.published.from.slice(0, 10) < s.startDate.first)) return false;
     if (s.endDate && (m.published.to === null || m.published.to.slice(0, 10) > s.endDate.last)) return false;

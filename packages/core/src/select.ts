@@ -11,10 +11,10 @@ import type { Anime } from './schemas/anime.js';
 export interface IndexedAnime {
   anime: Anime;
   sfw: SfwClass;
-  /** Every genre, explicit genre, theme and demographic id. */
-  tags: Set<number>;
-  /** Every producer, studio and licensor id. */
-  companies: Set<number>;
+  /** Every genre, explicit genre, theme and demographic id, once. */
+  tags: readonly number[];
+  /** Every producer, studio and licensor id, once. */
+  companies: readonly number[];
   /** Lower-case title, for `letter` and `title` ordering. */
   titleKey: string;
 }
@@ -24,14 +24,25 @@ export interface IndexedAnime {
  * @param anime - The record.
  */
 export function indexAnime(anime: Anime): IndexedAnime {
-  const ids = (lists: ReadonlyArray<ReadonlyArray<{ mal_id: number }>>) => new Set(lists.flatMap((l) => l.map((r) => r.mal_id)));
   return {
     anime,
     sfw: sfwClass(anime),
-    tags: ids([anime.genres, anime.explicit_genres, anime.themes, anime.demographics]),
-    companies: ids([anime.producers, anime.studios, anime.licensors]),
+    tags: idsOf(anime.genres, anime.explicit_genres, anime.themes, anime.demographics),
+    companies: idsOf(anime.producers, anime.studios, anime.licensors),
     titleKey: anime.title.toLowerCase(),
   };
+}
+
+/**
+ * The distinct `mal_id`s of some lists of references, in first-seen order. An entry holds a few, so
+ * an array searched with `includes` beats a `Set` both to build (half the load time of 100k
+ * entries' filter values) and to probe.
+ * @param lists - Lists of `{ mal_id }` references.
+ */
+export function idsOf(...lists: ReadonlyArray<ReadonlyArray<{ mal_id: number }>>): number[] {
+  const ids: number[] = [];
+  for (const list of lists) for (const { mal_id } of list) if (!ids.includes(mal_id)) ids.push(mal_id);
+  return ids;
 }
 
 /**
@@ -50,9 +61,9 @@ export function animeFilter(s: AnimeSearch): (entry: IndexedAnime) => boolean {
     if (s.score !== undefined && a.score !== s.score) return false;
     if (s.minScore !== undefined && (a.score === null || a.score < s.minScore)) return false;
     if (s.maxScore !== undefined && (a.score === null || a.score > s.maxScore)) return false;
-    if (s.genres && !s.genres.every((id) => tags.has(id))) return false;
-    if (s.genresExclude && s.genresExclude.some((id) => tags.has(id))) return false;
-    if (s.producers && !s.producers.some((id) => companies.has(id))) return false;
+    if (s.genres && !s.genres.every((id) => tags.includes(id))) return false;
+    if (s.genresExclude && s.genresExclude.some((id) => tags.includes(id))) return false;
+    if (s.producers && !s.producers.some((id) => companies.includes(id))) return false;
     if (letter && !titleKey.startsWith(letter)) return false;
     if (s.startDate && (a.aired.from === null || a.aired.from.slice(0, 10) < s.startDate.first)) return false;
     if (s.endDate && (a.aired.to === null || a.aired.to.slice(0, 10) > s.endDate.last)) return false;
