@@ -314,6 +314,22 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     expect(await pending()).toBe(0);
   });
 
+  it('analyze() by a role that owns nothing (an importer with write grants only) leaves the tables to autovacuum', async () => {
+    const role = `${schema}_writer`;
+    await sql.unsafe(`create role "${role}" login`);
+    const writer = postgres(url!, { max: 1, username: role, onnotice: () => {} });
+    try {
+      await sql.unsafe(`grant usage on schema "${schema}" to "${role}"; grant select, insert, update, delete on all tables in schema "${schema}" to "${role}"; grant usage on all sequences in schema "${schema}" to "${role}"`);
+      const asWriter = createPostgresStore({ sql: writer, schema });
+      await asWriter.upsert('anime', demoAnime.slice(0, 20));
+      await expect(asWriter.analyze()).resolves.toBeUndefined();
+      expect((await asWriter.searchAnime({ ...base, q: demoAnime[0]!.title })).data[0]?.mal_id).toBe(demoAnime[0]!.mal_id);
+    } finally {
+      await writer.end({ timeout: 5 });
+      await sql.unsafe(`drop owned by "${role}"; drop role "${role}"`);
+    }
+  });
+
   it('stores every record of every demo collection: no two demo records share an upsert identity', async () => {
     for (const name of RESOURCE_NAMES) {
       const records = (demoData as unknown as Record<string, readonly unknown[] | undefined>)[name] ?? [];
