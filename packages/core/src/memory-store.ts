@@ -177,13 +177,18 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
   const plainManga = createPlainCache<IndexedManga>();
   const manga: IndexedManga[] = [...(data.manga ?? [])].sort((a, b) => a.mal_id - b.mal_id).map(indexManga);
   const mangaById = new Map(manga.map((e) => [e.manga.mal_id, e]));
-  const mangaIndex = createSearchIndex(manga.map((e) => mediaTitles(e.manga)));
-  const mangaOrder = createOrderings(manga, (e) => e.manga.mal_id, MANGA_ORDER_KEYS);
   const byMangaPopularity = compareBy<IndexedManga>((e) => e.manga.popularity, (e) => e.manga.mal_id, 'asc');
+  const mangaIndex = createSearchIndex(manga.map((e) => mediaTitles(e.manga)), {
+    order: manga.map((_, i) => i).sort((x, y) => byMangaPopularity(manga[x]!, manga[y]!)),
+  });
+  const mangaOrder = createOrderings(manga, (e) => e.manga.mal_id, MANGA_ORDER_KEYS);
 
+  // Characters and people: the most favourited first when a short query matches more than the index keeps.
+  const byFavorites = <T extends { favorites: number; mal_id: number }>(a: T, b: T) => b.favorites - a.favorites || a.mal_id - b.mal_id;
+  const favouritesFirst = (list: readonly { favorites: number; mal_id: number }[]) => list.map((_, i) => i).sort((x, y) => byFavorites(list[x]!, list[y]!));
   const characters = [...(data.characters ?? [])].sort((a, b) => a.mal_id - b.mal_id);
   const characterById = new Map(characters.map((c) => [c.mal_id, c]));
-  const characterIndex = createSearchIndex(characters.map((c) => [c.name, c.name_kanji ?? '', ...c.nicknames]));
+  const characterIndex = createSearchIndex(characters.map((c) => [c.name, c.name_kanji ?? '', ...c.nicknames]), { order: favouritesFirst(characters) });
   const characterOrder = createOrderings(characters, (c) => c.mal_id, {
     mal_id: (c) => c.mal_id,
     name: (c) => c.name.toLowerCase(),
@@ -193,6 +198,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
   const personById = new Map(people.map((p) => [p.mal_id, p]));
   const personIndex = createSearchIndex(
     people.map((p) => [p.name, ...p.alternate_names, [p.given_name, p.family_name].filter(Boolean).join(' ')]),
+    { order: favouritesFirst(people) },
   );
   const personOrder = createOrderings(people, (p) => p.mal_id, {
     mal_id: (p) => p.mal_id,
@@ -593,7 +599,6 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     return page(matches, s);
   }
 
-  const byFavorites = <T extends { favorites: number; mal_id: number }>(a: T, b: T) => b.favorites - a.favorites || a.mal_id - b.mal_id;
 
   function airingFilter(f: AiringFilter): (e: IndexedAnime) => boolean {
     return (e) =>

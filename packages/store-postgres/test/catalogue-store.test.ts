@@ -575,6 +575,10 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
         ];
         for (const search of searches) expect(await allMangaIds(local, search), JSON.stringify(search)).toEqual(await allMangaIds(mem, search));
         expect((await local.searchManga({ ...mangaBase, approval: 'all', q: 'zq' })).total).toBe(300);
+        // The 300 kept are the most popular, as for anime.
+        const mostPopular = [...many].sort((a, b) => a.popularity! - b.popularity!).slice(0, 300).map((m) => m.mal_id);
+        const { ids: kept } = await allMangaIds(local, { q: 'zq', approval: 'all' });
+        expect([...kept].sort((a, b) => a - b)).toEqual(mostPopular.sort((a, b) => a - b));
       } finally {
         await sql.unsafe(`drop schema if exists "${schema}_manga" cascade`);
       }

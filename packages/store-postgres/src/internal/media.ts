@@ -30,11 +30,6 @@ export interface MediaKind<T extends Anime | Manga, S extends MediaSearch, O ext
   dates: readonly [from: string, to: string];
   /** The filters only this kind has. */
   filters(sql: Sql, s: S): Fragment[];
-  /**
-   * Which entries a one- or two-letter query keeps when more than {@link SHORT_QUERY_CANDIDATES}
-   * hold a word with that prefix, as core's search index of this kind keeps them.
-   */
-  shortQueryKeeps: 'most popular' | 'lowest mal_id';
 }
 
 /** Anime: `aired` dates, `rating`, producers, studios and licensors as `companies`. */
@@ -62,7 +57,6 @@ export const ANIME: MediaKind<Anime, AnimeSearch, AnimeOrderBy> = {
     if (s.producers) w.push(sql`a.companies && ${s.producers}::int[]`);
     return w;
   },
-  shortQueryKeeps: 'most popular',
 };
 
 /** Manga: `published` dates, serializations as `magazines`. */
@@ -88,9 +82,6 @@ export const MANGA: MediaKind<Manga, MangaSearch, MangaOrderBy> = {
   filters(sql, s) {
     return s.magazines ? [sql`a.magazines && ${s.magazines}::int[]`] : [];
   },
-  // Core's memory store builds its manga search index without a popularity order (its anime index
-  // has one), so a short query keeps the first entries by mal_id; the same ones here.
-  shortQueryKeeps: 'lowest mal_id',
 };
 
 /** Query characters the fuzzy (word similarity) match looks at; see `titleHits`. */
@@ -137,7 +128,6 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
     .map((c) => sql`${sql(c)} = excluded.${sql(c)}`)
     .reduce((acc, part) => sql`${acc}, ${part}`);
 
-  const candidateOrder = kind.shortQueryKeeps === 'most popular' ? sql`order by a.popularity asc nulls last, a.mal_id` : sql`order by a.mal_id`;
 
   const and = (parts: Fragment[]): Fragment =>
     parts.length === 0 ? sql`` : parts.slice(1).reduce((acc, part) => sql`${acc} and ${part}`, sql`where ${parts[0]!}`);
@@ -175,8 +165,8 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
    * Title hits for a folded query, with the memory store's tiers (0 exact, 1 prefix, 2 word prefix,
    * 3 fuzzy), and for ordering fuzzy hits the best word similarity of an entry's titles and its
    * shortest matching title. One- and two-letter queries match word prefixes only, among
-   * {@link SHORT_QUERY_CANDIDATES} entries kept as core's search index keeps them
-   * (`shortQueryKeeps`); longer ones match titles containing them and titles holding a stretch
+   * the {@link SHORT_QUERY_CANDIDATES} most popular entries (as core's search index keeps them);
+   * longer ones match titles containing them and titles holding a stretch
    * within `pg_trgm` word similarity 0.5 (`<kind>_title_matches`; both answered by the GIN index),
    * the latter from four letters on.
    *
@@ -196,7 +186,7 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
         select c.mal_id, s.tier, 1 as wsim, 0 as len
         from (
           select a.mal_id from ${entries} a where a.prefixes @> array[${q}]::text[]
-          ${candidateOrder} limit ${SHORT_QUERY_CANDIDATES}
+          order by a.popularity asc nulls last, a.mal_id limit ${SHORT_QUERY_CANDIDATES}
         ) c
         cross join lateral (select ${tier} from ${titles} t where t.mal_id = c.mal_id) s`;
     }
