@@ -77,12 +77,18 @@ declare const Bun: { serve(options: { port: number; hostname: string; fetch: Bun
  */
 export async function serve(app: BunServable, options: ServeOptions = {}): Promise<Server> {
   const plain = app.handle?.bind(app);
+  // `requestIP` is asked only when the app reads the address (see `fromWebRequest`).
+  const context = (request: Request, bun: BunServer): RequestContext => ({
+    get clientAddress() {
+      return bun.requestIP(request)?.address;
+    },
+  });
   const fetch: BunHandler = plain
     ? async (request, bun) => {
-        const response = await plain(fromWebRequest(request, { clientAddress: bun.requestIP(request)?.address }));
+        const response = await plain(fromWebRequest(request, context(request, bun)));
         return new Response(toBody(response.body) as BodyInit | null, { status: response.status, headers: response.headers });
       }
-    : (request, bun) => app.fetch(request, { clientAddress: bun.requestIP(request)?.address });
+    : (request, bun) => app.fetch(request, context(request, bun));
   const server = Bun.serve({ port: options.port ?? 3000, hostname: options.hostname ?? '127.0.0.1', fetch });
   let closing: Promise<void> | undefined;
   // stop(false) stops listening at once, closes idle connections and lets in-flight requests finish.

@@ -3,7 +3,7 @@
  * those of the body given, whatever the memo holds (same length, repeats, eviction).
  */
 import { describe, expect, it } from 'vitest';
-import { toWebResponse } from './http.js';
+import { fromWebRequest, toWebResponse } from './http.js';
 
 const json = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -33,5 +33,22 @@ describe('toWebResponse', () => {
     expect(response.status).toBe(304);
     expect(response.headers.get('etag')).toBe('"x"');
     expect(response.body).toBeNull();
+  });
+});
+
+describe('fromWebRequest', () => {
+  it('splits path and query without decoding, and reads the client address only when asked', () => {
+    let lookups = 0;
+    const request = fromWebRequest(new Request('http://example.test/v1/anime?q=a%20b&sfw#frag', { headers: { 'X-Server-Key': 'k' } }), {
+      get clientAddress() {
+        lookups++;
+        return '203.0.113.9';
+      },
+    });
+    expect([request.method, request.path, request.query, request.header('x-server-key')]).toEqual(['GET', '/v1/anime', 'q=a%20b&sfw', 'k']);
+    expect(lookups).toBe(0);
+    expect(request.clientAddress).toBe('203.0.113.9');
+    expect(lookups).toBe(1);
+    expect(fromWebRequest(new Request('http://example.test/')).clientAddress).toBeUndefined();
   });
 });

@@ -453,3 +453,26 @@ describe('createCatalogueApp gateway option', () => {
     for (let i = 0; i < 10; i++) expect((await off.fetch(new Request('http://x/v1/anime?q=a'))).status).toBe(200);
   });
 });
+
+describe('gateway and the client address', () => {
+  const addressReads = async (gateway: GatewayOptions) => {
+    const app = createCatalogueApp({ store: createMemoryStore(), now: () => T0, logger: { error: () => undefined }, gateway });
+    let reads = 0;
+    const context = {
+      get clientAddress() {
+        reads++;
+        return '192.0.2.1';
+      },
+    };
+    for (const target of ['/v1/anime?q=a', '/v1/anime?q=a', '/v1/anime?limit=99']) await app.fetch(new Request(`http://x${target}`), context);
+    return reads;
+  };
+
+  it('is read for every public request while rate limits or blocks need it', async () => {
+    expect(await addressReads({})).toBe(3);
+  });
+
+  it('is never read without rate limits (and so without blocks)', async () => {
+    expect(await addressReads({ rateLimit: false })).toBe(0);
+  });
+});

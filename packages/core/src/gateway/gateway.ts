@@ -344,7 +344,9 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
       if (id !== null) tier = 'server';
     }
     const keyRejected = suppliedKey !== undefined && id === null;
-    if (tier === 'public') {
+    // A public client's identity serves its block and its rate windows only: without either (rate
+    // limits and blocks off) the address is never looked at (Bun looks it up on demand).
+    if (tier === 'public' && (blockPolicy || specs?.public.length)) {
       id = identify(request);
       // Server Key traffic is never blocked; blocked requests are neither counted nor extend the block.
       if (blockPolicy) {
