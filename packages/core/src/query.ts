@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from './errors.js';
+import { withoutStackTraces } from './internal/no-stack.js';
 import { documented } from './internal/param-docs.js';
 import type { Approval } from './store.js';
 
@@ -315,7 +316,8 @@ export function dateParam(name: string) {
  * @throws {@link ApiError} 400 naming the first invalid parameter.
  */
 export function parseQuery<S extends z.ZodType>(schema: S, query: RawQuery): z.output<S> {
-  const result = schema.safeParse(query);
+  // A failed parse builds a ZodError: an Error whose stack no one reads.
+  const result = withoutStackTraces(() => schema.safeParse(query));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw new ApiError(400, issue?.message ?? 'The query is invalid');
