@@ -64,12 +64,12 @@ export function fromWebRequest(request: Request, context?: RequestContext): Plai
   const hash = target.indexOf('#');
   const bare = hash < 0 ? target : target.slice(0, hash);
   const q = bare.indexOf('?');
-  const headers = request.headers;
   return {
     method: request.method,
     path: q < 0 ? bare : bare.slice(0, q),
     query: q < 0 ? '' : bare.slice(q + 1),
-    header: (name) => headers.get(name) ?? undefined,
+    // Bun makes the Headers object on first access: not before a header is asked for.
+    header: (name) => request.headers.get(name) ?? undefined,
     get clientAddress() {
       return context?.clientAddress;
     },
