@@ -57,21 +57,33 @@ const orderIndexes = (s: string, table: string, columns: readonly string[]) =>
     .join('');
 
 /**
- * The title match function of a media kind as migrations 2 (anime) and 4 (manga) created it; see
- * migration 2 for why it is shaped so. Migration 5 replaces both with {@link titleMatchesFunction}.
+ * A title match function of a media kind: `returns` and `body` inside the settings every version
+ * has (see migration 2 for why they are these).
  */
-const titleMatchesFunctionV1 = (s: string, kind: string) => `
-    create function ${s}.${kind}_title_matches(infix text, fuzzy text) returns table (mal_id integer, title text)
+const titleMatches = (s: string, kind: string, returns: string, body: string) => `
+    create function ${s}.${kind}_title_matches(infix text, fuzzy text) returns table (${returns})
     language plpgsql stable
     set pg_trgm.word_similarity_threshold = 0.5
     set plan_cache_mode = force_custom_plan
     set enable_seqscan = off
     as $f$
     begin
-      return query select t.mal_id, t.title from ${s}.${kind}_titles t where t.title like infix;
-      return query select t.mal_id, t.title from ${s}.${kind}_titles t where fuzzy <% t.title;
+${body}
     end
     $f$;`;
+
+/**
+ * The title match function as migrations 2 (anime) and 4 (manga) created it. Migration 5 replaces
+ * both with {@link titleMatchesFunction}.
+ */
+const titleMatchesFunctionV1 = (s: string, kind: string) =>
+  titleMatches(
+    s,
+    kind,
+    'mal_id integer, title text',
+    `      return query select t.mal_id, t.title from ${s}.${kind}_titles t where t.title like infix;
+      return query select t.mal_id, t.title from ${s}.${kind}_titles t where fuzzy <% t.title;`,
+  );
 
 /**
  * The title match function of a media kind (migration 5): as {@link titleMatchesFunctionV1}, and
@@ -81,19 +93,15 @@ const titleMatchesFunctionV1 = (s: string, kind: string) => `
  * whole-title `similarity`, tripled its time. A title containing the query is not looked at again
  * by the fuzzy statement.
  */
-const titleMatchesFunction = (s: string, kind: string) => `
-    create function ${s}.${kind}_title_matches(infix text, fuzzy text) returns table (mal_id integer, title text, wsim real)
-    language plpgsql stable
-    set pg_trgm.word_similarity_threshold = 0.5
-    set plan_cache_mode = force_custom_plan
-    set enable_seqscan = off
-    as $f$
-    begin
-      return query select t.mal_id, t.title, 1::real from ${s}.${kind}_titles t where t.title like infix;
+const titleMatchesFunction = (s: string, kind: string) =>
+  titleMatches(
+    s,
+    kind,
+    'mal_id integer, title text, wsim real',
+    `      return query select t.mal_id, t.title, 1::real from ${s}.${kind}_titles t where t.title like infix;
       return query select t.mal_id, t.title, word_similarity(fuzzy, t.title) from ${s}.${kind}_titles t
-        where fuzzy <% t.title and t.title not like infix;
-    end
-    $f$;`;
+        where fuzzy <% t.title and t.title not like infix;`,
+  );
 
 /** Manga records moved per statement by migration 4. */
 const MOVE_BATCH = 1000;
