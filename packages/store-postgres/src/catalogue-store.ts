@@ -9,6 +9,8 @@
  *   magazine id arrays and word prefixes, one b-tree per order column and direction), `q` uses
  *   `pg_trgm` over the folded titles, pages are bounded offsets (page ≤ 1000, as the routes allow)
  *   over an order index.
+ * - `getCharacter`, `getPerson` and `getProducer` read one row of `documents` by its key (the
+ *   record's `mal_id`): a detail page does not load the copy below.
  * - Every other `CatalogueStore` method (manga and anime details, characters, people, producers,
  *   magazines, sub-records, top lists, seasons, schedules, news…) is answered by core's memory store
  *   over the same tables (`anime_records`, `manga_records` and `documents`), loaded on first use and
@@ -19,7 +21,7 @@
  * @module
  */
 import postgres, { type Sql } from 'postgres';
-import { createMemoryStore, type Anime, type CatalogueData, type CatalogueStore, type Manga } from '@catalogue-api/core';
+import { createMemoryStore, type Anime, type CatalogueData, type CatalogueStore, type Character, type Manga, type Person, type Producer } from '@catalogue-api/core';
 import { ANIME, MANGA, mediaTables } from './internal/media.js';
 import { migrateCatalogueSchema, quoteIdentifier } from './internal/migrations.js';
 import { isResourceName, recordKey, RESOURCE_NAMES, type ResourceName } from './resources.js';
@@ -167,7 +169,15 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     return delegate.store;
   }
 
-  type InSql = 'getAnime' | 'searchAnime' | 'getManga' | 'searchManga';
+  /** A record of a collection kept in `documents`, by its `mal_id` (its upsert key). */
+  const byId =
+    <T>(collection: 'characters' | 'people' | 'producers') =>
+    async (id: number): Promise<T | undefined> => {
+      const [row] = await sql<{ record: T }[]>`select record from ${documents} where collection = ${collection} and key = ${String(id)}`;
+      return row?.record;
+    };
+
+  type InSql = 'getAnime' | 'searchAnime' | 'getManga' | 'searchManga' | 'getCharacter' | 'getPerson' | 'getProducer';
   const store: Omit<PostgresStore, keyof CatalogueStore> & Pick<CatalogueStore, InSql> = {
     schema,
     sql,
@@ -176,6 +186,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     searchAnime: anime.search,
     getManga: manga.get,
     searchManga: manga.search,
+    getCharacter: byId<Character>('characters'),
+    getPerson: byId<Person>('people'),
+    getProducer: byId<Producer>('producers'),
     upsert,
     async seed(data) {
       for (const [resource, records] of Object.entries(data) as [string, readonly unknown[] | undefined][]) {

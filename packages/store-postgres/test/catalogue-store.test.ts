@@ -364,6 +364,27 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     await expect(store.upsert('nonsense', [{ mal_id: 1 }])).rejects.toThrow(/unknown resource "nonsense"/);
   });
 
+  it('looks up a character, person or producer by id in one row, byte for byte, without the memory copy (it could not load)', async () => {
+    const lookups = [
+      ['getCharacter', demoData.characters ?? []],
+      ['getPerson', demoData.people ?? []],
+      ['getProducer', demoData.producers ?? []],
+    ] as const;
+    const fresh = createPostgresStore({ sql, schema });
+    await sql.unsafe(`alter table "${schema}".anime_records rename to anime_records_hidden`);
+    try {
+      for (const [name, records] of lookups) {
+        expect(records.length, name).toBeGreaterThan(0);
+        const get = (s: CatalogueStore, id: number) => (s[name] as (id: number) => Promise<unknown>).call(s, id);
+        for (const { mal_id } of records.slice(0, 40)) expect(JSON.stringify(await get(fresh, mal_id)), `${name}(${mal_id})`).toBe(JSON.stringify(await get(memory, mal_id)));
+        expect(await get(fresh, 999_999_999)).toBeUndefined();
+      }
+      await expect(fresh.getCharacterFull(demoData.characters![0]!.mal_id, 'off')).rejects.toThrow(/anime_records/);
+    } finally {
+      await sql.unsafe(`alter table "${schema}".anime_records_hidden rename to anime_records`);
+    }
+  });
+
   it('answers other CatalogueStore methods through the memory delegate loaded from the tables', async () => {
     const other = Object.keys(memory).filter((name) => !['getAnime', 'searchAnime', 'getManga', 'searchManga'].includes(name));
     for (const name of other) expect(typeof (store as unknown as Record<string, unknown>)[name]).toBe('function');
