@@ -164,7 +164,12 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         for (const d of docs) (data[d.collection] ??= []).push(d.record);
         return createMemoryStore(data as CatalogueData);
       };
-      delegate = { generation: current, store: load() };
+      const loading = load();
+      delegate = { generation: current, store: loading };
+      // A failed load (a lost connection) is not kept: the next call tries again.
+      loading.catch(() => {
+        if (delegate?.store === loading) delegate = undefined;
+      });
     }
     return delegate.store;
   }

@@ -383,6 +383,8 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     } finally {
       await sql.unsafe(`alter table "${schema}".anime_records_hidden rename to anime_records`);
     }
+    // The failed load was not kept: the copy loads on the next call.
+    expect((await fresh.getCharacterFull(demoData.characters![0]!.mal_id, 'off'))?.mal_id).toBe(demoData.characters![0]!.mal_id);
   });
 
   it('answers other CatalogueStore methods through the memory delegate loaded from the tables', async () => {
