@@ -19,6 +19,7 @@ export {
 } from './http.js';
 export type { Logger } from './internal/pipeline.js';
 export { createMemoryStore } from './memory-store.js';
+export { compareTop, onTopList, TOP_ORDER, topRule, type TopEntry, type TopFilter, type TopRule } from './top-order.js';
 export {
   createOpenApiDocument,
   errorEnvelopeSchema,

@@ -10,6 +10,7 @@ import { createSearchIndex, MatchTier, type SearchIndex } from './search.js';
 import { ANIME_ORDER_KEYS, animeFilter, byPopularity, indexAnime, type IndexedAnime } from './select.js';
 import { indexManga, MANGA_ORDER_KEYS, mangaFilter, type IndexedManga } from './select-manga.js';
 import { passesSfw, type SfwClass, type SfwMode } from './sfw.js';
+import { compareTop, onTopList, topRule, type TopEntry, type TopFilter } from './top-order.js';
 import type {
   AiringFilter,
   AnimeSearch,
@@ -23,6 +24,8 @@ import type {
   Page,
   Paging,
   ReviewQuery,
+  TopAnimeQuery,
+  TopMangaQuery,
 } from './store.js';
 import type { Anime, AnimeFull } from './schemas/anime.js';
 import type { Article, ArticleFull } from './schemas/article.js';
@@ -348,11 +351,19 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
   const airingTv = anime
     .filter((e) => e.anime.type === 'TV' && e.anime.status === 'Currently Airing')
     .sort(compareBy((e) => e.anime.members, (e) => e.anime.mal_id, 'asc'));
-  const animeOrder = createOrderings(anime, (e) => e.anime.mal_id, {
-    score: (e) => e.anime.score,
-    members: (e) => e.anime.members,
-    favorites: (e) => e.anime.favorites,
-  });
+  // Each top list's whole ordering (TOP_ORDER), sorted once on first use.
+  const topOrders = new Map<string, readonly unknown[]>();
+  const topOrdering = <T>(name: string, list: readonly T[], record: (e: T) => TopEntry, filter: Exclude<TopFilter, 'none'> | undefined) => {
+    let ordered = topOrders.get(`${name}:${filter}`) as readonly T[] | undefined;
+    if (!ordered) {
+      const compare = compareTop(topRule(filter));
+      ordered = [...list].sort((a, b) => compare(record(a), record(b)));
+      topOrders.set(`${name}:${filter}`, ordered);
+    }
+    return ordered;
+  };
+  const topAnime = (filter: TopAnimeQuery['filter']) => topOrdering('anime', anime, (e) => e.anime, filter);
+  const topManga = (filter: TopMangaQuery['filter']) => topOrdering('manga', manga, (e) => e.manga, filter);
 
   // Numeric keys per kind: a `kind:id` string per tag of 100k entries cost ~140 ms CPU at load.
   const genreCounts = { anime: new Map<number, number>(), manga: new Map<number, number>() };
@@ -633,8 +644,6 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
   }
   const animeIdsPool = anime.map((e) => ({ record: e.anime, sfw: e.sfw, rating: e.anime.rating }));
   const mangaIdsPool = manga.map((e) => ({ record: e.manga, sfw: e.sfw, rating: null }));
-
-  const orderedAnime = (k: 'score' | 'members' | 'favorites') => animeOrder(k, 'desc');
 
   return {
     // ---- anime ----
@@ -957,30 +966,27 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       return pageOf(list, q, (e) => e.anime);
     },
     async getTopAnime(q) {
-      const f = q.filter;
-      const pool =
-        f === 'upcoming' ? upcoming : orderedAnime(f === 'bypopularity' ? 'members' : f === 'favorite' ? 'favorites' : 'score');
-      const name = `top:${f}:${q.sfw}:${q.types?.join(',')}:${q.ratings?.join(',')}`;
-      const list = plainAnime(name, () => pool.filter(
-        (e) =>
-          passesSfw(e.sfw, q.sfw) &&
-          (f !== 'airing' || e.anime.airing) &&
-          (!q.types || q.types.includes(e.anime.type)) &&
-          (!q.ratings || (e.anime.rating !== null && q.ratings.includes(e.anime.rating))),
-      ));
+      const rule = topRule(q.filter);
+      const name = `top:${q.filter}:${q.sfw}:${q.types?.join(',')}:${q.ratings?.join(',')}`;
+      const list = plainAnime(name, () =>
+        topAnime(q.filter).filter(
+          (e) =>
+            passesSfw(e.sfw, q.sfw) &&
+            onTopList(rule, e.anime) &&
+            (!q.types || q.types.includes(e.anime.type)) &&
+            (!q.ratings || (e.anime.rating !== null && q.ratings.includes(e.anime.rating))),
+        ),
+      );
       return pageOf(list, q, (e) => e.anime);
     },
     async getTopManga(q) {
-      const f = q.filter;
-      const k = f === 'publishing' || f === 'upcoming' || f === 'bypopularity' ? 'members' : f === 'favorite' ? 'favorites' : 'score';
-      const name = `top:${f}:${q.sfw}:${q.types?.join(',')}`;
-      const list = plainManga(name, () => mangaOrder(k, 'desc').filter(
-        (e) =>
-          passesSfw(e.sfw, q.sfw) &&
-          (f !== 'publishing' || e.manga.publishing) &&
-          (f !== 'upcoming' || e.manga.status === 'Not yet published') &&
-          (!q.types || (e.manga.type !== null && q.types.includes(e.manga.type))),
-      ));
+      const rule = topRule(q.filter);
+      const name = `top:${q.filter}:${q.sfw}:${q.types?.join(',')}`;
+      const list = plainManga(name, () =>
+        topManga(q.filter).filter(
+          (e) => passesSfw(e.sfw, q.sfw) && onTopList(rule, e.manga) && (!q.types || (e.manga.type !== null && q.types.includes(e.manga.type))),
+        ),
+      );
       return pageOf(list, q, (e) => e.manga);
     },
     async getTopCharacters(paging) {

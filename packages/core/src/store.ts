@@ -249,7 +249,7 @@ export interface ScheduleQuery extends AiringFilter {
 export interface TopAnimeQuery extends Paging {
   /** Type labels, OR-ed. */
   types?: string[] | undefined;
-  /** `airing`, `upcoming`, `bypopularity` (members) or `favorite`; absent: by score. */
+  /** `airing`, `upcoming`, `bypopularity` or `favorite`; absent: by rank. The order of each is `TOP_ORDER`. */
   filter?: 'airing' | 'upcoming' | 'bypopularity' | 'favorite' | undefined;
   /** Rating labels, OR-ed. */
   ratings?: string[] | undefined;
@@ -261,7 +261,7 @@ export interface TopAnimeQuery extends Paging {
 export interface TopMangaQuery extends Paging {
   /** Type labels, OR-ed. */
   types?: string[] | undefined;
-  /** `publishing`, `upcoming`, `bypopularity` (members) or `favorite`; absent: by score. */
+  /** `publishing`, `upcoming`, `bypopularity` or `favorite`; absent: by rank. The order of each is `TOP_ORDER`. */
   filter?: 'publishing' | 'upcoming' | 'bypopularity' | 'favorite' | undefined;
   /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
@@ -509,9 +509,9 @@ export interface CatalogueStore {
   getSeasonUpcoming(query: AiringFilter): Promise<Page<Anime>>;
   /** Currently airing anime by broadcast day (`GET /v1/schedules`). */
   getSchedules(query: ScheduleQuery): Promise<Page<Anime>>;
-  /** Top anime for `GET /v1/top/anime`: by score, or as its `filter` says (`TopAnimeQuery`). */
+  /** Top anime for `GET /v1/top/anime`: approved entries in the order `TOP_ORDER` gives the query's `filter`. */
   getTopAnime(query: TopAnimeQuery): Promise<Page<Anime>>;
-  /** Top manga for `GET /v1/top/manga`: by score, or as its `filter` says (`TopMangaQuery`). */
+  /** Top manga for `GET /v1/top/manga`: approved entries in the order `TOP_ORDER` gives the query's `filter`. */
   getTopManga(query: TopMangaQuery): Promise<Page<Manga>>;
   /** Characters with favorites, most first. */
   getTopCharacters(paging: Paging): Promise<Page<Character>>;

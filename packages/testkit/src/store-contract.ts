@@ -360,23 +360,110 @@ export function defineStoreContract(
         expect(filtered.data.every((a) => a.broadcast.day === day)).toBe(true);
       });
 
-      it('orders the top lists as Jikan does', async () => {
-        const top = await all((p) => store.getTopAnime({ sfw: 'off', ...p }));
-        expect(top.total).toBe(demoData.anime.length);
-        expect(ordered(top.data.map((a) => a.score), 'desc')).toBe(true);
+      it('filters the top lists by SFW, rating and airing', async () => {
         const popular = await all((p) => store.getTopAnime({ sfw: 'normal', filter: 'bypopularity', ...p }));
-        expect(ordered(popular.data.map((a) => a.members), 'desc')).toBe(true);
+        expect(popular.total).toBeGreaterThan(0);
         expect(popular.data.every((a) => shown(sfwClass(a), 'normal'))).toBe(true);
         const air = await all((p) => store.getTopAnime({ sfw: 'off', filter: 'airing', ...p }));
         expect(air.data.every((a) => a.airing)).toBe(true);
         const rated = await all((p) => store.getTopAnime({ sfw: 'off', ratings: ['G - All Ages', 'PG - Children'], ...p }));
+        expect(rated.total).toBeGreaterThan(0);
         expect(rated.data.every((a) => a.rating === 'G - All Ages' || a.rating === 'PG - Children')).toBe(true);
-        const manga = await all((p) => store.getTopManga({ sfw: 'off', filter: 'favorite', ...p }));
-        expect(ordered(manga.data.map((m) => m.favorites), 'desc')).toBe(true);
-        const chars = await store.getTopCharacters({ page: 1, limit: 10 });
-        expect(ordered(chars.data.map((c) => c.favorites), 'desc')).toBe(true);
-        const people = await store.getTopPeople({ page: 1, limit: 10 });
-        expect(people.data.every((p) => p.favorites > 0)).toBe(true);
+      });
+
+      // Jikan's top-list queries, restated here on their own so that the store is checked against
+      // them and not against itself (jikan-me/jikan-rest, app/Features/QueryTop*ItemsHandler.php
+      // and app/Repositories/Default{Anime,Manga}Repository.php; the plain list by rank as MAL's).
+      type Media = Anime | Manga;
+      type Expect = { key: 'rank' | 'popularity' | 'score' | 'members' | 'favorites'; sort: 'asc' | 'desc'; keep: (e: Media) => boolean };
+      const ranked: Expect = { key: 'rank', sort: 'asc', keep: (e) => e.rank !== null };
+      const byPopularity: Expect = { key: 'popularity', sort: 'asc', keep: (e) => e.popularity !== null };
+      const byFavorites: Expect = { key: 'favorites', sort: 'desc', keep: () => true };
+      const TOP_ANIME: Record<string, Expect> = {
+        plain: ranked,
+        airing: { key: 'score', sort: 'desc', keep: (e) => (e as Anime).airing },
+        upcoming: { key: 'members', sort: 'desc', keep: (e) => e.status === 'Not yet aired' },
+        bypopularity: byPopularity,
+        favorite: byFavorites,
+      };
+      const TOP_MANGA: Record<string, Expect> = {
+        plain: ranked,
+        publishing: { key: 'members', sort: 'desc', keep: (e) => (e as Manga).publishing },
+        upcoming: { key: 'members', sort: 'desc', keep: (e) => e.status === 'Not yet published' },
+        bypopularity: byPopularity,
+        favorite: byFavorites,
+      };
+      /** Every page of a list at 25 a page, checked page by page, and the whole list. */
+      async function pages<T extends Media>(fetchPage: (p: Paging) => Promise<Page<T>>): Promise<{ data: T[]; total: number }> {
+        const data: T[] = [];
+        const first = await fetchPage({ page: 1, limit: 25 });
+        const last = Math.max(1, Math.ceil(first.total / 25));
+        for (let page = 1; page <= last; page++) {
+          const result = page === 1 ? first : await fetchPage({ page, limit: 25 });
+          expect(result.total).toBe(first.total);
+          expect(result.data.length).toBe(page < last ? 25 : first.total - 25 * (last - 1));
+          data.push(...result.data);
+        }
+        return { data, total: first.total };
+      }
+      /** The key of each record in list order, nulls last, ties by ascending mal_id, no repeats. */
+      function expectOrdered(list: readonly Media[], rule: Expect, label: string): void {
+        for (let i = 1; i < list.length; i++) {
+          const a = list[i - 1]!;
+          const b = list[i]!;
+          const x = a[rule.key];
+          const y = b[rule.key];
+          const inOrder =
+            x === y ? a.mal_id < b.mal_id : y === null ? true : x === null ? false : rule.sort === 'asc' ? x < y : x > y;
+          if (!inOrder) throw new Error(`${label}: ${a.mal_id} (${rule.key} ${x}) is listed before ${b.mal_id} (${rule.key} ${y})`);
+        }
+      }
+
+      for (const [kind, table] of [['anime', TOP_ANIME], ['manga', TOP_MANGA]] as const) {
+        it(`lists every ${kind} top list in Jikan's order, approved entries only, on every page`, async () => {
+          const records: readonly Media[] = kind === 'anime' ? demoData.anime : (demoData.manga ?? []);
+          const types = [undefined, ...new Set(records.map((e) => e.type).filter((t): t is string => t !== null))];
+          let checked = 0;
+          for (const [filter, rule] of Object.entries(table)) {
+            for (const type of types) {
+              const query = { sfw: 'off' as const, ...(filter === 'plain' ? {} : { filter }), ...(type ? { types: [type] } : {}) };
+              const label = `${kind} filter=${filter} type=${type ?? '(any)'}`;
+              const { data, total } = await pages<Media>((p) =>
+                kind === 'anime'
+                  ? store.getTopAnime({ ...query, ...p } as Parameters<CatalogueStore['getTopAnime']>[0])
+                  : store.getTopManga({ ...query, ...p } as Parameters<CatalogueStore['getTopManga']>[0]),
+              );
+              const expected = records.filter((e) => e.approved && rule.keep(e) && (!type || e.type === type));
+              expect(total, label).toBe(expected.length);
+              expect(new Set(ids(data)), label).toEqual(new Set(ids(expected)));
+              expectOrdered(data, rule, label);
+              checked += data.length;
+            }
+          }
+          expect(checked).toBeGreaterThan(0);
+        });
+      }
+
+      it('numbers the plain top lists by rank: positions and ranks rise together', async () => {
+        for (const list of [
+          await all((p) => store.getTopAnime({ sfw: 'off', ...p })),
+          await all((p) => store.getTopManga({ sfw: 'off', ...p })),
+        ]) {
+          expect(list.total).toBeGreaterThan(0);
+          expect(list.data.every((e, i) => i === 0 || e.rank! > list.data[i - 1]!.rank!)).toBe(true);
+          expect(list.data.every((e, i) => i === 0 || (e.score ?? 0) <= (list.data[i - 1]!.score ?? 0))).toBe(true);
+          expect(list.data.every((e) => e.approved)).toBe(true);
+        }
+      });
+
+      it('lists top characters and people by favorites, most first', async () => {
+        for (const [list, records] of [
+          [await all((p) => store.getTopCharacters(p)), demoData.characters ?? []],
+          [await all((p) => store.getTopPeople(p)), demoData.people ?? []],
+        ] as const) {
+          expect(list.total).toBe(records.filter((r) => r.favorites > 0).length);
+          expect(list.data.every((r, i) => i === 0 || r.favorites < list.data[i - 1]!.favorites || (r.favorites === list.data[i - 1]!.favorites && r.mal_id > list.data[i - 1]!.mal_id))).toBe(true);
+        }
       });
 
       it('picks random records by the given number, within SFW', async () => {

@@ -1,5 +1,5 @@
 /**
- * Top lists (notes §8): `GET /v1/top/anime`, `/v1/top/manga`, `/v1/top/characters`, `/v1/top/people`
+ * Top lists: `GET /v1/top/anime`, `/v1/top/manga`, `/v1/top/characters`, `/v1/top/people`
  * and `/v1/top/reviews`.
  * @module
  */
@@ -81,13 +81,13 @@ export const topReviewsQuery = z
     }),
   );
 
-/** `GET /v1/top/anime`: anime by score, or by the `filter`'s ordering. */
+/** `GET /v1/top/anime`: approved anime by rank, or in the `filter`'s order (`TOP_ORDER`). */
 export const getTopAnime: CatalogueHandler = async (request, { store }) => {
   const query = parseQuery(topAnimeQuery, request.query);
   return fullList(await store.getTopAnime(query), query);
 };
 
-/** `GET /v1/top/manga`: manga by score, or by the `filter`'s ordering. */
+/** `GET /v1/top/manga`: approved manga by rank, or in the `filter`'s order (`TOP_ORDER`). */
 export const getTopManga: CatalogueHandler = async (request, { store }) => {
   const query = parseQuery(topMangaQuery, request.query);
   return fullList(await store.getTopManga(query), query);

@@ -1,0 +1,104 @@
+/**
+ * The order of the top lists (`GET /v1/top/anime`, `/v1/top/manga`), one rule per `filter`, shared
+ * by anime and manga and by every store: which entries a list holds and which field orders it.
+ *
+ * Sources, in the Jikan server (https://github.com/jikan-me/jikan-rest):
+ * - `app/Features/QueryTopAnimeItemsHandler.php` and `QueryTopMangaItemsHandler.php` map each
+ *   `filter` to a repository query;
+ * - `app/Repositories/DefaultAnimeRepository.php` and `DefaultMangaRepository.php` hold those
+ *   queries: `orderByRank` (`rank` not null and > 0, ascending), `getTopAiringItems` (`airing`,
+ *   score descending), `getTopUpcomingItems` / `getTopPublishingItems` (status, members
+ *   descending), `orderByPopularity` (members descending), `orderByFavoriteCount` (favorites
+ *   descending).
+ *
+ * The plain list is by `rank`, as MyAnimeList's own top pages are and as Jikan's `orderByRank` does:
+ * unranked entries are not listed. (Jikan's handler has ordered it by `score` since July 2023;
+ * MAL derives `rank` from the score, so on consistent data the two orders are the same except that
+ * `rank` breaks score ties and leaves unscored entries out, which is what clients number `#1, #2…`
+ * by.) `bypopularity` is by `popularity`, the rank MAL derives from `members`, for the same reason.
+ * Unapproved entries are never listed: MAL ranks only approved entries, and `/v1/anime` leaves them
+ * out by default too. Ties (and equal nulls, which sort last) go by `mal_id` ascending, so pages never
+ * repeat or skip an entry.
+ * @module
+ */
+import { compareBy } from './internal/ordering.js';
+import type { Anime } from './schemas/anime.js';
+import type { Manga } from './schemas/manga.js';
+
+/** An anime or manga record: the fields the top-list rules read. */
+export type TopEntry = Anime | Manga;
+
+/** The `filter` values of `/v1/top/anime` and `/v1/top/manga`; `none` is the plain list. */
+export type TopFilter = 'none' | 'airing' | 'publishing' | 'upcoming' | 'bypopularity' | 'favorite';
+
+/** One rule of the top-list table. */
+export interface TopRule {
+  /** The record field that orders the list. */
+  readonly key: 'rank' | 'popularity' | 'score' | 'members' | 'favorites';
+  /** Its direction (nulls last either way, ties by `mal_id` ascending). */
+  readonly sort: 'asc' | 'desc';
+  /** Whether an entry whose `key` is null is left out of the list. */
+  readonly requireKey: boolean;
+  /** Which entries the list holds (besides approval, SFW and the `type`/`rating` query). */
+  readonly keep?: (e: TopEntry) => boolean;
+}
+
+/**
+ * The top-list rules by `filter`, for anime and manga alike (`airing` only reaches anime and
+ * `publishing` only manga through the query's allowed values).
+ * @example
+ * ```ts
+ * import { TOP_ORDER } from '@catalogue-api/core';
+ *
+ * TOP_ORDER.bypopularity; // { key: 'popularity', sort: 'asc', requireKey: true }
+ * ```
+ */
+export const TOP_ORDER: Readonly<Record<TopFilter, TopRule>> = {
+  none: { key: 'rank', sort: 'asc', requireKey: true },
+  airing: { key: 'score', sort: 'desc', requireKey: false, keep: (e) => 'airing' in e && e.airing },
+  publishing: { key: 'members', sort: 'desc', requireKey: false, keep: (e) => 'publishing' in e && e.publishing },
+  upcoming: { key: 'members', sort: 'desc', requireKey: false, keep: (e) => e.status === 'Not yet aired' || e.status === 'Not yet published' },
+  bypopularity: { key: 'popularity', sort: 'asc', requireKey: true },
+  favorite: { key: 'favorites', sort: 'desc', requireKey: false },
+};
+
+/**
+ * The rule of a top-list `filter`.
+ * @param filter - The query's `filter`, or undefined for the plain list.
+ * @returns Its rule in `TOP_ORDER`.
+ * @example
+ * ```ts
+ * topRule(undefined).key; // 'rank'
+ * ```
+ */
+export function topRule(filter: Exclude<TopFilter, 'none'> | undefined): TopRule {
+  return TOP_ORDER[filter ?? 'none'];
+}
+
+/**
+ * Whether an entry belongs on the list of a rule: approved, with the ordering field when the rule
+ * needs it, and kept by the rule's filter.
+ * @param rule - A rule of `TOP_ORDER`.
+ * @param e - The entry.
+ * @returns True when the entry is listed.
+ * @example
+ * ```ts
+ * onTopList(TOP_ORDER.none, { ...anime, rank: null }); // false
+ * ```
+ */
+export function onTopList(rule: TopRule, e: TopEntry): boolean {
+  return e.approved && (!rule.requireKey || e[rule.key] !== null) && (!rule.keep || rule.keep(e));
+}
+
+/**
+ * The comparator of a rule: its field in its direction, nulls last, ties by `mal_id` ascending.
+ * @param rule - A rule of `TOP_ORDER`.
+ * @returns A comparator of entries.
+ * @example
+ * ```ts
+ * list.sort(compareTop(TOP_ORDER.favorite));
+ * ```
+ */
+export function compareTop(rule: TopRule): (a: TopEntry, b: TopEntry) => number {
+  return compareBy<TopEntry>((e) => e[rule.key], (e) => e.mal_id, rule.sort);
+}
