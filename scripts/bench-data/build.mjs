@@ -18,6 +18,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
+import { assignMediaRanks, checkMediaRanks } from '../lib/media-ranks.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -351,6 +352,12 @@ const people = Array.from({ length: COUNTS.people }, (_, i) => personRecord(i + 
 const { records: anime, real } = buildAnime();
 const manga = Array.from({ length: COUNTS.manga }, (_, i) => mangaRecord(i + 1, people));
 const characters = Array.from({ length: COUNTS.characters }, (_, i) => characterRecord(i + 1));
+// Rank and popularity as MAL defines them, from each set's own scores and members (the generators
+// above draw them independently), so top lists number entries as a client expects.
+for (const [label, records] of [['bench anime', anime], ['bench manga', manga]]) {
+  assignMediaRanks(records);
+  checkMediaRanks(label, records);
+}
 const sets = { anime, manga, characters, people };
 const manifest = { seed: SEED, scale: SCALE, counts: {}, realAnimeTitles: real, validated: {}, bytes: {} };
 for (const [kind, records] of Object.entries(sets)) {

@@ -6,8 +6,8 @@
  * relations, episodes, videos, pictures, statistics, reviews, recommendations, news, articles,
  * stacks, forum threads, update times and deleted ids.
  *
- * Real facts are used where the shared data has them (`../shared/data`, relative to the repository
- * root; override with SHARED_DATA): manga and author facts from the Jikan samples (no MAL prose),
+ * Real facts are used where the source data has them (files outside this repository, listed in
+ * NOTICE.md; `SHARED_DATA` names their folder, default a `shared/data` folder beside the repository): manga and author facts from the Jikan samples (no MAL prose),
  * character names from the Jikan samples, external and streaming links from bangumi-data and arm,
  * deleted anime ids from manami's dead-entries list. Everything else is generated from a fixed seed
  * and listed as generated in NOTICE.md (between the catalogue markers, which this script rewrites).
@@ -19,11 +19,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { assignMediaRanks, checkMediaRanks } from '../lib/media-ranks.mjs';
+import { requireSourceFiles } from '../lib/source-files.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dataDir = process.env.SHARED_DATA ? path.resolve(process.env.SHARED_DATA) : path.resolve(repoRoot, '..', 'shared', 'data');
 const pkgDir = path.join(repoRoot, 'packages', 'demo-data');
 const outDir = path.join(pkgDir, 'data');
+
+requireSourceFiles('build:catalogue-data', dataDir, [
+  'mal-genres.json',
+  'jikan-v4-samples/manga-objects.json',
+  'jikan-v4-samples/character-objects.json',
+  'jikan-v4-samples/characters-search-response.json',
+  'bangumi-data-0.3.208.json.gz',
+  'arm-0.225.0.json.gz',
+  'dead-anime-ids.myanimelist.manami-2025-06-20.json.gz',
+]);
+if (!fs.existsSync(path.join(outDir, 'anime.json'))) {
+  console.error('npm run build:catalogue-data builds around packages/demo-data/data/anime.json: run npm run build:demo-data first.');
+  process.exit(1);
+}
 
 const readJson = (file) => JSON.parse(fs.readFileSync(path.join(dataDir, file), 'utf8'));
 const readGz = (file) => JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(dataDir, file))).toString('utf8'));
@@ -122,6 +138,8 @@ const FAMILY = ['Satou', 'Suzuki', 'Takahashi', 'Tanaka', 'Watanabe', 'Itou', 'Y
 const GIVEN = ['Haruto', 'Yuuto', 'Souta', 'Yuuki', 'Hayato', 'Haruki', 'Ryuusei', 'Kouki', 'Sora', 'Sousuke', 'Riku', 'Kaito', 'Ren', 'Takumi', 'Daiki', 'Kenta', 'Shou', 'Naoki', 'Hiroshi', 'Akira', 'Yui', 'Hina', 'Sakura', 'Mio', 'Rin', 'Aoi', 'Yuna', 'Miyu', 'Kaede', 'Nanami', 'Haruka', 'Ayaka', 'Misaki', 'Saki', 'Natsuki', 'Emi', 'Kana', 'Mai', 'Ami', 'Chihiro', 'Kyouko', 'Tomoya', 'Makoto', 'Kaoru', 'Hikaru', 'Izumi', 'Tsubasa', 'Jun', 'Shinji', 'Rei'];
 const EN_FAMILY = ['Miller', 'Bennett', 'Harper', 'Reyes', 'Collins', 'Foster', 'Hayes', 'Morgan', 'Parker', 'Quinn', 'Sullivan', 'Turner'];
 const EN_GIVEN = ['Alex', 'Jamie', 'Morgan', 'Casey', 'Taylor', 'Jordan', 'Riley', 'Sam', 'Robin', 'Avery', 'Dana', 'Kim'];
+/** The mark every generated name and text carries, so that a reader of one response can tell. */
+const GENERATED = '(generated)';
 const USERS = ['quietlantern', 'mochi_rain', 'north_tram', 'paperkite', 'saltandsoba', 'tidepool88', 'velvet_owl', 'kilnfire', 'lumen_ink', 'orbit_sable', 'cedarwake', 'gingko_walk', 'hollowreed', 'marble_fox', 'nightferry', 'plum_signal'];
 const user = (name) => ({
   username: name,
@@ -207,8 +225,9 @@ function newPerson(section, english = false) {
   const family = english ? r.pick(EN_FAMILY) : r.pick(FAMILY);
   const given = english ? r.pick(EN_GIVEN) : r.pick(GIVEN);
   const id = nextPerson++;
-  const name = `${family}, ${given}`;
+  const name = `${family}, ${given} ${GENERATED}`;
   const p = personRecord(id, name, given, family, `https://myanimelist.net/people/${id}/${slug(`${given} ${family}`)}`, section);
+  p.about = 'A generated person of the catalogue-api demo dataset, not a real MyAnimeList record.';
   people.set(id, p);
   return p;
 }
@@ -265,9 +284,10 @@ for (const a of candidates) {
     scored_by: score === null ? null : r.int(500, 150_000),
     rank: null,
     popularity: null,
-    members: r.int(1_000, 300_000),
+    // Fewer members than the real manga here, so that the most popular manga of the demo are real.
+    members: Math.round(r.int(1_000, 300_000) / 3),
     favorites: r.int(0, 8_000),
-    synopsis: `A ${type.toLowerCase()} by ${author.given_name} ${author.family_name}, the source of the ${a.type} anime "${a.title}".`,
+    synopsis: `A generated demo record (not MyAnimeList data): a ${type.toLowerCase()} by ${author.given_name} ${author.family_name}, the source of the ${a.type} anime "${a.title}".`,
     background: null,
     authors: [{ mal_id: author.mal_id, type: 'people', name: author.name, url: author.url }],
     serializations: serial.map((s) => ({ mal_id: s.mal_id, type: 'manga', name: s.name, url: s.url })),
@@ -284,15 +304,10 @@ for (const a of candidates) {
     if (other.mal_id !== a.mal_id && other.title.toLowerCase().startsWith(base) && !adaptation.has(other.mal_id)) adaptation.set(other.mal_id, id);
   }
 }
-// Rank and popularity among the demo manga, by score and members (MAL's definitions).
-{
-  const byScore = manga.filter((m) => m.score !== null && m.mal_id >= GEN_MANGA_ID).sort((x, y) => y.score - x.score || x.mal_id - y.mal_id);
-  const realMaxRank = Math.max(...sampleManga.map((m) => m.rank ?? 0));
-  byScore.forEach((m, i) => (m.rank = realMaxRank + i + 1));
-  const byMembers = manga.filter((m) => m.mal_id >= GEN_MANGA_ID).sort((x, y) => y.members - x.members || x.mal_id - y.mal_id);
-  const realMaxPop = Math.max(...sampleManga.map((m) => m.popularity ?? 0));
-  byMembers.forEach((m, i) => (m.popularity = realMaxPop + i + 1));
-}
+// Rank and popularity by score and members (MAL's definitions): the real manga keep their MAL
+// values where those fit, the generated ones get a place among them (scripts/lib/media-ranks.mjs).
+assignMediaRanks(manga, { anchor: (m, field) => (m.mal_id < GEN_MANGA_ID ? m[field] : null) });
+checkMediaRanks('demo manga', manga);
 manga.sort((x, y) => x.mal_id - y.mal_id);
 const mangaById = new Map(manga.map((m) => [m.mal_id, m]));
 for (const [animeId, mangaId] of [...adaptation].sort((x, y) => x[0] - y[0])) {
@@ -390,9 +405,13 @@ const jpVoices = Array.from({ length: 120 }, () => newPerson('voice'));
 const enVoices = Array.from({ length: 30 }, () => newPerson('voice-en', true));
 const staffPool = Array.from({ length: 60 }, () => newPerson('staff'));
 let nextCharacter = GEN_CHARACTER_ID;
+const GENERATED_CHARACTER = 'A generated character of the catalogue-api demo dataset, not a real MyAnimeList record.';
 
+// The entries a newcomer opens first: the most popular anime and manga (by members, approved).
+const mostPopular = (list, n) => list.filter((e) => e.approved).sort((x, y) => y.members - x.members || x.mal_id - y.mal_id).slice(0, n).map((e) => e.mal_id);
+const POPULAR_ANIME = new Set(mostPopular(anime, 25));
 const castAnime = anime
-  .filter((a) => sfwClassOf(a) > 0 || adaptation.has(a.mal_id) || (a.popularity ?? 1e9) <= 200)
+  .filter((a) => sfwClassOf(a) > 0 || adaptation.has(a.mal_id) || (a.popularity ?? 1e9) <= 200 || POPULAR_ANIME.has(a.mal_id))
   .map((a) => a.mal_id)
   .sort((x, y) => x - y);
 // A voice actor heard in both a safe and an adult anime, so that voice-role SFW has a target.
@@ -415,11 +434,11 @@ function castFor(a) {
         mal_id: id,
         url: `https://myanimelist.net/character/${id}/${slug(`${given} ${family}`)}`,
         images: { jpg: { image_url: null, small_image_url: null }, webp: { image_url: null, small_image_url: null } },
-        name: `${given} ${family}`,
+        name: `${given} ${family} ${GENERATED}`,
         name_kanji: null,
         nicknames: r.chance(0.2) ? [given.slice(0, 3) + '-chan'] : [],
         favorites: r.int(0, 4_000),
-        about: null,
+        about: GENERATED_CHARACTER,
       });
       rows.push({ id, role: i < 2 ? 'Main' : 'Supporting' });
     }
@@ -465,11 +484,11 @@ for (const m of manga.filter((x) => x.mal_id < GEN_MANGA_ID && !castByManga.has(
       mal_id: id,
       url: `https://myanimelist.net/character/${id}/${slug(`${given} ${family}`)}`,
       images: { jpg: { image_url: null, small_image_url: null }, webp: { image_url: null, small_image_url: null } },
-      name: `${given} ${family}`,
+      name: `${given} ${family} ${GENERATED}`,
       name_kanji: null,
       nicknames: [],
       favorites: r.int(0, 2_000),
-      about: null,
+      about: GENERATED_CHARACTER,
     });
     mangaCharacters.push({ manga_id: m.mal_id, character_id: id, role: i === 0 ? 'Main' : 'Supporting' });
   }
@@ -566,8 +585,8 @@ for (const a of anime) {
 for (const id of castAnime) {
   const a = animeById.get(id);
   const r = rng(`episodes:${id}`);
-  // Naruto keeps all of its episodes (for paging); others their first 12 at most.
-  const count = a.episodes === null ? (a.airing ? r.int(3, 10) : 0) : id === 20 ? a.episodes : Math.min(a.episodes, 12);
+  // Every episode the record counts, so that `episodes` and the episode list agree.
+  const count = a.episodes === null ? (a.airing ? r.int(3, 10) : 0) : a.episodes;
   const start = a.aired.from ? Date.parse(a.aired.from) : null;
   const seconds = durationSeconds(a.duration);
   const baseUrl = `${a.url}/episode`;
@@ -584,7 +603,7 @@ for (const id of castAnime) {
       filler: r.chance(0.05),
       recap: r.chance(0.03),
       forum_url: `https://myanimelist.net/forum/?topicid=${hash(`topic:${id}:${n}`) % 2_000_000}`,
-      synopsis: `Episode ${n} of ${a.title}.`,
+      synopsis: `Episode ${n} of ${a.title}. (Generated demo episode.)`,
       replies: r.int(0, 900),
       images: { jpg: { image_url: withCover ? `https://img1.ak.crunchyroll.com/i/spire${(n % 4) + 1}-tmb/${hash(`cover:${id}:${n}`).toString(16)}_thumb.jpg` : null } },
       anime_id: id,
@@ -605,7 +624,7 @@ for (const id of castAnime) {
       images: { jpg: { image_url: null } },
     })),
     music_videos: trailer.youtube_id && vr.chance(0.3)
-      ? [{ title: 'Opening Theme', video: { ...trailer, title: `${a.title} Opening`, views: vr.int(1_000, 5_000_000) }, meta: { title: null, author: null } }]
+      ? [{ title: `Opening Theme ${GENERATED}`, video: { ...trailer, title: `${a.title} Opening ${GENERATED}`, views: vr.int(1_000, 5_000_000) }, meta: { title: null, author: null } }]
       : [],
   });
   const lastEp = count;
@@ -630,8 +649,8 @@ for (const id of castAnime) {
   const tr = rng(`themes:${id}`);
   themes.push({
     anime_id: id,
-    openings: [`1: "${tr.pick(['Blue', 'Horizon', 'Signal', 'Paper Moon', 'Afterglow', 'Tailwind'])}" by ${tr.pick(['Lumen', 'Kitefall', 'North Tram', 'Saltwater'])} (eps 1-${Math.max(1, Math.min(count, 13))})`],
-    endings: [`1: "${tr.pick(['Lanterns', 'Quiet Rain', 'Tidepool', 'Small Hours'])}" by ${tr.pick(['Mochi', 'Cedar', 'Velvet Owl'])} (eps 1-${Math.max(1, Math.min(count, 13))})`],
+    openings: [`1: "${tr.pick(['Blue', 'Horizon', 'Signal', 'Paper Moon', 'Afterglow', 'Tailwind'])} ${GENERATED}" by ${tr.pick(['Lumen', 'Kitefall', 'North Tram', 'Saltwater'])} (eps 1-${Math.max(1, Math.min(count, 13))})`],
+    endings: [`1: "${tr.pick(['Lanterns', 'Quiet Rain', 'Tidepool', 'Small Hours'])} ${GENERATED}" by ${tr.pick(['Mochi', 'Cedar', 'Velvet Owl'])} (eps 1-${Math.max(1, Math.min(count, 13))})`],
   });
   if (tr.chance(0.5)) moreinfo.push({ type: 'anime', mal_id: id, moreinfo: `Demo note: ${count} episode records are included for this entry.` });
 }
@@ -767,6 +786,79 @@ const news = [];
       anime_ids: [...new Set(animeIds)],
       manga_ids: mangaIds,
     });
+  }
+}
+
+// The first pages a newcomer opens: every one of the most popular anime and manga gets at least
+// one recommendation, news item and review (all generated and labelled so, as above). Own seeded
+// streams, so the sections above stay as they were.
+const POPULAR_MANGA = new Set(mostPopular(manga, 10));
+{
+  const r = rng('popular');
+  const kinds = [
+    ['anime', [...POPULAR_ANIME], animeById],
+    ['manga', [...POPULAR_MANGA], mangaById],
+  ];
+  let newsId = 70_000 + news.length;
+  let reviewId = Math.max(...reviews.map((x) => x.mal_id)) + 1;
+  for (const [type, ids, byId] of kinds) {
+    for (const [i, id] of ids.entries()) {
+      const entry = byId.get(id);
+      const hasRec = recommendations.some((x) => x.type === type && x.entry_ids.includes(id));
+      if (!hasRec) {
+        const other = ids[(i + 1) % ids.length];
+        const [lo, hi] = id < other ? [id, other] : [other, id];
+        recommendations.push({
+          type,
+          entry_ids: [lo, hi],
+          content: `If you liked ${byId.get(lo).title}, try ${byId.get(hi).title}. (Generated demo recommendation.)`,
+          date: iso(BASE_DATE - r.int(0, 700) * DAY),
+          user: userById(USERS[(i * 5) % USERS.length]),
+        });
+      }
+      if (!news.some((n) => n[`${type}_ids`].includes(id))) {
+        const who = r.pick(USERS);
+        const headline = `${entry.title} ${r.pick(['gets a stage event', 'tops the weekly chart', 'confirms streaming overseas'])}`;
+        const mal = newsId++;
+        news.push({
+          mal_id: mal,
+          url: `https://myanimelist.net/news/${mal}`,
+          title: headline,
+          date: iso(BASE_DATE - r.int(0, 240) * DAY),
+          author_username: who,
+          author_url: `https://myanimelist.net/profile/${who}`,
+          forum_url: `https://myanimelist.net/forum/?topicid=${3_000_000 + mal - 70_000}`,
+          images: { jpg: { image_url: entry.images.jpg.image_url } },
+          comments: r.int(0, 400),
+          excerpt: `${headline}. (Generated demo news.)`,
+          content: `${headline}. This item is generated demo content and does not report a real event.`,
+          tag_ids: [type === 'anime' ? 1 : 4],
+          anime_ids: type === 'anime' ? [id] : [],
+          manga_ids: type === 'manga' ? [id] : [],
+        });
+      }
+      // Entry review lists leave spoilers and preliminary reviews out unless asked (as Jikan).
+      if (!reviews.some((x) => x.type === type && x.entry_id === id && !x.is_spoiler && !x.is_preliminary)) {
+        const score = r.int(6, 10);
+        const reactions = { nice: r.int(0, 300), love_it: r.int(0, 80), funny: r.int(0, 40), confusing: r.int(0, 10), informative: r.int(0, 60), well_written: r.int(0, 120), creative: r.int(0, 30) };
+        const mal = reviewId++;
+        reviews.push({
+          type,
+          entry_id: id,
+          mal_id: mal,
+          url: `https://myanimelist.net/reviews.php?id=${mal}`,
+          reactions: { overall: Object.values(reactions).reduce((x, y) => x + y, 0), ...reactions },
+          date: iso(BASE_DATE - r.int(0, 1500) * DAY),
+          review: `Generated demo review of ${entry.title}: score ${score}/10. Strong characters and a steady pace.`,
+          score,
+          tags: [score >= 7 ? 'Recommended' : 'Mixed Feelings'],
+          is_spoiler: false,
+          is_preliminary: false,
+          progress: r.int(1, 26),
+          user: user(r.pick(USERS)),
+        });
+      }
+    }
   }
 }
 
@@ -947,9 +1039,16 @@ Every file in \`data/\` other than \`anime.json\` is written by this script, det
 
 ### Generated (not MyAnimeList data)
 
-- **Manga with ids ${GEN_MANGA_ID} and up** (${manga.filter((m) => m.mal_id >= GEN_MANGA_ID).length} records): a source work invented for a manga- or novel-based demo anime; title and genres follow the anime, every number, date, author and magazine choice is generated. Their rank and popularity continue after the real ones.
+Every generated record that a response shows next to a real entry says so in the record itself:
+generated people and characters have \`${GENERATED}\` at the end of their \`name\` and an \`about\`
+saying so, generated theme songs have it in the song title, generated manga say so in their
+\`synopsis\`, and generated episodes, reviews, recommendations, news, articles and stacks in their text.
+
+- **Manga with ids ${GEN_MANGA_ID} and up** (${manga.filter((m) => m.mal_id >= GEN_MANGA_ID).length} records): a source work invented for a manga- or novel-based demo anime; title and genres follow the anime, every number, date, author and magazine choice is generated. Their rank and popularity are placed among the real manga's by score and members (\`scripts/lib/media-ranks.mjs\`), so a top list numbers them where their score puts them.
 - **People with ids ${GEN_PERSON_ID} and up**, and every person's birthday and favorites; all voice actors and staff.
-- **Characters with ids ${GEN_CHARACTER_ID} and up**; all casts other than Naruto's, all roles and voice assignments; every staff position.
+- **Characters with ids ${GEN_CHARACTER_ID} and up**; all casts other than Naruto's (whose characters are real and whose voice actors are generated), all roles and voice assignments; every staff position.
+- Episode lists: ${new Set(episodes.map((e) => e.anime_id)).size} anime have one, with as many episodes as their \`episodes\` count (a few airing anime with an unknown count list a few); the other anime have none.
+- The ${POPULAR_ANIME.size} most popular anime and ${POPULAR_MANGA.size} most popular manga (by members) each have a cast, pictures, and at least one recommendation, news item and review.
 - Relations between anime are inferred from shared title stems (Prequel/Sequel, Side Story/Parent Story); manga ↔ anime "Adaptation" links for the real manga were matched by title.
 - Episodes (titles "Episode N", dates, scores, replies, synopsis lines, cover URLs), videos other than the anime's own trailer, episode forum threads, theme songs, moreinfo lines, statistics, pictures lists, producer favorites and founding dates, magazine counts.
 - Person pictures: the ${40} most favorited people get one placeholder picture, stored as the \`/s/\` path \`/s/common/uploaded_files/questionmark_23.gif\` (the API resolves \`/s/\` paths against its image host).
