@@ -409,7 +409,10 @@ const GENERATED_CHARACTER = 'A generated character of the catalogue-api demo dat
 
 // The entries a newcomer opens first: the most popular anime and manga (by members, approved).
 const mostPopular = (list, n) => list.filter((e) => e.approved).sort((x, y) => y.members - x.members || x.mal_id - y.mal_id).slice(0, n).map((e) => e.mal_id);
-const POPULAR_ANIME = new Set(mostPopular(anime, 25));
+// Also the most popular recent ones (begun in the three years before BASE_DATE), which a newcomer
+// tries first too (e.g. Sousou no Frieren).
+const RECENT = iso(BASE_DATE - 3 * 365 * DAY);
+const POPULAR_ANIME = new Set([...mostPopular(anime, 25), ...mostPopular(anime.filter((a) => a.aired.from !== null && a.aired.from >= RECENT), 10)]);
 const castAnime = anime
   .filter((a) => sfwClassOf(a) > 0 || adaptation.has(a.mal_id) || (a.popularity ?? 1e9) <= 200 || POPULAR_ANIME.has(a.mal_id))
   .map((a) => a.mal_id)
@@ -1048,7 +1051,7 @@ saying so, generated theme songs have it in the song title, generated manga say 
 - **People with ids ${GEN_PERSON_ID} and up**, and every person's birthday and favorites; all voice actors and staff.
 - **Characters with ids ${GEN_CHARACTER_ID} and up**; all casts other than Naruto's (whose characters are real and whose voice actors are generated), all roles and voice assignments; every staff position.
 - Episode lists: ${new Set(episodes.map((e) => e.anime_id)).size} anime have one, with as many episodes as their \`episodes\` count (a few airing anime with an unknown count list a few); the other anime have none.
-- The ${POPULAR_ANIME.size} most popular anime and ${POPULAR_MANGA.size} most popular manga (by members) each have a cast, pictures, and at least one recommendation, news item and review.
+- The 25 most popular anime, the 10 most popular anime begun since ${RECENT.slice(0, 10)} and the ${POPULAR_MANGA.size} most popular manga (by members) each have a cast, pictures, and at least one recommendation, news item and review.
 - Relations between anime are inferred from shared title stems (Prequel/Sequel, Side Story/Parent Story); manga ↔ anime "Adaptation" links for the real manga were matched by title.
 - Episodes (titles "Episode N", dates, scores, replies, synopsis lines, cover URLs), videos other than the anime's own trailer, episode forum threads, theme songs, moreinfo lines, statistics, pictures lists, producer favorites and founding dates, magazine counts.
 - Person pictures: the ${40} most favorited people get one placeholder picture, stored as the \`/s/\` path \`/s/common/uploaded_files/questionmark_23.gif\` (the API resolves \`/s/\` paths against its image host).
