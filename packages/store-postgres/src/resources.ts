@@ -1,25 +1,27 @@
 /**
  * The importable resources: every collection of core's `CatalogueData`, each with the zod schema
- * that validates one record (the same definitions core's routes and demo data use) and the
- * identity an upsert replaces by.
+ * that validates one record (the same definitions core's routes and demo data use; for anime,
+ * manga, characters, episodes and videos their input forms, which take a record exactly as Jikan
+ * v4 serves it and fill the fields it does not send with `null`) and the identity an upsert
+ * replaces by.
  * @module
  */
 import {
   animeCharacterRecordSchema,
-  animeSchema,
+  animeInputSchema,
   animeStaffRecordSchema,
   animeStatisticsRecordSchema,
   articleRecordSchema,
   articleTagRecordSchema,
-  characterSchema,
+  characterInputSchema,
   deletedIdsResponseSchema,
-  episodeRecordSchema,
+  episodeRecordInputSchema,
   externalRecordSchema,
   forumRecordSchema,
   genreRecordSchema,
   magazineSchema,
   mangaCharacterRecordSchema,
-  mangaSchema,
+  mangaInputSchema,
   mangaStaffRecordSchema,
   mangaStatisticsRecordSchema,
   moreinfoRecordSchema,
@@ -35,7 +37,7 @@ import {
   streamingRecordSchema,
   themesRecordSchema,
   updateRecordSchema,
-  videosRecordSchema,
+  videosRecordInputSchema,
   type CatalogueData,
 } from '@catalogue-api/core';
 
@@ -66,9 +68,9 @@ const by = (schema: RecordSchema, ...key: string[]): ResourceDefinition => ({ sc
 
 /** Every resource, by its `CatalogueData` key. */
 export const RESOURCES: Readonly<Record<ResourceName, ResourceDefinition>> = {
-  anime: by(animeSchema, 'mal_id'),
-  manga: by(mangaSchema, 'mal_id'),
-  characters: by(characterSchema, 'mal_id'),
+  anime: by(animeInputSchema, 'mal_id'),
+  manga: by(mangaInputSchema, 'mal_id'),
+  characters: by(characterInputSchema, 'mal_id'),
   people: by(personSchema, 'mal_id'),
   producers: by(producerSchema, 'mal_id'),
   magazines: by(magazineSchema, 'mal_id'),
@@ -81,8 +83,8 @@ export const RESOURCES: Readonly<Record<ResourceName, ResourceDefinition>> = {
   external: by(externalRecordSchema, 'type', 'mal_id'),
   streaming: by(streamingRecordSchema, 'anime_id'),
   themes: by(themesRecordSchema, 'anime_id'),
-  episodes: by(episodeRecordSchema, 'anime_id', 'mal_id'),
-  videos: by(videosRecordSchema, 'anime_id'),
+  episodes: by(episodeRecordInputSchema, 'anime_id', 'mal_id'),
+  videos: by(videosRecordInputSchema, 'anime_id'),
   pictures: by(picturesRecordSchema, 'type', 'mal_id'),
   animeStatistics: by(animeStatisticsRecordSchema, 'anime_id'),
   mangaStatistics: by(mangaStatisticsRecordSchema, 'manga_id'),

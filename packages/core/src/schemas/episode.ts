@@ -21,7 +21,8 @@ export const episodeSchema = z.object({
   recap: z.boolean(),
   forum_url: nstr,
   synopsis: nstr,
-  replies: z.number().int(),
+  /** v1 addition; `null` when not known (Jikan v4 does not send it). */
+  replies: z.number().int().nullable(),
   images: commonImagesSchema,
 });
 
@@ -37,7 +38,8 @@ export const episodeDetailSchema = z.object({
   filler: z.boolean(),
   recap: z.boolean(),
   synopsis: nstr,
-  replies: z.number().int(),
+  /** v1 addition; `null` when not known (Jikan v4 does not send it). */
+  replies: z.number().int().nullable(),
   images: commonImagesSchema,
 });
 

@@ -6,7 +6,10 @@
  * @module
  */
 import { z } from 'zod';
-import { imagesSchema, linkSchema, userByIdSchema, userMetaSchema } from './common.js';
+import { characterImagesSchema, commonImagesSchema, imagesSchema, linkSchema, trailerSchema, userByIdSchema, userMetaSchema } from './common.js';
+import { animeSchema } from './anime.js';
+import { characterSchema } from './character.js';
+import { mangaSchema } from './manga.js';
 import { animeStatisticsSchema, animeThemesSchema, mangaStatisticsSchema } from './media.js';
 import { episodeSchema } from './episode.js';
 import { forumTopicSchema } from './forum.js';
@@ -14,7 +17,7 @@ import { newsSchema } from './news.js';
 import { articleSchema } from './article.js';
 import { stackSchema } from './stack.js';
 import { reactionsSchema } from './review.js';
-import { animeVideosSchema } from './video.js';
+import { animeVideosSchema, musicVideoSchema, promoVideoSchema } from './video.js';
 
 const id = z.number().int();
 const kind = z.enum(['anime', 'manga']);
@@ -139,6 +142,68 @@ export const forumRecordSchema = forumTopicSchema.extend({ anime_id: id, episode
 
 /** When an anime or manga was last updated (for `updated_at` filtering of the ids lists). */
 export const updateRecordSchema = z.object({ type: kind, mal_id: id, updated_at: z.string() });
+
+/**
+ * A field Jikan v4 does not send (a v1 addition, or one its OpenAPI document lists and its server
+ * leaves out): optional on input, stored as `null` when absent, so that a record exactly as Jikan v4
+ * serves it imports, and every stored record has every field.
+ */
+const absentIsNull = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
+
+/**
+ * An average score: out of 10 (spec, Anime object). Checked on input so that a record the API
+ * could not sort or filter sensibly is rejected with its line, not stored.
+ */
+const outOfTen = z.number().min(0).max(10).nullable();
+
+/**
+ * A trailer as an import accepts it: the v1 statistics fields (`title` … `embeddable`) may be left
+ * out, as Jikan v4 leaves them out, and are stored as `null`.
+ */
+export const trailerInputSchema = trailerSchema.extend({
+  title: absentIsNull(z.string()),
+  views: absentIsNull(z.number().int()),
+  likes: absentIsNull(z.number().int()),
+  dislikes: absentIsNull(z.number().int()),
+  comment_count: absentIsNull(z.number().int()),
+  published_at: absentIsNull(z.string()),
+  duration: absentIsNull(z.string()),
+  privacy_status: absentIsNull(z.string()),
+  region_restriction: absentIsNull(z.record(z.string(), z.unknown())),
+  embeddable: absentIsNull(z.boolean()),
+});
+
+/** An anime as an import accepts it: a Jikan v4 anime object; the trailer's v1 fields default to `null`. */
+export const animeInputSchema = animeSchema.extend({ trailer: trailerInputSchema, score: outOfTen });
+
+/** A manga as an import accepts it: a Jikan v4 manga object, with its scores out of 10. */
+export const mangaInputSchema = mangaSchema.extend({ score: outOfTen, scored: outOfTen });
+
+/**
+ * A character as an import accepts it: Jikan v4 sends no small JPG (`images.jpg.small_image_url`),
+ * which is stored as `null`.
+ */
+export const characterInputSchema = characterSchema.extend({
+  images: characterImagesSchema.extend({ jpg: z.object({ image_url: z.string().nullable(), small_image_url: absentIsNull(z.string()) }) }),
+});
+
+/**
+ * An episode record as an import accepts it: an element of Jikan v4's episode list with the anime's
+ * id; the detail's `duration` and `synopsis` and the v1 additions `replies` and cover `images` may be
+ * left out and are stored as `null` (no cover: `{ jpg: { image_url: null } }`).
+ */
+export const episodeRecordInputSchema = episodeRecordSchema.extend({
+  duration: absentIsNull(z.number().int()),
+  synopsis: absentIsNull(z.string()),
+  replies: absentIsNull(z.number().int()),
+  images: commonImagesSchema.default({ jpg: { image_url: null } }),
+});
+
+/** The videos of an anime as an import accepts them: trailers as {@link trailerInputSchema}. */
+export const videosRecordInputSchema = videosRecordSchema.extend({
+  promo: z.array(promoVideoSchema.extend({ trailer: trailerInputSchema })),
+  music_videos: z.array(musicVideoSchema.extend({ video: trailerInputSchema })),
+});
 
 /** A genre record. */
 export type GenreRecord = z.infer<typeof genreRecordSchema>;
