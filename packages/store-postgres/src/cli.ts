@@ -8,17 +8,32 @@
  * ```
  *
  * Exit codes: 0 every record imported; 1 some records rejected (the valid ones are imported, the
- * rejected ones listed with their line or index and reason); 2 usage error; 3 the import failed
- * part-way (batches committed before the failure are kept; re-run to finish, it is idempotent).
+ * rejected ones listed with their line or index and reason as they are found); 2 usage error
+ * (including a FILE that is missing, unreadable or not a regular file); 3 the import failed
+ * part-way, the database unreachable or lost (batches committed before the failure are kept;
+ * re-run to finish, it is idempotent); 4 FILE cannot be read as records (a JSON document that does
+ * not parse, holds no records or is over the size limit): nothing was imported.
  * @module
  */
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { createPostgresStore } from './catalogue-store.js';
-import { createSnapshotSink, importFile, ImportInterruptedError, toStoreSink, type ImportProgress, type ImportSink } from './import.js';
+import {
+  createSnapshotSink,
+  importFile,
+  ImportInputError,
+  ImportInterruptedError,
+  KEPT_REJECTIONS,
+  MAX_DOCUMENT_BYTES,
+  MAX_LINE_BYTES,
+  toStoreSink,
+  type ImportProgress,
+  type ImportSink,
+  type Rejection,
+} from './import.js';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from './resources.js';
 
 const USAGE = `usage: catalogue-api import FILE --store memory-snapshot|postgres [options]
@@ -31,13 +46,22 @@ const USAGE = `usage: catalogue-api import FILE --store memory-snapshot|postgres
   --out F            snapshot file for memory-snapshot (default: snapshot.json)
   --batch-size N     records per transaction (default: 500 for postgres; 10000 for
                      memory-snapshot, where each batch rewrites the whole file)
+  --list-rejected N  rejected records listed with their reason (default: ${KEPT_REJECTIONS});
+                     the rest are counted
 
-FILE is JSON (an array of records, or { "data": [...] }) or NDJSON (one record per line).`;
+FILE is JSON (an array of records, or { "data": [...] }, up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB) or NDJSON (one
+record per line, any size; a line over ${MAX_LINE_BYTES / 1024 / 1024} MiB is rejected).
+
+Exit codes: 0 all imported; 1 some records rejected; 2 usage error; 3 the import failed
+part-way (committed batches are kept; re-run to finish); 4 FILE cannot be read as records.`;
 
 /** Default records per batch of a memory snapshot; see the usage. */
 const SNAPSHOT_BATCH = 10_000;
 
 class UsageError extends Error {}
+
+/** Exit codes; see the module comment. */
+const EXIT = { ok: 0, rejected: 1, usage: 2, failed: 3, unreadable: 4 } as const;
 
 /** The resource named by a file (`manga.ndjson` → manga, `anime-2024.json` → anime), if any. */
 function resourceFromFileName(file: string): ResourceName | undefined {
@@ -45,7 +69,7 @@ function resourceFromFileName(file: string): ResourceName | undefined {
   return RESOURCE_NAMES.find((name) => stem === name || stem.startsWith(`${name}-`) || stem.startsWith(`${name}_`));
 }
 
-function progressReporter(label: string): { update(p: ImportProgress): void; stop(): void } {
+function progressReporter(label: string): { update(p: ImportProgress): void; stop(): void; log(line: string): void } {
   if (process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar(
       { format: `${label} [{bar}] {percentage}% | {imported} imported, {rejected} rejected | {eta_formatted} left`, stream: process.stderr },
@@ -55,6 +79,8 @@ function progressReporter(label: string): { update(p: ImportProgress): void; sto
     return {
       update: (p) => bar.update(Math.round(p.fraction * 1000), { imported: p.imported, rejected: p.rejected }),
       stop: () => bar.stop(),
+      // Clears the bar's line; the bar draws itself again below on its next update.
+      log: (line) => process.stderr.write(`\r\x1b[2K${line}\n`),
     };
   }
   // Not a terminal (CI, a log file): a plain line at most every two seconds.
@@ -67,6 +93,7 @@ function progressReporter(label: string): { update(p: ImportProgress): void; sto
       console.error(`${label}: ${(p.fraction * 100).toFixed(0)}% read, ${p.imported} imported, ${p.rejected} rejected`);
     },
     stop() {},
+    log: (line) => console.error(line),
   };
 }
 
@@ -81,6 +108,7 @@ async function runImport(argv: string[]): Promise<number> {
       schema: { type: 'string' },
       out: { type: 'string' },
       'batch-size': { type: 'string' },
+      'list-rejected': { type: 'string' },
     },
   });
   const [file, ...extra] = positionals;
@@ -89,6 +117,8 @@ async function runImport(argv: string[]): Promise<number> {
   if (!isResourceName(resource)) throw new UsageError(`unknown --resource "${resource}"`);
   const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new UsageError('--batch-size must be a positive integer');
+  const listed = values['list-rejected'] === undefined ? KEPT_REJECTIONS : Number(values['list-rejected']);
+  if (!(Number.isInteger(listed) && listed >= 0)) throw new UsageError('--list-rejected must be an integer of 0 or more');
   if (values.store !== 'postgres' && values.store !== 'memory-snapshot') throw new UsageError('--store must be memory-snapshot or postgres');
   // Checked before connecting anywhere: a mistyped path is a usage error, not a failed import.
   try {
@@ -97,6 +127,8 @@ async function runImport(argv: string[]): Promise<number> {
     const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not readable';
     throw new UsageError(`cannot read FILE "${file}": ${why}`);
   }
+  // A directory, a device (/dev/zero) or a pipe has no records to read to an end.
+  if (!(await stat(file)).isFile()) throw new UsageError(`FILE "${file}" is not a regular file`);
 
   let sink: ImportSink;
   let target: string;
@@ -125,6 +157,13 @@ async function runImport(argv: string[]): Promise<number> {
 
   const progress = progressReporter(`${resource} ← ${basename(file)}`);
   const started = Date.now();
+  // Rejections are listed as they are found, the first `listed` of them; the rest are counted.
+  let rejections = 0;
+  const onReject = (r: Rejection) => {
+    rejections++;
+    if (rejections <= listed) progress.log(`rejected ${r.position}: ${r.reason}`);
+    else if (rejections === listed + 1) progress.log(`(more rejections are counted, not listed; --list-rejected N lists more)`);
+  };
   try {
     const summary = await importFile(file, {
       resource,
@@ -133,21 +172,28 @@ async function runImport(argv: string[]): Promise<number> {
       // write the growing file 140 times.
       batchSize: batchSize ?? (values.store === 'memory-snapshot' ? SNAPSHOT_BATCH : undefined),
       onProgress: (p) => progress.update(p),
+      onReject,
+      keepRejections: 0,
     });
     progress.stop();
-    for (const r of summary.rejected) console.error(`rejected ${r.position}: ${r.reason}`);
     const seconds = (Date.now() - started) / 1000;
     console.error(
       `${resource}: ${summary.imported} of ${summary.read} records imported into ${target} in ${seconds.toFixed(1)} s` +
-        ` (${Math.round(summary.imported / Math.max(seconds, 0.001))}/s, ${summary.batches} batches), ${summary.rejected.length} rejected`,
+        ` (${Math.round(summary.imported / Math.max(seconds, 0.001))}/s, ${summary.batches} batches), ${summary.rejectedCount} rejected`,
     );
-    return summary.rejected.length > 0 ? 1 : 0;
+    return summary.rejectedCount > 0 ? EXIT.rejected : EXIT.ok;
   } catch (error) {
     progress.stop();
     if (error instanceof ImportInterruptedError) {
-      for (const r of error.summary.rejected) console.error(`rejected ${r.position}: ${r.reason}`);
-      console.error(`${error.message}\nBatches committed so far are kept; re-running the same command finishes the import.`);
-      return 3;
+      console.error(
+        `${error.message}; ${error.summary.rejectedCount} rejected so far\n` +
+          'Batches committed so far are kept; re-running the same command finishes the import.',
+      );
+      return EXIT.failed;
+    }
+    if (error instanceof ImportInputError) {
+      console.error(`catalogue-api: ${error.message}\nNothing was imported.`);
+      return EXIT.unreadable;
     }
     throw error;
   }
@@ -170,12 +216,22 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
-      return 2;
+      return EXIT.usage;
     }
     console.error(`catalogue-api: ${(error as Error).message}`);
-    return 3;
+    return EXIT.failed;
   }
 }
+
+// The PostgreSQL client can throw outside any call when its connection drops mid-write
+// (https://github.com/porsager/postgres/issues/1154). The call in progress reports the drop as
+// well and the import ends as a failed one (exit 3); until then this keeps Node from exiting with
+// 1, which means "records rejected" here. Every batch is a transaction, so the database holds
+// whole batches only.
+process.on('uncaughtException', (error) => {
+  console.error(`catalogue-api: ${error.message}`);
+  process.exitCode = EXIT.failed;
+});
 
 main(process.argv.slice(2)).then((code) => {
   process.exitCode = code;

@@ -3,18 +3,39 @@
  * NDJSON of Jikan v4-shaped records, validates every record with core's zod schema for its
  * resource, and writes the valid ones in batches to a sink (PostgreSQL or a memory-store snapshot).
  *
- * Guarantees: a rejected record is reported with its position and zod's reason, never dropped
- * silently; each batch is one transaction (or one atomic file write), so an interrupted import
- * keeps every batch written before the interruption; records are upserted by identity, so
- * re-running an import changes nothing.
+ * Guarantees: a rejected record is reported with its position and reason, never dropped silently,
+ * and that includes what PostgreSQL would refuse (a NUL character, an id outside 0 … 2³¹−1), so
+ * that both stores accept the same records and one bad record never fails the records beside it;
+ * each batch is one transaction (or one atomic file write), so an interrupted import keeps every
+ * batch written before the interruption; records are upserted by identity, so re-running an import
+ * changes nothing. Memory stays bounded whatever the file holds: lines longer than
+ * {@link MAX_LINE_BYTES} are rejected unread, JSON documents are read whole only up to
+ * {@link MAX_DOCUMENT_BYTES}, and only the first rejections are kept.
  * @module
  */
 import { createReadStream } from 'node:fs';
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { createInterface } from 'node:readline';
 import { recordKey, RESOURCES, type ResourceName } from './resources.js';
 import type { PostgresStore } from './catalogue-store.js';
+
+/** The longest NDJSON line read (16 MiB); a longer one is rejected without being held in memory. */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The largest JSON document (an array, or `{ "data": [...] }`) read (64 MiB): such a document is
+ * parsed whole, so a larger one would hold gigabytes; NDJSON has no size limit.
+ */
+export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/** Rejections an {@link ImportSummary} keeps by default (all are counted). */
+export const KEPT_REJECTIONS = 100;
+
+/** Records a batch holds at most when they add up to this many bytes of input, whatever the batch size. */
+const MAX_BATCH_BYTES = 32 * 1024 * 1024;
+
+/** Issues of one record listed in its rejection; the rest are counted. */
+const LISTED_ISSUES = 10;
 
 /** One record read from a file, before validation. */
 export interface SourceRecord {
@@ -26,6 +47,8 @@ export interface SourceRecord {
   error?: string;
   /** How far through the file this record is, 0 to 1. */
   progress: number;
+  /** The bytes of input it was read from, when known (NDJSON). */
+  bytes?: number;
 }
 
 /** A record that was not imported, and why. */
@@ -48,6 +71,13 @@ export interface ImportSink {
   finish?(): Promise<void>;
   /** Releases resources; called once, after the last batch or a failure. */
   close(): Promise<void>;
+  /**
+   * Whether an error of `write` means the target refused the records themselves (a value it cannot
+   * store) rather than failed (a lost connection). The importer then writes the records of that
+   * batch one at a time and rejects only those refused. Absent: every error is a failure.
+   * @param error - What `write` threw.
+   */
+  refusesRecords?(error: unknown): boolean;
 }
 
 /** Progress of an import, reported after each batch and each rejection. */
@@ -72,8 +102,10 @@ export interface ImportOptions {
   batchSize?: number;
   /** Called after each batch and each rejection. */
   onProgress?: (progress: ImportProgress) => void;
-  /** Called for each rejected record, as it is found. */
+  /** Called for each rejected record, as it is found (all of them, kept or not). */
   onReject?: (rejection: Rejection) => void;
+  /** How many rejections the summary keeps (all are counted). @default 100 */
+  keepRejections?: number;
 }
 
 /** What an import did. */
@@ -84,8 +116,10 @@ export interface ImportSummary {
   read: number;
   /** Records written (a record repeated in the file is written each time, and stored once). */
   imported: number;
-  /** Every record that was not imported, in file order. */
+  /** The first records that were not imported, in file order: at most `keepRejections`. */
   rejected: Rejection[];
+  /** How many records were not imported, kept in `rejected` or not. */
+  rejectedCount: number;
   /** Batches committed. */
   batches: number;
 }
@@ -109,6 +143,21 @@ export class ImportInterruptedError extends Error {
   }
 }
 
+/**
+ * Thrown when the file cannot be read as records at all (a JSON document that does not parse,
+ * holds no records or is too large to read whole, or a path that is not a regular file);
+ * nothing was imported.
+ */
+export class ImportInputError extends Error {
+  /**
+   * @param message - What is wrong with the file and what to do.
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImportInputError';
+  }
+}
+
 const NDJSON_EXTENSIONS = new Set(['.ndjson', '.jsonl', '.ldjson']);
 
 async function firstChar(file: string): Promise<string> {
@@ -122,49 +171,113 @@ async function firstChar(file: string): Promise<string> {
   }
 }
 
-async function* readNdjson(file: string): AsyncGenerator<SourceRecord> {
-  const size = (await stat(file)).size || 1;
-  const stream = createReadStream(file, { encoding: 'utf8' });
+const MIB = 1024 * 1024;
+
+/**
+ * The lines of a file, split on bytes: a line longer than `maxLineBytes` comes back as its length
+ * only, its bytes dropped as they are read, so no line (nor a file with no newline) is ever held
+ * whole beyond the limit.
+ */
+async function* readLines(file: string, maxLineBytes: number): AsyncGenerator<{ line: number; text?: string; length: number; end: number }> {
+  let parts: Buffer[] = [];
+  let length = 0;
   let line = 0;
-  let bytes = 0;
-  for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+  let offset = 0;
+  const take = () => {
     line++;
-    bytes += Buffer.byteLength(text) + 1;
-    const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
-    if (!trimmed) continue;
-    const progress = Math.min(1, bytes / size);
-    try {
-      yield { position: `line ${line}`, value: JSON.parse(trimmed), progress };
-    } catch (error) {
-      yield { position: `line ${line}`, error: `invalid JSON: ${(error as Error).message}`, progress };
+    const text = length > maxLineBytes ? undefined : Buffer.concat(parts, length).toString('utf8');
+    const result = { line, text, length, end: offset };
+    parts = [];
+    length = 0;
+    return result;
+  };
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    for (let start = 0; start < chunk.length; ) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline === -1 ? chunk.length : newline;
+      if (length + (end - start) <= maxLineBytes) {
+        if (end > start) parts.push(chunk.subarray(start, end));
+      } else parts = [];
+      length += end - start;
+      offset += end - start;
+      if (newline === -1) break;
+      offset++;
+      yield take();
+      start = newline + 1;
     }
   }
+  if (length > 0) yield take();
+}
+
+async function* readNdjson(file: string, maxLineBytes: number): AsyncGenerator<SourceRecord> {
+  const size = (await stat(file)).size || 1;
+  for await (const { line, text, length, end } of readLines(file, maxLineBytes)) {
+    const progress = Math.min(1, end / size);
+    const position = `line ${line}`;
+    if (text === undefined) {
+      yield { position, error: `line is ${(length / MIB).toFixed(1)} MiB, longer than the ${maxLineBytes / MIB} MiB a record may have`, progress };
+      continue;
+    }
+    const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
+    if (!trimmed) continue;
+    try {
+      yield { position, value: JSON.parse(trimmed), progress, bytes: length };
+    } catch (error) {
+      yield { position, error: `invalid JSON: ${(error as Error).message}`, progress };
+    }
+  }
+}
+
+/** Options of {@link readRecords}. */
+export interface ReadOptions {
+  /** The longest NDJSON line read; a longer one comes back as an error. @default MAX_LINE_BYTES */
+  maxLineBytes?: number;
+  /** The largest JSON document read. @default MAX_DOCUMENT_BYTES */
+  maxDocumentBytes?: number;
 }
 
 /**
  * Reads the records of a file: NDJSON (by extension `.ndjson`/`.jsonl`, or when the file is not
  * one JSON document), a JSON array, or a JSON object with a `data` array (a Jikan list response).
- * @param file - The path.
- * @returns The records with their positions; unparsable NDJSON lines come back with `error`.
- * @throws When a JSON document parses but holds neither an array nor a `data` array.
+ * @param file - The path of a regular file.
+ * @param options - Limits of a line and of a JSON document.
+ * @returns The records with their positions; unparsable or over-long NDJSON lines come back with `error`.
+ * @throws ImportInputError when the path is not a regular file, or a JSON document is larger than
+ * the limit, does not parse, or holds neither an array nor a `data` array.
+ * @example
+ * ```ts
+ * for await (const record of readRecords('anime.ndjson')) console.log(record.position, record.error ?? 'ok');
+ * ```
  */
-export async function* readRecords(file: string): AsyncGenerator<SourceRecord> {
-  if (NDJSON_EXTENSIONS.has(extname(file).toLowerCase())) return yield* readNdjson(file);
+export async function* readRecords(file: string, options: ReadOptions = {}): AsyncGenerator<SourceRecord> {
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+  const maxDocumentBytes = options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+  const info = await stat(file);
+  // A directory, a device (/dev/zero) or a pipe: nothing to read to an end, or nothing to read twice.
+  if (!info.isFile()) throw new ImportInputError(`${file} is not a regular file`);
+  if (NDJSON_EXTENSIONS.has(extname(file).toLowerCase())) return yield* readNdjson(file, maxLineBytes);
   const first = await firstChar(file);
-  if (first !== '[' && first !== '{') return yield* readNdjson(file);
+  if (first !== '[' && first !== '{') return yield* readNdjson(file, maxLineBytes);
+  if (info.size > maxDocumentBytes) {
+    if (first === '{') return yield* readNdjson(file, maxLineBytes);
+    throw new ImportInputError(
+      `${file} is a JSON document of ${(info.size / MIB).toFixed(0)} MiB; documents are read whole up to ${maxDocumentBytes / MIB} MiB. ` +
+        `Import it as NDJSON, one record per line, which has no size limit: jq -c '.[]' (or '.data[]') ${file} > records.ndjson`,
+    );
+  }
   let doc: unknown;
   try {
     doc = JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
   } catch (error) {
     // `{…}\n{…}` is NDJSON; a broken `[…]` is a broken file.
-    if (first === '{') return yield* readNdjson(file);
-    throw new Error(`${file} is not valid JSON: ${(error as Error).message}`);
+    if (first === '{') return yield* readNdjson(file, maxLineBytes);
+    throw new ImportInputError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
   const list = Array.isArray(doc) ? doc : (doc as { data?: unknown }).data;
   if (!Array.isArray(list)) {
     // One object without `data`: a single record.
     if (first === '{') return yield { position: 'line 1', value: doc, progress: 1 };
-    throw new Error(`${file} holds neither an array of records nor { "data": [...] }`);
+    throw new ImportInputError(`${file} holds neither an array of records nor { "data": [...] }`);
   }
   for (let i = 0; i < list.length; i++) yield { position: `index ${i}`, value: list[i], progress: (i + 1) / list.length };
 }
@@ -174,7 +287,72 @@ export async function* readRecords(file: string): AsyncGenerator<SourceRecord> {
  * @param issues - zod's issues.
  */
 export function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(record)'}: ${i.message}`).join('; ');
+  const listed = issues.slice(0, LISTED_ISSUES).map((i) => `${i.path.length ? i.path.map(String).join('.') : '(record)'}: ${i.message}`);
+  if (issues.length > LISTED_ISSUES) listed.push(`and ${issues.length - LISTED_ISSUES} more issues`);
+  return listed.join('; ');
+}
+
+/** The largest value of a PostgreSQL `integer` column (ids, counts and ranks of anime and manga). */
+const INT4_MAX = 2_147_483_647;
+
+/** The typed `integer` columns of the anime and manga search tables, besides `mal_id`. */
+const INTEGER_COLUMNS: Partial<Record<ResourceName, readonly string[]>> = {
+  anime: ['scored_by', 'rank', 'popularity', 'members', 'favorites', 'episodes'],
+  manga: ['scored_by', 'rank', 'popularity', 'members', 'favorites', 'chapters', 'volumes'],
+};
+
+const isIdKey = (key: string) => key === 'mal_id' || key.endsWith('_id');
+const isIdListKey = (key: string) => key.endsWith('_ids');
+const badId = (n: unknown) => typeof n === 'number' && !(Number.isInteger(n) && n >= 0 && n <= INT4_MAX);
+// With the `u` flag a surrogate pair is one code point, so only an unpaired surrogate is `Cs`.
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
+/**
+ * What a valid record holds that a store cannot keep: a string with U+0000 (PostgreSQL's text and
+ * JSON refuse it) or an unpaired UTF-16 surrogate (not UTF-8), an id (`mal_id`, `…_id`, `…_ids`)
+ * that is negative or larger than 2³¹−1, or a count of anime or manga that does not fit the
+ * `integer` column that sorts by it.
+ * @param resource - The resource.
+ * @param record - The record as the schema output it.
+ * @returns Issues as `path: message`, none when the record can be stored.
+ * @example
+ * ```ts
+ * storageIssues('anime', { ...anime, mal_id: -1, title: 'a\u0000b' });
+ * // ['mal_id: an id must be an integer from 0 to 2147483647, got -1', 'title: holds U+0000 (NUL), …']
+ * ```
+ */
+export function storageIssues(resource: ResourceName, record: unknown): string[] {
+  const issues: string[] = [];
+  const at = (path: string) => path || '(record)';
+  const visit = (value: unknown, path: string): void => {
+    if (typeof value === 'string') {
+      if (value.includes('\0')) issues.push(`${at(path)}: holds U+0000 (NUL), which PostgreSQL cannot store`);
+      else if (UNPAIRED_SURROGATE.test(value)) issues.push(`${at(path)}: holds an unpaired UTF-16 surrogate, which is not Unicode text`);
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => visit(v, path ? `${path}.${i}` : String(i)));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, v] of Object.entries(value)) {
+        const where = path ? `${path}.${key}` : key;
+        if (key.includes('\0')) issues.push(`${where}: a field name holds U+0000 (NUL)`);
+        if (isIdKey(key) && badId(v)) issues.push(`${where}: an id must be an integer from 0 to ${INT4_MAX}, got ${String(v)}`);
+        if (isIdListKey(key) && Array.isArray(v)) {
+          v.forEach((id, i) => {
+            if (badId(id)) issues.push(`${where}.${i}: an id must be an integer from 0 to ${INT4_MAX}, got ${String(id)}`);
+          });
+        }
+        visit(v, where);
+      }
+    }
+  };
+  if ((resource === 'deletedAnimeIds' || resource === 'deletedMangaIds') && badId(record)) {
+    issues.push(`(record): an id must be an integer from 0 to ${INT4_MAX}, got ${String(record)}`);
+  }
+  for (const column of INTEGER_COLUMNS[resource] ?? []) {
+    const n = (record as Record<string, unknown>)[column];
+    if (typeof n === 'number' && Math.abs(n) > INT4_MAX) issues.push(`${column}: must be at most ${INT4_MAX} in size, got ${n}`);
+  }
+  visit(record, '');
+  return issues.slice(0, LISTED_ISSUES);
 }
 
 /**
@@ -191,43 +369,71 @@ export function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<Propert
  * for (const r of summary.rejected) console.error(`${r.position}: ${r.reason}`);
  * ```
  */
-export async function importFile(file: string, options: ImportOptions): Promise<ImportSummary> {
+export async function importFile(file: string, options: ImportOptions & ReadOptions): Promise<ImportSummary> {
   const { resource, sink } = options;
   const { schema } = RESOURCES[resource];
   const batchSize = Math.max(1, options.batchSize ?? 500);
-  const summary: ImportSummary = { resource, read: 0, imported: 0, rejected: [], batches: 0 };
-  let batch: unknown[] = [];
+  const keep = Math.max(0, options.keepRejections ?? KEPT_REJECTIONS);
+  const summary: ImportSummary = { resource, read: 0, imported: 0, rejected: [], rejectedCount: 0, batches: 0 };
+  let batch: Array<{ position: string; record: unknown }> = [];
+  let batchBytes = 0;
   let fraction = 0;
-  const report = () => options.onProgress?.({ read: summary.read, imported: summary.imported, rejected: summary.rejected.length, fraction });
-  const flush = async () => {
-    if (batch.length === 0) return;
+  const report = () => options.onProgress?.({ read: summary.read, imported: summary.imported, rejected: summary.rejectedCount, fraction });
+  const reject = (position: string, reason: string) => {
+    const rejection = { position, reason };
+    summary.rejectedCount++;
+    if (summary.rejected.length < keep) summary.rejected.push(rejection);
+    options.onReject?.(rejection);
+  };
+  const write = async (records: readonly unknown[]) => {
     try {
-      await sink.write(resource, batch);
+      await sink.write(resource, records);
     } catch (error) {
-      throw new ImportInterruptedError(summary, error);
+      if (!sink.refusesRecords?.(error)) throw new ImportInterruptedError(summary, error);
+      return error;
     }
     summary.batches++;
-    summary.imported += batch.length;
+    summary.imported += records.length;
+    return undefined;
+  };
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const refused = await write(batch.map((b) => b.record));
+    // The target refused something the checks above let through: the batch rolled back, so write
+    // its records one at a time and reject only those it refuses.
+    if (refused !== undefined && batch.length === 1) reject(batch[0]!.position, `the store refused it: ${(refused as Error).message}`);
+    else if (refused !== undefined) {
+      for (const { position, record } of batch) {
+        const error = await write([record]);
+        if (error !== undefined) reject(position, `the store refused it: ${(error as Error).message}`);
+      }
+    }
     batch = [];
+    batchBytes = 0;
     report();
   };
   try {
-    for await (const source of readRecords(file)) {
+    for await (const source of readRecords(file, options)) {
       summary.read++;
       fraction = source.progress;
       let reason = source.error;
       if (reason === undefined) {
         const parsed = schema.safeParse(source.value);
-        if (parsed.success) batch.push(parsed.data);
-        else reason = formatIssues(parsed.error.issues);
+        if (!parsed.success) reason = formatIssues(parsed.error.issues);
+        else {
+          const issues = storageIssues(resource, parsed.data);
+          if (issues.length > 0) reason = issues.join('; ');
+          else {
+            batch.push({ position: source.position, record: parsed.data });
+            batchBytes += source.bytes ?? 0;
+          }
+        }
       }
       if (reason !== undefined) {
-        const rejection = { position: source.position, reason };
-        summary.rejected.push(rejection);
-        options.onReject?.(rejection);
+        reject(source.position, reason);
         report();
       }
-      if (batch.length >= batchSize) await flush();
+      if (batch.length >= batchSize || batchBytes >= MAX_BATCH_BYTES) await flush();
     }
     await flush();
     try {
@@ -251,6 +457,10 @@ export function toStoreSink(store: PostgresStore, options: { closeStore?: boolea
     async write(resource, records) {
       await store.upsert(resource, records);
     },
+    // SQLSTATE classes 22 (data exception), 23 (integrity constraint violation) and 54 (program
+    // limit exceeded, e.g. a title too long for its B-tree index): PostgreSQL read the batch and
+    // refused a value in it (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+    refusesRecords: (error) => /^(22|23|54)/.test(String((error as { code?: unknown }).code ?? '')),
     finish: () => store.analyze(),
     async close() {
       if (options.closeStore) await store.close();
