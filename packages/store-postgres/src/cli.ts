@@ -228,11 +228,14 @@ export async function main(argv: string[]): Promise<number> {
 // well and the import ends as a failed one (exit 3); until then this keeps Node from exiting with
 // 1, which means "records rejected" here. Every batch is a transaction, so the database holds
 // whole batches only.
+let uncaught = false;
 process.on('uncaughtException', (error) => {
+  uncaught = true;
   console.error(`catalogue-api: ${error.message}`);
   process.exitCode = EXIT.failed;
 });
 
 main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
+  // After an error outside any call, never report success or mere rejections.
+  process.exitCode = uncaught ? Math.max(code, EXIT.failed) : code;
 });
