@@ -3,11 +3,13 @@
  * @module
  */
 import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
+import { ApiError } from './errors.js';
 import { createPipeline, type Logger } from './internal/pipeline.js';
+import { toCanonicalPath } from './internal/request-target.js';
 import { createGateway, type GatewayOptions } from './gateway/gateway.js';
 import { createMemoryStore } from './memory-store.js';
 import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
-import { openApiRoute } from './openapi.js';
+import { createOpenApiRoute, OPENAPI_PATH } from './openapi.js';
 import { catalogueRoutes } from './routes/index.js';
 import type { CatalogueStore } from './store.js';
 
@@ -42,6 +44,14 @@ export interface CatalogueAppOptions {
    * "Other resources"), so that clients always get absolute URLs. @default 'https://cdn.myanimelist.net'
    */
   cdnUrl?: string;
+  /**
+   * The path prefix under which a host serves the app and strips before the app sees a request,
+   * such as Express's `use('/catalogue', toNodeHandler(app))`. Error envelopes then name the path
+   * the client asked for (`"path": "/catalogue/v1/nope"`), and the OpenAPI document's `servers`
+   * is `[{ url: '/catalogue' }]`, so that Swagger UI calls `/catalogue/v1/…`. Routing is unchanged:
+   * the app still answers `/v1/…`. No trailing slash. @default ''
+   */
+  mountPath?: string;
 }
 
 /** A catalogue API app. */
@@ -69,8 +79,9 @@ export interface CatalogueApp {
 /**
  * Creates the catalogue API: `/v1/anime` and the rest, with validation, SFW filtering, paging,
  * the error envelope, HEAD/OPTIONS/405 and CORS.
- * @param options - Store, clock, logger and middleware.
+ * @param options - Store, clock, logger, middleware, gateway, image CDN and mount path.
  * @returns The app, with its `fetch` and `handle` doors.
+ * @throws TypeError when `mountPath` is not a path such as `/catalogue`.
  * @example
  * ```ts
  * import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
@@ -81,8 +92,12 @@ export interface CatalogueApp {
  * ```
  */
 export function createCatalogueApp(options: CatalogueAppOptions = {}): CatalogueApp {
+  const mountPath = toMountPath(options.mountPath);
+  const docs = `${mountPath}${OPENAPI_PATH}`;
   const handle = createPipeline({
-    routes: [...catalogueRoutes, openApiRoute],
+    routes: [...catalogueRoutes, createOpenApiRoute(mountPath)],
+    mountPath,
+    notFound: (path) => new ApiError(404, `No endpoint at ${path}`, `Every endpoint is under ${mountPath}/v1; the API is described at ${docs} (OpenAPI 3.1).`),
     context: { store: options.store ?? createMemoryStore(), now: options.now ?? Date.now, random: options.random ?? Math.random },
     middleware: withGateway(options),
     logger: options.logger ?? console,
@@ -90,9 +105,22 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
   });
   return {
     handle,
-    owns: (path) => path === '/v1' || path.startsWith('/v1/'),
+    owns: (path) => {
+      // The path as the pipeline will see it, so that `/v1/../admin` is not taken for the app's.
+      const canonical = toCanonicalPath(path);
+      return canonical !== undefined && (canonical === '/v1' || canonical.startsWith('/v1/'));
+    },
     fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
   };
+}
+
+/** `mountPath` as given, checked: empty, or `/` and segments without a trailing slash. */
+function toMountPath(mountPath: string | undefined): string {
+  if (!mountPath || mountPath === '/') return '';
+  if (!/^(?:\/[\w\-.~%!$&'()*+,;=:@]+)+$/.test(mountPath)) {
+    throw new TypeError(`mountPath must be a path such as "/catalogue", without a trailing slash, not ${JSON.stringify(mountPath)}`);
+  }
+  return mountPath;
 }
 
 function withGateway(options: CatalogueAppOptions): readonly Middleware[] | undefined {

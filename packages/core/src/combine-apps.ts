@@ -3,6 +3,7 @@
  * @module
  */
 import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
+import { toCanonicalRequest } from './internal/request-target.js';
 
 /** What {@link combineApps} needs of an app. */
 export interface MountableApp {
@@ -57,7 +58,12 @@ export function combineApps(...apps: MountableApp[]): CombinedApp {
   const fallback = apps[apps.length - 1];
   if (!fallback) throw new RangeError('combineApps needs at least one app');
   const pick = (path: string) => apps.find((app) => app.owns(path)) ?? fallback;
-  const handle = (request: PlainRequest) => pick(request.path).handle(request);
+  // Apps are picked by the canonical path, the one each app's pipeline then sees (`/v1/../api/status`
+  // is the status API's); a target that is no path goes to the fallback, whose pipeline answers 400.
+  const handle = (request: PlainRequest) => {
+    const canonical = toCanonicalRequest(request);
+    return canonical ? pick(canonical.path).handle(canonical) : fallback.handle(request);
+  };
   return {
     handle,
     owns: (path) => apps.some((app) => app.owns(path)),

@@ -11,7 +11,11 @@ import { createBodyMemo } from './body-memo.js';
 export interface PlainRequest {
   /** Upper-case HTTP method. */
   method: string;
-  /** URL path, e.g. `/v1/anime`; not decoded. */
+  /**
+   * URL path as received, e.g. `/v1/anime`; not decoded. An app's pipeline resolves dot segments,
+   * `%2e` and `\` once, before any stage (see docs/configuration.md, "Request paths"); a path
+   * that does not start with `/` is answered with 400.
+   */
   path: string;
   /** Raw query string without the leading `?`; empty when there is none. */
   query: string;

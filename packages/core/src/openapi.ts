@@ -310,10 +310,16 @@ function pruneSchemas(document: OpenApiDocument, schemas: Record<string, JsonObj
   return document;
 }
 
-let served: OpenApiDocument | undefined;
-
-/** `GET /v1/openapi.json`: this API's OpenAPI 3.1 document, built on first request. */
-export const openApiRoute: CatalogueRoute = {
-  path: OPENAPI_PATH,
-  handler: () => ok((served ??= createOpenApiDocument())),
-};
+/**
+ * `GET /v1/openapi.json`: this API's OpenAPI 3.1 document, built on first request.
+ * @param mountPath - Where a host serves the app (e.g. `/catalogue`), which becomes the document's
+ *   server URL so that Swagger UI and generated clients call the mounted paths.
+ * @returns The route.
+ */
+export function createOpenApiRoute(mountPath = ''): CatalogueRoute {
+  let served: OpenApiDocument | undefined;
+  return {
+    path: OPENAPI_PATH,
+    handler: () => ok((served ??= createOpenApiDocument({ serverUrl: mountPath || '/' }))),
+  };
+}

@@ -289,7 +289,9 @@ async function check({ app, method, target, pathParams = [] }: Case): Promise<st
   if (body.type !== ERROR_TYPES[res.status as ErrorStatus]) fail(`envelope type ${String(body.type)}`);
   if (typeof body.message !== 'string' || body.message === '') fail('envelope message is not a non-empty string');
   if ('error' in body && typeof body.error !== 'string') fail('envelope error is not a string');
-  if (body.path !== url.pathname) fail(`envelope path ${short(String(body.path))}, sent ${short(url.pathname)}`);
+  // The canonical path: as the URL parser resolves it, without trailing slashes (docs/configuration.md, "Request paths").
+  const canonical = url.pathname.replace(/\/+$/, '') || '/';
+  if (body.path !== canonical) fail(`envelope path ${short(String(body.path))}, sent ${short(url.pathname)}`);
 
   if (res.status === 400 && typeof body.message === 'string') {
     const sent = new Set([...url.searchParams.keys(), ...pathParams]);

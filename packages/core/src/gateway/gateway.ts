@@ -16,6 +16,7 @@ import {
   findBlockingWindow,
   toCounterWindows,
   toRateLimitTexts,
+  toSeconds,
   toWindowSpecs,
   type RateLimitOptions,
   type Tier,
@@ -257,7 +258,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
     return new ApiError(
       403,
       'Forbidden: this client is temporarily blocked.',
-      `Too many rate-limited requests came from this IP address; the block ends at ${new Date(until).toISOString()} (in ${seconds} seconds).`,
+      `Too many rate-limited requests came from this IP address; the block ends at ${new Date(until).toISOString()} (in ${toSeconds(Number(seconds))}).`,
       headers,
     );
   }
@@ -334,6 +335,8 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
 
   return async function gateway(request, next) {
     const now = clock();
+    // Canonical: the pipeline resolved it before any stage ran, and the router matches this same
+    // path. Restricted routes, caching and the cache key read it, never a raw target.
     const path = request.path;
     const suppliedKey = request.header('x-server-key');
     let tier: Tier = 'public';

@@ -89,6 +89,15 @@ export function findBlockingWindow(windows: readonly CounterWindow[], result: Co
 }
 
 /**
+ * A number of seconds in words, singular or plural: `1 second`, `30 seconds`.
+ * @param seconds - Whole seconds.
+ * @returns The text.
+ */
+export function toSeconds(seconds: number): string {
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
+}
+
+/**
  * The 429 texts of the spec ("Errors"): the message by window, and an `error` that names the limit
  * and the tier; the daily one adds that it resets at midnight UTC.
  * @param spec - The breached window.
@@ -100,10 +109,10 @@ export function toRateLimitTexts(spec: WindowSpec, tier: Tier, retryAfter: numbe
   if (spec.name === 'day') {
     return {
       message: 'Rate limit exceeded (per-day).',
-      error: `You have exceeded ${limit}. The daily limit resets at midnight UTC (in ${retryAfter} seconds).`,
+      error: `You have exceeded ${limit}. The daily limit resets at midnight UTC (in ${toSeconds(retryAfter)}).`,
     };
   }
-  return { message: 'Rate limit exceeded.', error: `You have exceeded ${limit}. Retry after ${retryAfter} seconds.` };
+  return { message: 'Rate limit exceeded.', error: `You have exceeded ${limit}. Retry after ${toSeconds(retryAfter)}.` };
 }
 
 /**

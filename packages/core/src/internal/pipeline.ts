@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { ApiError, toApiError } from '../errors.js';
 import { ALLOWED_METHODS, type Middleware, type PlainRequest, type PlainResponse } from '../http.js';
 import type { RawQuery } from '../query.js';
+import { toCanonicalRequest } from './request-target.js';
 
 /** What a route handler sees of the request. */
 export interface RouteRequest {
@@ -15,9 +16,9 @@ export interface RouteRequest {
   params: Record<string, string>;
   /** Raw query values; a repeated key gives an array. */
   query: RawQuery;
-  /** The request path. */
+  /** The request path, canonical (see `toCanonicalRequest`). */
   path: string;
-  /** The plain request, for headers and the client address. */
+  /** The plain request, with its canonical path and query; for headers and the client address. */
   request: PlainRequest;
 }
 
@@ -57,8 +58,14 @@ export interface PipelineOptions<C> {
   context: C;
   middleware?: readonly Middleware[];
   logger?: Logger | undefined;
-  /** Answers a path that no route matched. */
+  /** Answers a path that no route matched; it is given the path as the client sees it (with `mountPath`). */
   notFound?: (path: string) => ApiError;
+  /**
+   * The prefix under which a host serves the app, stripped before the app sees a path (Express
+   * `use('/catalogue', …)`). Error envelopes name the path the client asked for: prefix and path.
+   * @default ''
+   */
+  mountPath?: string | undefined;
   /** Writes a reply's body as JSON text. @default JSON.stringify */
   serialize?: (body: unknown) => string;
 }
@@ -102,11 +109,6 @@ interface Compiled<C> {
   route: Route<C>;
 }
 
-// A path the URL parser leaves as it is: no percent-encoding, backslash or dot segment to resolve.
-const PLAIN_PATH = /^\/[\w\-.~/]*$/;
-const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
-// The URL parser drops a fragment, strips tabs and newlines, and trims trailing controls and spaces.
-const PLAIN_QUERY = /[#\t\n\r]|[\0-\x20]$/;
 const LITERAL_SEGMENT = /^[\w-]+$/;
 
 /**
@@ -141,6 +143,7 @@ function toQuery(params: URLSearchParams): RawQuery {
  */
 export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainRequest) => Promise<PlainResponse> {
   const { context, logger } = options;
+  const mountPath = options.mountPath ?? '';
   const serialize = options.serialize ?? JSON.stringify;
   const notFound =
     options.notFound ?? ((path: string) => new ApiError(404, `No endpoint at ${path}`, 'Check the path against the API documentation.'));
@@ -170,16 +173,10 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     }
   });
 
+  // The path and query are canonical here (see `handle`): what the URL parser would give.
   async function dispatch(request: PlainRequest): Promise<PlainResponse> {
-    let pathname = request.path;
-    let params: URLSearchParams;
-    if (PLAIN_PATH.test(pathname) && !DOT_SEGMENT.test(pathname) && !PLAIN_QUERY.test(request.query)) {
-      params = new URLSearchParams(request.query);
-    } else {
-      const url = new URL(request.query ? `http://x${request.path}?${request.query}` : `http://x${request.path}`);
-      pathname = url.pathname;
-      params = url.searchParams;
-    }
+    const pathname = request.path;
+    const params = new URLSearchParams(request.query);
     const key = groupKey(pathname);
     const candidates = (key !== undefined && groups.get(key)) || anyGroup;
     let reply: Reply | undefined;
@@ -192,7 +189,7 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
       // As in itty-router, a handler that answers nothing passes the request to the next match.
       if (reply != null) break;
     }
-    if (reply == null) throw notFound(request.path);
+    if (reply == null) throw notFound(mountPath + request.path);
     const headers = baseHeaders();
     if (reply.headers) Object.assign(headers, reply.headers);
     return { status: reply.status ?? 200, headers, body: serialize(reply.body) };
@@ -204,8 +201,12 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     return stage ? stage(request, () => run(request, i + 1)) : dispatch(request);
   }
 
-  return async function handle(request) {
-    const method = request.method;
+  return async function handle(received) {
+    const method = received.method;
+    // The canonical target, decided once before any stage runs: the gateway (restricted routes,
+    // limits, cache key), the router and the error envelope all read this one path.
+    const request = toCanonicalRequest(received);
+    const path = request ? request.path : '/';
     let response: PlainResponse;
     try {
       if (method === 'OPTIONS') {
@@ -223,13 +224,16 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
         };
       } else if (method !== 'GET' && method !== 'HEAD') {
         throw new ApiError(405, `Method ${method} is not allowed`, undefined, { allow: ALLOWED_METHODS });
+      } else if (!request) {
+        // `*`, `host:443`, `http://[::1`: not a path of this server (RFC 9112 §3.2).
+        throw new ApiError(400, 'Malformed request target', 'The request target must be a path such as /v1/anime, or an absolute http(s) URL.');
       } else {
         response = await run(request, 0);
       }
     } catch (thrown) {
       const error = toApiError(thrown);
-      if (error !== thrown) logger?.error(`Unhandled error on ${method} ${request.path}`, thrown);
-      response = errorResponse(error, request.path);
+      if (error !== thrown) logger?.error(`Unhandled error on ${method} ${mountPath}${path}`, thrown);
+      response = errorResponse(error, mountPath + path);
     }
     if (method === 'HEAD' && response.body !== null) {
       // HEAD: same status and headers as GET, no body (RFC 9110 §9.3.2).
