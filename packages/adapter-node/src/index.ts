@@ -4,8 +4,8 @@
  * is built per request, which on Node 20 would cost most of the throughput.
  * @module @catalogue-api/adapter-node
  */
-import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createBodyMemo, errorEnvelope, type PlainRequest, type PlainResponse } from '@catalogue-api/core';
 
@@ -24,12 +24,20 @@ export interface NodeServable {
 /** A Node request handler that is also Express/Connect middleware. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
+const ABSOLUTE_FORM = /^https?:\/\//i;
+
 function toPlainRequest(req: IncomingMessage): PlainRequest {
   let target = req.url ?? '/';
-  // Absolute-form targets (`GET http://host/v1/anime`, RFC 9112 §3.2.2) come from proxies.
-  if (target.charCodeAt(0) !== 47 /* '/' */) {
-    const url = new URL(target, 'http://x');
-    target = url.pathname + url.search;
+  // Absolute-form targets (`GET http://host/v1/anime`, RFC 9112 §3.2.2) come from proxies. One
+  // that does not parse (`http://[::1`, a port out of range), like `*` or `host:443`, goes to the
+  // app as it is, which answers it with the 400 envelope. Dot segments are the app's to resolve.
+  if (target.charCodeAt(0) !== 47 /* '/' */ && ABSOLUTE_FORM.test(target)) {
+    try {
+      const url = new URL(target);
+      target = url.pathname + url.search;
+    } catch {
+      // Not a URL: passed on as it is.
+    }
   }
   const q = target.indexOf('?');
   const raw = req.rawHeaders;
@@ -97,6 +105,18 @@ function crash(res: ServerResponse, path: string): void {
   const body = JSON.stringify(errorEnvelope(500, 'Internal server error', 'Unexpected server failure. Please try again later.', path));
   const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' };
   send(res, { status: 500, headers, body });
+}
+
+/** The 400 envelope for a request that is not valid HTTP/1.1 although Node parsed it; the connection closes. */
+function badRequest(res: ServerResponse, error: string, path: string): void {
+  const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', error, path));
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*', connection: 'close' };
+  send(res, { status: 400, headers, body });
+}
+
+/** The path of a parsed request for an envelope: its origin-form path when printable, else `/`. */
+function targetPath(req: IncomingMessage): string {
+  return pathOf(Buffer.from(`X ${req.url ?? '/'} `, 'latin1'));
 }
 
 /**
@@ -170,23 +190,54 @@ function answerClientError(error: Error & { code?: string; rawPacket?: Buffer },
     current.once('close', () => (socket.writable ? answerClientError(error, socket) : socket.destroy()));
     return;
   }
-  const body = Buffer.from(
-    JSON.stringify({
-      status: 400,
-      type: 'BadRequestException',
-      message: 'Malformed HTTP request',
-      error: clientErrorDetail(error.code),
-      path: pathOf(error.rawPacket),
-    }),
-  );
-  const head =
-    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
-    `access-control-allow-origin: *\r\naccess-control-expose-headers: Retry-After\r\nconnection: close\r\n` +
-    `content-length: ${body.byteLength}\r\n\r\n`;
+  const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', clientErrorDetail(error.code), pathOf(error.rawPacket)));
+  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After' };
+  writeRaw(socket, { status: 400, headers, body });
+}
+
+/**
+ * Writes an answer straight onto a connection that Node's server no longer frames (a parse error,
+ * CONNECT), then closes it.
+ */
+function writeRaw(socket: Duplex, response: PlainResponse): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = typeof response.body === 'string' ? Buffer.from(response.body) : (response.body ?? new Uint8Array());
+  let head = `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}\r\n`;
+  for (const name in response.headers) if (name !== 'content-length') head += `${name}: ${response.headers[name]}\r\n`;
+  head += `connection: close\r\ncontent-length: ${body.byteLength}\r\n\r\n`;
   socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
   // A client that never reads the answer must not hold the socket.
   const timer = setTimeout(() => socket.destroy(), 5_000).unref();
   socket.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * Caps the connections open at once. Past the cap, the oldest connection with no answer in
+ * progress (`_httpMessage`, Node's answer on that connection) makes room: it has sent nothing,
+ * is idle between keep-alive requests, or is still sending headers. When every connection is busy
+ * answering, the new one is closed instead. Node's own `maxConnections` would close the new one
+ * always, which leaves a server full of silent connections refusing every client.
+ */
+function limitConnections(node: HttpServer, max: number): void {
+  if (!(Number.isInteger(max) && max > 0)) throw new RangeError(`maxConnections must be a positive integer, not ${max}`);
+  const open = new Set<Socket>();
+  function forget(this: Socket): void {
+    open.delete(this);
+  }
+  node.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', forget);
+    if (open.size <= max) return;
+    for (const other of open) {
+      if (other !== socket && !(other as Socket & { _httpMessage?: unknown })._httpMessage) {
+        open.delete(other);
+        other.destroy();
+        return;
+      }
+    }
+    open.delete(socket);
+    socket.destroy();
+  });
 }
 
 /** Request work one event-loop turn may do before further requests wait for the next turn. */
@@ -200,6 +251,21 @@ export interface ServeOptions {
   hostname?: string;
   /** Aborting it closes the server gracefully. */
   signal?: AbortSignal;
+  /**
+   * Most connections open at once. A connection past it closes the oldest one with no request in
+   * progress (silent, idle keep-alive, or still sending its headers), else is itself closed: a
+   * flood of silent connections cannot lock new clients out, nor exhaust file descriptors. Keep
+   * it below the process's descriptor limit (`ulimit -n`) less what the store and logs need.
+   * @default 1024
+   */
+  maxConnections?: number;
+  /**
+   * How long a client may take to send a request's headers, from connecting or from the end of
+   * its previous answer; a connection past it gets the 400 envelope and is closed. @default 10_000
+   */
+  headersTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open; above a load balancer's idle timeout. @default 65_000 */
+  idleTimeoutMs?: number;
 }
 
 /** A running server. */
@@ -215,11 +281,12 @@ export interface Server {
 /**
  * Serves an app on Node's http server.
  * @param app - The app.
- * @param options - Port, hostname and an abort signal.
+ * @param options - Port, hostname, an abort signal, the connection limit and timeouts.
  * @returns The running server, once it listens.
+ * @throws RangeError when `maxConnections` is not a positive integer.
  * @example
  * ```ts
- * const server = await serve(app, { port: 3000 });
+ * const server = await serve(app, { port: 3000, maxConnections: 512 });
  * console.log(`${server.url}/v1`);
  * ```
  */
@@ -257,16 +324,48 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     scheduled = true;
     setImmediate(nextTurn);
   };
-  const node = createServer({ noDelay: true, keepAliveTimeout: 65_000 }, (req, res) => {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const node = createServer(
+    {
+      noDelay: true,
+      keepAliveTimeout: options.idleTimeoutMs ?? 65_000,
+      headersTimeout,
+      // No request has a body (spec, "Endpoints"): the whole request is its headers.
+      requestTimeout: headersTimeout,
+      // Node looks for expired headers this often (30 s by default, which let silent connections live 90 s).
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+      // Node's own answer to a missing Host is a bare 400; `badRequest` answers it below.
+      requireHostHeader: false,
+    },
+    listener,
+  );
+  function listener(req: IncomingMessage, res: ServerResponse): void {
     inFlight++;
     res.on('close', release);
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400.
+    if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && headerOf(req.rawHeaders, 'host') === undefined) {
+      return badRequest(res, 'An HTTP/1.1 request must have a Host header (RFC 9112 §3.2).', targetPath(req));
+    }
     const now = performance.now();
     if (turnStart < 0) turnStart = now;
     schedule();
     if (waiting.length > 0 || now - turnStart >= TURN_BUDGET_MS) waiting.push([req, res]);
     else handler(req, res);
-  });
+  }
   node.on('clientError', answerClientError);
+  // Node answers an Expect other than 100-continue with a bare 417; the spec's Errors table has none.
+  node.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    badRequest(res, 'The Expect header may only hold 100-continue (RFC 9110 §10.1.1).', targetPath(req));
+  });
+  // CONNECT is a method like any other the API does not accept: the app answers 405 (Node would close the connection).
+  node.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const request: PlainRequest = { method: 'CONNECT', path: req.url ?? '/', query: '', header: (name) => headerOf(req.rawHeaders, name), clientAddress: req.socket.remoteAddress };
+    app.handle(request).then(
+      (response) => writeRaw(socket, response),
+      () => socket.destroy(),
+    );
+  });
+  limitConnections(node, options.maxConnections ?? 1024);
   const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     node.once('error', reject);

@@ -3,7 +3,7 @@
  * HEAD, OPTIONS, 405) through `serve`, and middleware fall-through through `toNodeHandler`.
  */
 import { createServer, request as httpRequest } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,10 +82,10 @@ describe('serve', () => {
 });
 
 /** Sends raw bytes on a fresh connection and returns everything the server sends until it closes. */
-function exchange(url: string, bytes: string): Promise<string> {
+function exchange(url: string, bytes: string, halfClose = true): Promise<string> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => socket.end(bytes));
+    const socket = connect(Number(port), '127.0.0.1', () => (halfClose ? socket.end(bytes) : socket.write(bytes)));
     let received = '';
     socket.setEncoding('latin1');
     socket.on('data', (chunk: string) => (received += chunk));
@@ -189,6 +189,107 @@ describe('toNodeHandler as middleware', () => {
       expect((await fetch(`${base}/v1/anime/1`)).status).toBe(200);
     } finally {
       await new Promise((resolve) => host.close(resolve));
+    }
+  });
+});
+
+describe('requests Node parses but the API cannot take', () => {
+  it.each([
+    ['HTTP/1.1 without Host (RFC 9112 §3.2)', 'GET /v1/anime/1 HTTP/1.1\r\n\r\n', 400, '/v1/anime/1'],
+    ['an Expect other than 100-continue', 'GET /v1/anime/1 HTTP/1.1\r\nhost: x\r\nexpect: foo\r\n\r\n', 400, '/v1/anime/1'],
+    ['an absolute-form target with an unclosed IPv6 host', 'GET http://[::1 HTTP/1.1\r\nhost: x\r\n\r\n', 400, '/'],
+    ['an absolute-form target with a port out of range', 'GET http://x:99999/v1/anime HTTP/1.1\r\nhost: x\r\n\r\n', 400, '/'],
+    ['an asterisk-form target on GET', 'GET * HTTP/1.1\r\nhost: x\r\n\r\n', 400, '/'],
+    // The spec: any method other than GET, HEAD and OPTIONS yields 405 with Allow.
+    ['CONNECT', 'CONNECT example.org:443 HTTP/1.1\r\nhost: example.org:443\r\n\r\n', 405, '/'],
+  ])('answers %s with the JSON envelope', async (_, bytes, status, path) => {
+    const answer = parseAnswer(await exchange(server.url, bytes));
+    expect(answer.status).toBe(status);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body, 'latin1'));
+    const envelope = JSON.parse(answer.body) as Record<string, unknown>;
+    expect(Object.keys(envelope)).toEqual(['status', 'type', 'message', 'error', 'path']);
+    expect(envelope).toMatchObject({ status, path });
+    if (status === 405) expect(answer.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect((await fetch(`${server.url}/v1/anime/1`)).status).toBe(200);
+  });
+
+  it('serves an absolute-form target and an HTTP/1.0 request without Host', async () => {
+    expect(parseAnswer(await exchange(server.url, 'GET http://example.org/v1/anime/1 HTTP/1.1\r\nhost: x\r\n\r\n')).status).toBe(200);
+    expect(parseAnswer(await exchange(server.url, 'GET /v1/anime/1 HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+
+  it('answers OPTIONS * with 204', async () => {
+    expect(parseAnswer(await exchange(server.url, 'OPTIONS * HTTP/1.1\r\nhost: x\r\n\r\n')).status).toBe(204);
+  });
+});
+
+/** Opens a connection that sends nothing; resolves once the server has accepted it. */
+async function silent(node: Server['node'], url: string): Promise<Socket> {
+  const accepted = new Promise((resolve) => node.once('connection', resolve));
+  const socket = connect(Number(new URL(url).port), '127.0.0.1');
+  socket.on('error', () => undefined);
+  await accepted;
+  return socket;
+}
+
+const closed = (socket: Socket) => new Promise<void>((resolve) => (socket.closed ? resolve() : socket.once('close', () => resolve())));
+
+describe('connection limit and timeouts', () => {
+  it('makes room for a new client past maxConnections by closing the oldest silent connection', async () => {
+    const capped = await serve(app, { port: 0, maxConnections: 3 });
+    try {
+      const sockets = [await silent(capped.node, capped.url), await silent(capped.node, capped.url), await silent(capped.node, capped.url)];
+      const res = await fetch(`${capped.url}/v1/anime/1`, { headers: { connection: 'close' } });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      await closed(sockets[0]!);
+      expect(sockets[1]!.closed || sockets[2]!.closed).toBe(false);
+      for (const socket of sockets) socket.destroy();
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('refuses a connection past maxConnections while every connection is being answered', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const slow: NodeServable = {
+      async handle() {
+        started++;
+        await gate;
+        return { status: 200, headers: {}, body: 'done' };
+      },
+    };
+    const capped = await serve(slow, { port: 0, maxConnections: 2 });
+    try {
+      // The client keeps its side open (a half-closed one would lose a late answer) and asks the server to close.
+      const pending = ['/a', '/b'].map((path) => exchange(capped.url, `GET ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`, false));
+      while (started < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      // The third connection is closed without an answer: nothing could make room.
+      expect(await exchange(capped.url, 'GET /c HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n', false).catch(() => '')).toBe('');
+      release();
+      for (const raw of await Promise.all(pending)) expect(parseAnswer(raw)).toMatchObject({ status: 200, body: 'done' });
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it('closes a connection that sends no request within headersTimeoutMs, with the 400 envelope', async () => {
+    const quick = await serve(app, { port: 0, headersTimeoutMs: 200 });
+    try {
+      const socket = await silent(quick.node, quick.url);
+      let received = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => (received += chunk));
+      await closed(socket);
+      const answer = parseAnswer(received);
+      expect(answer.status).toBe(400);
+      expect(JSON.parse(answer.body)).toMatchObject({ status: 400, type: 'BadRequestException', error: 'The request did not arrive in time.' });
+    } finally {
+      await quick.close();
     }
   });
 });
