@@ -14,7 +14,9 @@ backend.get('/health', (_req, res) => {
   res.json({ ok: true });
 });
 // Express strips the mount path, so the app sees /v1/anime; other paths fall through to next().
-backend.use('/catalogue', toNodeHandler(createCatalogueApp({ store: createMemoryStore(demoData) })));
+// `mountPath` puts it back where clients see paths: error envelopes and the OpenAPI `servers`.
+const catalogue = createCatalogueApp({ store: createMemoryStore(demoData), mountPath: '/catalogue' });
+backend.use('/catalogue', toNodeHandler(catalogue));
 // #endregion express
 
 /** Listens on a free port; returns the base URL and a close function. */

@@ -8,7 +8,7 @@ import { toNodeHandler } from '@catalogue-api/adapter-node';
 import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 
-const catalogue = toNodeHandler(createCatalogueApp({ store: createMemoryStore(demoData) }));
+const catalogue = toNodeHandler(createCatalogueApp({ store: createMemoryStore(demoData), mountPath: '/catalogue' }));
 export const backend = Fastify();
 
 backend.get('/health', async () => ({ ok: true }));

@@ -7,7 +7,8 @@
  * `node_modules` to each package's built `dist/`; see README.md.
  *
  * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1), `RATE_LIMIT=off` (no rate limits,
- * for load tests and contract runs), `STATUS_INTERVAL_SECONDS` (default 60).
+ * for load tests and contract runs), `STATUS_INTERVAL_SECONDS` (default 60), `SERVER_KEYS` and
+ * `RESTRICTED_ROUTES` (comma-separated, as in the Node example: `/v1/top/*,/v1/anime/:id/full`).
  * @module
  */
 import { serve } from '@catalogue-api/adapter-deno';
@@ -26,9 +27,14 @@ const env = Deno.env.toObject();
 const port = Number(env.PORT ?? 3000);
 const hostname = env.HOST ?? '127.0.0.1';
 
+const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter((item) => item.length > 0);
 const catalogue = createCatalogueApp({
   store: createMemoryStore(demoData),
-  gateway: env.RATE_LIMIT === 'off' ? { rateLimit: false } : {},
+  gateway: {
+    keys: list(env.SERVER_KEYS),
+    restrictedRoutes: list(env.RESTRICTED_ROUTES),
+    ...(env.RATE_LIMIT === 'off' ? { rateLimit: false } : {}),
+  },
 });
 
 // The status API watches this server's own catalogue; its history stays in memory. The check asks

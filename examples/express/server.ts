@@ -15,9 +15,14 @@ import { demoData } from '@catalogue-api/demo-data';
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 
+const mount = '/catalogue';
+
+// `mountPath` tells the app where it is served: error envelopes then name `/catalogue/v1/…`, and the
+// OpenAPI document's server is `/catalogue`, so that Swagger UI calls the mounted paths.
 const catalogue = createCatalogueApp({
   store: createMemoryStore(demoData),
   gateway: process.env.RATE_LIMIT === 'off' ? { rateLimit: false } : {},
+  mountPath: mount,
 });
 const backend = express();
 
@@ -31,7 +36,7 @@ backend.get('/', (_req, res) => {
 
 // Express strips the mount path, so the app sees `/v1/anime`; paths it does not own (anything
 // outside `/v1`) go on to the next handler, here Express's own 404.
-backend.use('/catalogue', toNodeHandler(catalogue));
+backend.use(mount, toNodeHandler(catalogue));
 
 const server = backend.listen(port, hostname, () => {
   const address = server.address();

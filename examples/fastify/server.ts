@@ -16,9 +16,12 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 const mount = '/catalogue';
 
+// `mountPath` tells the app where it is served: error envelopes then name `/catalogue/v1/…`, and the
+// OpenAPI document's server is `/catalogue`, so that Swagger UI calls the mounted paths.
 const app = createCatalogueApp({
   store: createMemoryStore(demoData),
   gateway: process.env.RATE_LIMIT === 'off' ? { rateLimit: false } : {},
+  mountPath: mount,
 });
 const catalogue = toNodeHandler(app);
 const backend = Fastify();

@@ -2,7 +2,8 @@
  * The example Node server: the catalogue API at `/v1` on the embedded demo dataset, and the status
  * API at `/api/status` on the same port (and alone on `STATUS_PORT` when set; see `status.ts`).
  *
- * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1); status settings in `status.ts`;
+ * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1), `MAX_CONNECTIONS` (default 1024);
+ * status settings in `status.ts`;
  * `DATABASE_URL` serves the catalogue from PostgreSQL (schema `DATABASE_SCHEMA`, default `catalogue`;
  * migrated at start, seeded with the demo data when it holds no anime) instead of memory.
  * Server Keys, restricted routes, Redis, rate limits and trusted proxies: see `gateway-env.ts`.
@@ -17,6 +18,8 @@ import { createExampleStatus } from './status.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
+// Below the process's file-descriptor limit (`ulimit -n`); see docs/configuration.md.
+const maxConnections = process.env.MAX_CONNECTIONS ? Number(process.env.MAX_CONNECTIONS) : undefined;
 
 const database = process.env.DATABASE_URL ? createPostgresStore({ url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA }) : undefined;
 if (database) {
@@ -27,7 +30,7 @@ if (database) {
 const gateway = createExampleGateway(process.env);
 const app = createCatalogueApp({ gateway: gateway.options, store: database ?? createMemoryStore(demoData) });
 const status = await createExampleStatus(process.env, `http://${hostname}:${port}`);
-const server = await serve(combineApps(status.app, app), { port, hostname });
+const server = await serve(combineApps(status.app, app), { port, hostname, maxConnections });
 await status.start(server.url);
 console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 

@@ -5,8 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { statusSnapshotSchema } from '@catalogue-api/core';
-import { defineHttpContract, spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { defineHttpContract, defineRequestTargetContract, spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 // The `bun` npm package (a devDependency) installs the binary here.
@@ -37,3 +37,18 @@ it('serves the status API at /api/status beside the catalogue', async () => {
 });
 
 defineHttpContract({ runtime: 'bun (examples/bun)', baseUrl: () => server.url });
+
+describe('with restricted routes', () => {
+  let restricted: SpawnedServer;
+  beforeAll(async () => {
+    restricted = await spawnServer({
+      command: bun,
+      args: ['examples/bun/server.ts'],
+      cwd: root,
+      env: { HOST: '127.0.0.1', RATE_LIMIT: 'off', SERVER_KEYS: 'key-one', RESTRICTED_ROUTES: '/v1/top/*,/v1/anime/:id/full' },
+    });
+  });
+  afterAll(() => restricted?.close());
+
+  defineRequestTargetContract({ runtime: 'bun (examples/bun)', baseUrl: () => restricted.url, serverKey: 'key-one' });
+});

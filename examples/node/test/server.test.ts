@@ -4,8 +4,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { statusSnapshotSchema } from '@catalogue-api/core';
-import { defineHttpContract, spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { defineHttpContract, defineRequestTargetContract, spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 let server: SpawnedServer;
@@ -29,3 +29,18 @@ it('serves the status API at /api/status beside the catalogue', async () => {
 });
 
 defineHttpContract({ runtime: 'node (examples/node)', baseUrl: () => server.url });
+
+describe('with restricted routes', () => {
+  let restricted: SpawnedServer;
+  beforeAll(async () => {
+    restricted = await spawnServer({
+      command: process.execPath,
+      args: ['examples/node/dist/server.js'],
+      cwd: root,
+      env: { HOST: '127.0.0.1', RATE_LIMIT: 'off', DATABASE_URL: '', REDIS_URL: '', SERVER_KEYS: 'key-one', RESTRICTED_ROUTES: '/v1/top/*,/v1/anime/:id/full' },
+    });
+  });
+  afterAll(() => restricted?.close());
+
+  defineRequestTargetContract({ runtime: 'node (examples/node)', baseUrl: () => restricted.url, serverKey: 'key-one' });
+});

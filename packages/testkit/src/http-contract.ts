@@ -105,7 +105,8 @@ export function defineHttpContract(options: HttpContractOptions): void {
     const { res, body } = await get(path, init);
     expect(res.status, JSON.stringify(body)).toBe(status);
     const envelope = expectShape(envelopeShape, body, `${path} (${status})`);
-    expect(envelope).toMatchObject({ status, type, path: path.split('?')[0] });
+    // The path the client asked for, mount prefix included (`createCatalogueApp({ mountPath })`).
+    expect(envelope).toMatchObject({ status, type, path: `${new URL(base()).pathname.replace(/\/$/, '')}${path.split('?')[0]}` });
     expect(res.headers.get('content-type')).toBe(JSON_TYPE);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     return { res, envelope };

@@ -6,5 +6,6 @@
 export { defineStoreContract, type StoreContractOptions } from './store-contract.js';
 export { defineStatusStoreContract, type StatusStoreHarness } from './status-store-contract.js';
 export { defineHttpContract, type HttpContractOptions, type HttpContractSkips } from './http-contract.js';
+export { defineRequestTargetContract, type RequestTargetContractOptions } from './request-target-contract.js';
 export { spawnServer, type SpawnedServer, type SpawnServerOptions } from './spawn-server.js';
 export { defineGatewayBackendContract, type GatewayBackendHarness } from './gateway-contract.js';

@@ -30,10 +30,11 @@ function open(url: URL): Promise<Socket> {
  * @param rawTarget - A request target sent exactly as given (e.g. with `..` segments), instead of
  *   the URL's normalized path and query.
  * @param timeoutMs - How long to wait for the server to finish.
+ * @param headers - More request headers, by name.
  * @returns The parsed status line and headers, and the raw bytes after them.
  * @throws {Error} when the answer does not come within `timeoutMs`.
  */
-export async function rawRequest(url: string, method: string, rawTarget?: string, timeoutMs = 5000): Promise<RawAnswer> {
+export async function rawRequest(url: string, method: string, rawTarget?: string, timeoutMs = 5000, headers: Record<string, string> = {}): Promise<RawAnswer> {
   const target = new URL(url);
   const socket = await open(target);
   const chunks: Buffer[] = [];
@@ -46,19 +47,20 @@ export async function rawRequest(url: string, method: string, rawTarget?: string
     socket.once('error', (error) => (clearTimeout(timer), reject(error)));
     socket.once('close', () => (clearTimeout(timer), resolve(Buffer.concat(chunks))));
   });
-  socket.write(`${method} ${rawTarget ?? target.pathname + target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n\r\n`);
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.write(`${method} ${rawTarget ?? target.pathname + target.search} HTTP/1.1\r\nHost: ${target.host}\r\nConnection: close\r\n${extra}\r\n`);
   const bytes = await done;
   const end = bytes.indexOf('\r\n\r\n');
   if (end < 0) throw new Error(`${method} ${url}: the answer has no complete header block`);
   const [statusLine = '', ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
-  const headers: Record<string, string> = {};
+  const received: Record<string, string> = {};
   for (const line of lines) {
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).trim().toLowerCase();
     const value = line.slice(colon + 1).trim();
-    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+    received[name] = name in received ? `${received[name]}, ${value}` : value;
   }
-  return { status: Number(statusLine.split(' ')[1]), headers, rest: bytes.subarray(end + 4) };
+  return { status: Number(statusLine.split(' ')[1]), headers: received, rest: bytes.subarray(end + 4) };
 }
 
 /**
