@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSearchIndex, MatchTier, normalizeTitle } from './search.js';
+import { createSearchIndex, createWordMatcher, MatchTier, normalizeTitle, queryWordPatterns } from './search.js';
 
 describe('normalizeTitle', () => {
   it.each([
@@ -73,5 +73,76 @@ describe('search index', () => {
     for (const i of [0, 1, 2999, 5999]) {
       expect(big.search(many[i]![0]!).find((h) => h.tier === MatchTier.Exact)?.index).toBe(i);
     }
+  });
+});
+
+/** `LIKE` as SQL reads a pattern: `_` one character, `%` any run (folded text needs no escapes). */
+const like = (text: string, pattern: string) => new RegExp(`^${pattern.replace(/%/g, '.*').replace(/_/g, '.')}$`, 'u').test(text);
+const likeAny = (query: string, title: string) => queryWordPatterns(query).some((p) => like(` ${title} `, p));
+
+describe('sharing a word with the query', () => {
+  it.each([
+    ['frieren', 'sousou no frieren', true],
+    ['frieren', 'sousou no frieen', true], // a letter dropped
+    ['frieren', 'sousou no frieeren', true], // a letter added
+    ['frieren', 'sousou no friaren', true], // a letter changed
+    ['frieren', 'sousou no fireren', true], // two letters swapped
+    ['abcd', 'x acbd y', true], // the middle two of four swapped
+    ['frieren', 'rent a girlfriend', false],
+    ['frieren', 'kanojo okarishimasu', false],
+    ['one piece', 'one punch man', true], // "one"
+    ['one piece', 'onepunchman', true], // a word starting with "one"
+    ['onepiece', 'one piece', true], // a space is one letter more
+    ['shingeki no kyojin', 'kimi no na wa', false], // "no" alone is no shared word
+    ['no', 'kimi no na wa', true], // unless the query has no longer word
+    ['fullmeta', 'fullmetal alchemist', true], // a word start
+    ['one', 'on', false], // no typo in a word shorter than four letters
+    ['進撃の巨人', '進撃の巨人 the final season', true],
+    ['進撃の巨大', '進撃の巨人', true],
+  ])('%j against %j: %s', (query, title, shares) => {
+    expect(createWordMatcher(query)(title)).toBe(shares);
+    expect(likeAny(query, title)).toBe(shares);
+  });
+
+  it('agrees with the LIKE patterns on thousands of generated titles and queries', () => {
+    let seed = 42;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const letters = 'abcdeo ';
+    const text = (n: number) => normalizeTitle(Array.from({ length: n }, () => letters[Math.floor(rand() * letters.length)]).join(''));
+    let agreed = 0;
+    for (let k = 0; k < 3000; k++) {
+      const query = text(3 + Math.floor(rand() * 10));
+      const title = text(2 + Math.floor(rand() * 16));
+      if (!query || !title) continue;
+      expect(createWordMatcher(query)(title), `${query} / ${title}`).toBe(likeAny(query, title));
+      agreed++;
+    }
+    expect(agreed).toBeGreaterThan(2000);
+  });
+});
+
+describe('fuzzy junk', () => {
+  const titles = [
+    ['Sousou no Frieren', "Frieren: Beyond Journey's End"],
+    ['Kanojo, Okarishimasu', 'Rent-A-Girlfriend'],
+    ['Boku wa Tomodachi ga Sukunai', "Haganai: I don't have many friends"],
+    ['Re:Zero kara Hajimeru Isekai Seikatsu', 'Re:ZERO -Starting Life in Another World-'],
+  ];
+  const index = createSearchIndex(titles);
+  const ids = (q: string) => index.search(q).map((hit) => hit.index);
+
+  it('drops fuzzy hits sharing no word with the query when others share one', () => {
+    expect(ids('frieren')).toEqual([0]);
+  });
+
+  it('keeps fuzzy hits sharing a word one typo away', () => {
+    expect(ids('frieeren')).toEqual([0]);
+    expect(ids('sousou no frirein')).toContain(0);
+  });
+
+  it('keeps every fuzzy hit when none shares a word', () => {
+    const loose = createSearchIndex([['Kanojo, Okarishimasu', 'Rent-A-Girlfriend'], ['Boku wa Tomodachi ga Sukunai', "Haganai: I don't have many friends"]]);
+    expect(loose.search('frieren').length).toBe(createSearchIndex([['Rent-A-Girlfriend'], ["Haganai: I don't have many friends"]]).search('frieren').length);
+    expect(loose.search('frieren').length).toBeGreaterThan(0);
   });
 });

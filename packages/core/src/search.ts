@@ -78,6 +78,148 @@ export function normalizeTitle(s: string): string {
     .trim();
 }
 
+/** Query words shorter than this count only when the query has no longer word ("no", "on", "2"). */
+const KEY_WORD = 3;
+/** Query words at least this long also match a title word one typo away. */
+const TYPO_WORD = 4;
+
+/**
+ * The patterns a title must match to share a word with a folded query, as SQL `LIKE` patterns over
+ * the title with a space on each side (` title `; `_` is one character, `%` any run): a title word
+ * starts with a query word, or is one typo (a letter changed, added, dropped, or two swapped) from a
+ * query word of {@link TYPO_WORD}+ letters. Query words shorter than {@link KEY_WORD} letters are left
+ * out when the query has a longer one: a title sharing only "no" or "2" with "shingeki no kyojin 2"
+ * shares no word with it. Folded titles hold only letters, digits and single spaces, so no character
+ * needs escaping. The memory store and the PostgreSQL store match the same patterns.
+ * @param query - A folded query ({@link normalizeTitle}).
+ * @returns The patterns, without repeats; none for an empty query.
+ * @example
+ * ```ts
+ * queryWordPatterns('one piece');
+ * // ['% one%', '% piece%', '% _iece %', '% p_ece %', …, '% ipece %', …]
+ * ```
+ */
+export function queryWordPatterns(query: string): string[] {
+  const patterns = new Set<string>();
+  for (const c of keyWords(query)) {
+    patterns.add(`% ${c.join('')}%`);
+    if (c.length < TYPO_WORD) continue;
+    const whole = (parts: string[]) => patterns.add(`% ${parts.join('')} %`);
+    for (let i = 0; i <= c.length; i++) {
+      if (i < c.length) {
+        whole([...c.slice(0, i), '_', ...c.slice(i + 1)]);
+        whole([...c.slice(0, i), ...c.slice(i + 1)]);
+        if (i + 1 < c.length && c[i] !== c[i + 1]) whole([...c.slice(0, i), c[i + 1]!, c[i]!, ...c.slice(i + 2)]);
+      }
+      whole([...c.slice(0, i), '_', ...c.slice(i)]);
+    }
+  }
+  return [...patterns];
+}
+
+/** The words of a folded query that {@link queryWordPatterns} matches, as code-point arrays. */
+function keyWords(query: string): string[][] {
+  const words = [...new Set(query.split(' ').filter(Boolean))].map((w) => [...w]);
+  const long = words.filter((w) => w.length >= KEY_WORD);
+  return long.length > 0 ? long : words;
+}
+
+/** Characters `from` up to `to` of `t` (a string of ASCII or an array of code points), without `skip`. */
+function stretch(t: string | readonly string[], from: number, to: number, skip = -1): string {
+  if (typeof t === 'string') return skip < 0 ? t.slice(from, to) : t.slice(from, skip) + t.slice(skip + 1, to);
+  let out = '';
+  for (let k = from; k < to; k++) if (k !== skip) out += t[k]!;
+  return out;
+}
+
+/** Two characters (code points) as one number. */
+const pair = (a: string, b: string) => a.codePointAt(0)! * 0x110000 + b.codePointAt(0)!;
+
+/**
+ * A test of whether a folded title matches one of {@link queryWordPatterns}, with `LIKE`'s meaning
+ * (a `_` may stand for a space: "onepiece" is one typo from "one piece"), without a pattern scan:
+ * the stretches of ` title ` from a word start to a space are looked up in sets of the query words'
+ * variants. A stretch one typo from a word of four or more letters shares its first two or its last
+ * two letters with it (or is that word with its middle letters swapped), which rules most
+ * stretches out before any string is made.
+ * @param query - A folded query ({@link normalizeTitle}).
+ * @returns The test, taking a folded title.
+ * @example
+ * ```ts
+ * const shares = createWordMatcher('frieren');
+ * shares('sousou no frieren'); // true
+ * shares('sousou no frieen'); // true: one letter dropped
+ * shares('rent a girlfriend'); // false
+ * ```
+ */
+export function createWordMatcher(query: string): (title: string) => boolean {
+  const words = keyWords(query);
+  const starts = words.map((c) => ` ${c.join('')}`);
+  const whole = new Set<string>(); // a word with a letter dropped or two swapped, literally
+  const sameLength = new Set<string>(); // `i:` + the word without letter i: a letter changed at i
+  const longer = new Set<string>(); // the word itself: the stretch has a letter added
+  const firstTwo = new Set<number>();
+  const edges = new Set<string>(); // the same, as strings: a title holding none of them has no such stretch
+  const lastTwo = new Set<number>();
+  const lengths = new Set<number>();
+  const typoWords = words.filter((c) => c.length >= TYPO_WORD);
+  // Most titles pass or fail on the word starts alone: the variants are made when first needed.
+  let variants = false;
+  const makeVariants = () => {
+    variants = true;
+    for (const c of typoWords) {
+      longer.add(c.join(''));
+      firstTwo.add(pair(c[0]!, c[1]!));
+      edges.add(c[0]! + c[1]!).add(c.at(-2)! + c.at(-1)!);
+      lastTwo.add(pair(c.at(-2)!, c.at(-1)!));
+      for (const n of [c.length - 1, c.length, c.length + 1]) lengths.add(n);
+      for (let i = 0; i < c.length; i++) {
+        const without = stretch(c, 0, c.length, i);
+        whole.add(without);
+        sameLength.add(`${i}:${without}`);
+        if (i + 1 < c.length && c[i] !== c[i + 1]) {
+          const swapped = [...c.slice(0, i), c[i + 1]!, c[i]!, ...c.slice(i + 2)];
+          whole.add(swapped.join(''));
+          // "abcd" → "acbd" keeps neither end of a four-letter word.
+          firstTwo.add(pair(swapped[0]!, swapped[1]!));
+          edges.add(swapped[0]! + swapped[1]!);
+        }
+      }
+    }
+  };
+  return (title) => {
+    const padded = ` ${title} `;
+    // `% word%`: a title word starts with a query word.
+    for (const start of starts) if (padded.includes(start)) return true;
+    if (typoWords.length === 0) return false;
+    if (!variants) makeVariants();
+    let some = false;
+    for (const edge of edges) if ((some = padded.includes(edge))) break;
+    if (!some) return false;
+    // `% variant %`: a stretch from a word start to a space is one typo from a query word. Code
+    // points, not UTF-16 units, as `LIKE`'s `_` stands for one character. A stretch may hold one
+    // space (where `_` stands for it): it ends at the next space or the one after.
+    const t = NON_ASCII.test(title) ? [...padded] : padded;
+    for (let s = 1; s < t.length - 1; s++) {
+      if (t[s - 1] !== ' ') continue;
+      let end = s;
+      for (let spaces = 0; spaces < 2; spaces++) {
+        while (end < t.length && t[end] !== ' ') end++;
+        if (end >= t.length) break;
+        const n = end - s;
+        end++;
+        if (!lengths.has(n) || !(firstTwo.has(pair(t[s]!, t[s + 1]!)) || lastTwo.has(pair(t[s + n - 2]!, t[s + n - 1]!)))) continue;
+        if (whole.has(stretch(t, s, s + n))) return true;
+        for (let i = 0; i < n; i++) {
+          const without = stretch(t, s, s + n, s + i);
+          if (sameLength.has(`${i}:${without}`) || longer.has(without)) return true;
+        }
+      }
+    }
+    return false;
+  };
+}
+
 function trigrams(text: string, out: Set<string>): Set<string> {
   const padded = ` ${text} `;
   for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
@@ -366,13 +508,21 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
       // One fuse document per title, best title wins: with an array key fuse multiplies the
       // scores of all matching titles, which favours entries with many synonyms over the best match.
       const fuse = new Fuse(fuzzy, { keys: ['title'], includeScore: true, threshold, ignoreLocation: true });
+      // Fuzzy junk: when some hits share a word with the query (every exact, prefix and word-prefix
+      // hit does), a fuzzy hit none of whose matching titles shares one ("frieren" → "Rent-A-Girlfriend")
+      // is dropped. The PostgreSQL store tests its matching titles for the same patterns.
       const scores = new Map<number, number>();
+      const sharing = new Set<number>();
+      let matches: ((title: string) => boolean) | undefined;
       for (const result of fuse.search(query)) {
+        const { id, title } = result.item;
         const score = result.score ?? 1;
-        const best = scores.get(result.item.id);
-        if (best === undefined || score < best) scores.set(result.item.id, score);
+        const best = scores.get(id);
+        if (best === undefined || score < best) scores.set(id, score);
+        if (!sharing.has(id) && (matches ??= createWordMatcher(query))(title)) sharing.add(id);
       }
-      for (const [id, score] of scores) hits.push({ index: id, tier: MatchTier.Fuzzy, score });
+      const cut = hits.length > 0 || sharing.size > 0;
+      for (const [id, score] of scores) if (!cut || sharing.has(id)) hits.push({ index: id, tier: MatchTier.Fuzzy, score });
       return hits;
     },
   };

@@ -110,3 +110,25 @@ describe('search quality on the demo dataset', () => {
     console.info(`search quality on the demo dataset (recall@1; partial: recall@10): ${line}`);
   });
 });
+
+// Manga are searched by the same titles as anime: every demo manga is the top hit for its default
+// and English titles (where no other manga bears them).
+const mangaOwners = new Map<string, Set<number>>();
+for (const m of demoData.manga ?? []) {
+  for (const t of [m.title, m.title_english, m.title_japanese, ...m.title_synonyms, ...m.titles.map((x) => x.title)]) {
+    if (!t || !normalizeTitle(t)) continue;
+    const set = mangaOwners.get(normalizeTitle(t)) ?? new Set<number>();
+    set.add(m.mal_id);
+    mangaOwners.set(normalizeTitle(t), set);
+  }
+}
+const mangaCases = (demoData.manga ?? []).flatMap((m) =>
+  [m.title, m.title_english].filter((t, i, all): t is string => !!t && all.indexOf(t) === i && mangaOwners.get(normalizeTitle(t))?.size === 1).map((q) => [q, m.mal_id] as const),
+);
+
+describe('manga search quality on the demo dataset', () => {
+  it.each(mangaCases)('%j finds manga %i first', async (q, id) => {
+    const { data } = await store.searchManga({ q, page: 1, limit: 10, sfw: 'off', approval: 'all', sort: 'asc' });
+    expect(data[0]?.mal_id, `${q}: ${data.map((m) => m.title).join(' | ')}`).toBe(id);
+  });
+});
