@@ -8,7 +8,7 @@
  * @module
  */
 import type { PendingQuery, Row, Sql } from 'postgres';
-import { normalizeTitle, type Anime, type AnimeOrderBy, type AnimeSearch, type Manga, type MangaOrderBy, type MangaSearch, type Page } from '@catalogue-api/core';
+import { normalizeTitle, queryWordPatterns, type Anime, type AnimeOrderBy, type AnimeSearch, type Manga, type MangaOrderBy, type MangaSearch, type Page } from '@catalogue-api/core';
 import { ANIME_COLUMNS, MANGA_COLUMNS, toAnimeRow, toMangaRow, toMediaTitles } from './media-rows.js';
 
 type Fragment = PendingQuery<Row[]>;
@@ -195,9 +195,20 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
     // Word similarity takes the query's trigrams as a set: a repeated word adds nothing but cost.
     const words = [...new Set(q.split(' '))].join(' ');
     const fuzzy = [...words].length < 4 ? null : words.length > FUZZY_CHARS ? words.slice(0, FUZZY_CHARS).trimEnd() : words;
+    // Fuzzy junk, as in the memory store: when some hits share a word with the query (a title of
+    // theirs matches one of `queryWordPatterns`; every hit of a better tier does), the fuzzy hits
+    // none of whose matching titles shares one are dropped.
     return sql`
-      select t.mal_id, ${tier}, max(t.wsim) as wsim, min(length(t.title)) as len
-      from ${titleMatches}(${`%${q}%`}::text, ${fuzzy}::text) t group by t.mal_id`;
+      select m.mal_id, m.tier, m.wsim, m.len
+      from (
+        select m.*, bool_or(m.tier < 3 or m.shares) over () as some_share
+        from (
+          select t.mal_id, ${tier}, max(t.wsim) as wsim, min(length(t.title)) as len,
+            bool_or(' ' || t.title || ' ' like any(${queryWordPatterns(q)}::text[])) as shares
+          from ${titleMatches}(${`%${q}%`}::text, ${fuzzy}::text) t group by t.mal_id
+        ) m
+      ) m
+      where m.tier < 3 or m.shares or not m.some_share`;
   }
 
   async function search(s: S): Promise<Page<T>> {
