@@ -96,6 +96,7 @@ describe('sharing a word with the query', () => {
     ['shingeki no kyojin', 'kimi no na wa', false], // "no" alone is no shared word
     ['no', 'kimi no na wa', true], // unless the query has no longer word
     ['fullmeta', 'fullmetal alchemist', true], // a word start
+    ['monogatari', 'bakemonogatari', true], // inside a word
     ['one', 'on', false], // no typo in a word shorter than four letters
     ['進撃の巨人', '進撃の巨人 the final season', true],
     ['進撃の巨大', '進撃の巨人', true],

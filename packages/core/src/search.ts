@@ -86,8 +86,8 @@ const TYPO_WORD = 4;
 /**
  * The patterns a title must match to share a word with a folded query, as SQL `LIKE` patterns over
  * the title with a space on each side (` title `; `_` is one character, `%` any run): a title word
- * starts with a query word, or is one typo (a letter changed, added, dropped, or two swapped) from a
- * query word of {@link TYPO_WORD}+ letters. Query words shorter than {@link KEY_WORD} letters are left
+ * holds a query word ("bakemonogatari" holds "monogatari"), or is one typo (a letter changed,
+ * added, dropped, or two swapped) from a query word of {@link TYPO_WORD}+ letters. Query words shorter than {@link KEY_WORD} letters are left
  * out when the query has a longer one: a title sharing only "no" or "2" with "shingeki no kyojin 2"
  * shares no word with it. Folded titles hold only letters, digits and single spaces, so no character
  * needs escaping. The memory store and the PostgreSQL store match the same patterns.
@@ -96,13 +96,13 @@ const TYPO_WORD = 4;
  * @example
  * ```ts
  * queryWordPatterns('one piece');
- * // ['% one%', '% piece%', '% _iece %', '% p_ece %', …, '% ipece %', …]
+ * // ['%one%', '%piece%', '% _iece %', '% iece %', …, '% ipece %', …]
  * ```
  */
 export function queryWordPatterns(query: string): string[] {
   const patterns = new Set<string>();
   for (const c of keyWords(query)) {
-    patterns.add(`% ${c.join('')}%`);
+    patterns.add(`%${c.join('')}%`);
     if (c.length < TYPO_WORD) continue;
     const whole = (parts: string[]) => patterns.add(`% ${parts.join('')} %`);
     for (let i = 0; i <= c.length; i++) {
@@ -154,7 +154,7 @@ const pair = (a: string, b: string) => a.codePointAt(0)! * 0x110000 + b.codePoin
  */
 export function createWordMatcher(query: string): (title: string) => boolean {
   const words = keyWords(query);
-  const starts = words.map((c) => ` ${c.join('')}`);
+  const inner = words.map((c) => c.join(''));
   const whole = new Set<string>(); // a word with a letter dropped or two swapped, literally
   const sameLength = new Set<string>(); // `i:` + the word without letter i: a letter changed at i
   const longer = new Set<string>(); // the word itself: the stretch has a letter added
@@ -163,7 +163,7 @@ export function createWordMatcher(query: string): (title: string) => boolean {
   const lastTwo = new Set<number>();
   const lengths = new Set<number>();
   const typoWords = words.filter((c) => c.length >= TYPO_WORD);
-  // Most titles pass or fail on the word starts alone: the variants are made when first needed.
+  // Most titles pass or fail on the words they hold: the variants are made when first needed.
   let variants = false;
   const makeVariants = () => {
     variants = true;
@@ -189,8 +189,8 @@ export function createWordMatcher(query: string): (title: string) => boolean {
   };
   return (title) => {
     const padded = ` ${title} `;
-    // `% word%`: a title word starts with a query word.
-    for (const start of starts) if (padded.includes(start)) return true;
+    // `%word%`: a title word holds a query word.
+    for (const word of inner) if (padded.includes(word)) return true;
     if (typoWords.length === 0) return false;
     if (!variants) makeVariants();
     let some = false;
