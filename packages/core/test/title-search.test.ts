@@ -5,7 +5,8 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
-import { createCatalogueApp, createMemoryStore } from '../src/index.js';
+import { demoData } from '@catalogue-api/demo-data';
+import { createCatalogueApp, createMemoryStore, type Character } from '../src/index.js';
 import { TITLE_SEARCH_CASES, titleSearchData } from './title-search-cases.js';
 
 const app = createCatalogueApp({ store: createMemoryStore(titleSearchData), gateway: false });
@@ -17,5 +18,20 @@ describe('title search (memory store)', () => {
     const found = ((await response.json()) as { data: { mal_id: number }[] }).data.map((e) => e.mal_id);
     if (ids) expect(found).toEqual(ids);
     if (first !== undefined) expect(found[0]).toBe(first);
+  });
+});
+
+describe('name search (memory store, the same index)', () => {
+  const character = (mal_id: number, name: string, nicknames: string[] = []): Character => ({ ...demoData.characters![0]!, mal_id, name, name_kanji: null, nicknames });
+  const names = createCatalogueApp({
+    store: createMemoryStore({
+      characters: [character(184947, 'Frieren'), character(184948, 'Fern'), character(184949, 'Girlfriend, Rent-a', ['Rent-a-Girlfriend']), character(184950, 'Friend, Haganai')],
+    }),
+    gateway: false,
+  });
+
+  it('/v1/characters?q=frieren lists Frieren, not names sharing no word with it', async () => {
+    const response = await names.fetch(new Request('http://localhost/v1/characters?q=frieren'));
+    expect(((await response.json()) as { data: { mal_id: number }[] }).data.map((c) => c.mal_id)).toEqual([184947]);
   });
 });
