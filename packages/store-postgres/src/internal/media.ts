@@ -195,6 +195,10 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
     // Word similarity takes the query's trigrams as a set: a repeated word adds nothing but cost.
     const words = [...new Set(q.split(' '))].join(' ');
     const fuzzy = [...words].length < 4 ? null : words.length > FUZZY_CHARS ? words.slice(0, FUZZY_CHARS).trimEnd() : words;
+    // The few patterns a title holding a query word matches first: most titles that share a word pass on them.
+    const patterns = queryWordPatterns(q);
+    const holds = patterns.filter((p) => !p.startsWith('% '));
+    const typos = patterns.filter((p) => p.startsWith('% '));
     // Fuzzy junk, as in the memory store: when some hits share a word with the query (a title of
     // theirs matches one of `queryWordPatterns`; every hit of a better tier does), the fuzzy hits
     // none of whose matching titles shares one are dropped.
@@ -204,7 +208,7 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
         select m.*, bool_or(m.tier < 3 or m.shares) over () as some_share
         from (
           select t.mal_id, ${tier}, max(t.wsim) as wsim, min(length(t.title)) as len,
-            bool_or(' ' || t.title || ' ' like any(${queryWordPatterns(q)}::text[])) as shares
+            bool_or(' ' || t.title || ' ' like any(${holds}::text[]) or ' ' || t.title || ' ' like any(${typos}::text[])) as shares
           from ${titleMatches}(${`%${q}%`}::text, ${fuzzy}::text) t group by t.mal_id
         ) m
       ) m
