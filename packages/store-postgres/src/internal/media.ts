@@ -195,7 +195,8 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
     // Word similarity takes the query's trigrams as a set: a repeated word adds nothing but cost.
     const words = [...new Set(q.split(' '))].join(' ');
     const fuzzy = [...words].length < 4 ? null : words.length > FUZZY_CHARS ? words.slice(0, FUZZY_CHARS).trimEnd() : words;
-    // The few patterns a title holding a query word matches first: most titles that share a word pass on them.
+    // The few patterns a title holding a query word matches come first: most titles that share a
+    // word pass on them, and only the others are matched against the typo patterns (~4 per letter).
     const patterns = queryWordPatterns(q);
     const holds = patterns.filter((p) => !p.startsWith('% '));
     const typos = patterns.filter((p) => p.startsWith('% '));
