@@ -97,6 +97,7 @@ describe('sharing a word with the query', () => {
     ['no', 'kimi no na wa', true], // unless the query has no longer word
     ['fullmeta', 'fullmetal alchemist', true], // a word start
     ['monogatari', 'bakemonogatari', true], // inside a word
+    ['one piece', 'dr stone science future', false], // but a short word only at a word start
     ['one', 'on', false], // no typo in a word shorter than four letters
     ['進撃の巨人', '進撃の巨人 the final season', true],
     ['進撃の巨大', '進撃の巨人', true],

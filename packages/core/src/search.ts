@@ -82,6 +82,8 @@ export function normalizeTitle(s: string): string {
 const KEY_WORD = 3;
 /** Query words at least this long also match a title word one typo away. */
 const TYPO_WORD = 4;
+/** Query words at least this long also match inside a title word ("bakemonogatari"); shorter ones only at its start ("one" is not in "stone"). */
+const INNER_WORD = 5;
 /**
  * Query words looked at, in query order: a 200-character query has ~35 words, each adding ~4 patterns
  * per letter that every fuzzy title of the PostgreSQL store is matched against.
@@ -91,8 +93,9 @@ const KEY_WORDS = 8;
 /**
  * The patterns a title must match to share a word with a folded query, as SQL `LIKE` patterns over
  * the title with a space on each side (` title `; `_` is one character, `%` any run): a title word
- * holds a query word ("bakemonogatari" holds "monogatari"), or is one typo (a letter changed,
- * added, dropped, or two swapped) from a query word of {@link TYPO_WORD}+ letters. Query words
+ * holds a query word of {@link INNER_WORD}+ letters ("bakemonogatari" holds "monogatari") or starts
+ * with a shorter one ("one" is not a word of "dr stone"), or is one typo (a letter changed, added,
+ * dropped, or two swapped) from a query word of {@link TYPO_WORD}+ letters. Query words
  * shorter than {@link KEY_WORD} letters are left out when the query has a longer one: a title
  * sharing only "no" or "2" with "shingeki no kyojin 2" shares no word with it. Only the first
  * {@link KEY_WORDS} of the rest count. Folded titles hold only letters, digits and single spaces,
@@ -102,13 +105,13 @@ const KEY_WORDS = 8;
  * @example
  * ```ts
  * queryWordPatterns('one piece');
- * // ['%one%', '%piece%', '% _iece %', '% iece %', …, '% ipece %', …]
+ * // ['% one%', '%piece%', '% _iece %', '% iece %', …, '% ipece %', …]
  * ```
  */
 export function queryWordPatterns(query: string): string[] {
   const patterns = new Set<string>();
   for (const c of keyWords(query)) {
-    patterns.add(`%${c.join('')}%`);
+    patterns.add(c.length >= INNER_WORD ? `%${c.join('')}%` : `% ${c.join('')}%`);
     if (c.length < TYPO_WORD) continue;
     const whole = (parts: string[]) => patterns.add(`% ${parts.join('')} %`);
     for (let i = 0; i <= c.length; i++) {
@@ -160,7 +163,7 @@ const pair = (a: string, b: string) => a.codePointAt(0)! * 0x110000 + b.codePoin
  */
 export function createWordMatcher(query: string): (title: string) => boolean {
   const words = keyWords(query);
-  const inner = words.map((c) => c.join(''));
+  const inner = words.map((c) => (c.length >= INNER_WORD ? c.join('') : ` ${c.join('')}`));
   const whole = new Set<string>(); // a word with a letter dropped or two swapped, literally
   const sameLength = new Set<string>(); // `i:` + the word without letter i: a letter changed at i
   const longer = new Set<string>(); // the word itself: the stretch has a letter added
@@ -195,7 +198,7 @@ export function createWordMatcher(query: string): (title: string) => boolean {
   };
   return (title) => {
     const padded = ` ${title} `;
-    // `%word%`: a title word holds a query word.
+    // `%word%` or `% word%`: a title word holds a query word, or starts with a short one.
     for (const word of inner) if (padded.includes(word)) return true;
     if (typoWords.length === 0) return false;
     if (!variants) makeVariants();

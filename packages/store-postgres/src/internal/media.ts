@@ -198,8 +198,8 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
     // The few patterns a title holding a query word matches come first: most titles that share a
     // word pass on them, and only the others are matched against the typo patterns (~4 per letter).
     const patterns = queryWordPatterns(q);
-    const holds = patterns.filter((p) => !p.startsWith('% '));
-    const typos = patterns.filter((p) => p.startsWith('% '));
+    const holds = patterns.filter((p) => !p.endsWith(' %'));
+    const typos = patterns.filter((p) => p.endsWith(' %'));
     // Fuzzy junk, as in the memory store: when some hits share a word with the query (a title of
     // theirs matches one of `queryWordPatterns`; every hit of a better tier does), the fuzzy hits
     // none of whose matching titles shares one are dropped.
