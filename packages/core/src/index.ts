@@ -90,7 +90,7 @@ export type { Anime } from './schemas/anime.js';
 // Used by stores and importers outside core, so they validate, classify and fold titles exactly as core does.
 export * from './schemas/index.js';
 export { sfwClass, type SfwClass } from './sfw.js';
-export { normalizeTitle, queryWordPatterns } from './search.js';
+export { normalizeTitle, queryWordEdges, queryWordPatterns } from './search.js';
 export type { Broadcast, DateRange, Images, Pagination, Reference, Title, Trailer } from './schemas/common.js';
 export { combineApps, type CombinedApp, type MountableApp } from './combine-apps.js';
 export { createStatusApp, STATUS_PATH, type StatusApp, type StatusAppOptions } from './status/app.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSearchIndex, createWordMatcher, MatchTier, normalizeTitle, queryWordPatterns } from './search.js';
+import { createSearchIndex, createWordMatcher, MatchTier, normalizeTitle, queryWordEdges, queryWordPatterns } from './search.js';
 
 describe('normalizeTitle', () => {
   it.each([
@@ -106,6 +106,16 @@ describe('sharing a word with the query', () => {
     expect(likeAny(query, title)).toBe(shares);
   });
 
+  it.each(['abcd', 'abba', 'frieren', 'kyoujin', '進撃の巨人'])('finds every one-typo spelling of %j, past the edge pre-test', (word) => {
+    for (const pattern of queryWordPatterns(word).filter((p) => p.endsWith(' %'))) {
+      for (const fill of ['x', ' ']) {
+        const title = `the ${pattern.slice(2, -2).replace('_', fill)} end`;
+        expect(createWordMatcher(word)(title), title).toBe(true);
+        expect(queryWordEdges(word).some((p) => like(` ${title} `, p)), title).toBe(true);
+      }
+    }
+  });
+
   it('agrees with the LIKE patterns on thousands of generated titles and queries', () => {
     let seed = 42;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
@@ -117,6 +127,9 @@ describe('sharing a word with the query', () => {
       const title = text(2 + Math.floor(rand() * 16));
       if (!query || !title) continue;
       expect(createWordMatcher(query)(title), `${query} / ${title}`).toBe(likeAny(query, title));
+      // The edge patterns are a pre-test: every title a typo pattern matches matches one of them.
+      const typo = queryWordPatterns(query).some((p) => p.endsWith(' %') && like(` ${title} `, p));
+      if (typo) expect(queryWordEdges(query).some((p) => like(` ${title} `, p)), `${query} / ${title}`).toBe(true);
       agreed++;
     }
     expect(agreed).toBeGreaterThan(2000);

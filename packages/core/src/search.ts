@@ -126,6 +126,29 @@ export function queryWordPatterns(query: string): string[] {
   return [...patterns];
 }
 
+/**
+ * A cheap pre-test for the typo patterns of {@link queryWordPatterns} (those of the form `% x %`),
+ * as `LIKE` patterns over ` title `: a title matching one of those matches one of these. A stretch
+ * one typo from a word of four or more letters keeps its first two letters at the word start or its
+ * last two before the space (or, for four letters, is the word with its middle two swapped), so a
+ * title with none of them needs no further look.
+ * @param query - A folded query ({@link normalizeTitle}).
+ * @returns The patterns, without repeats; none when the query has no word of four letters.
+ * @example
+ * ```ts
+ * queryWordEdges('frieren'); // ['% fr%', '%en %']
+ * ```
+ */
+export function queryWordEdges(query: string): string[] {
+  const edges = new Set<string>();
+  for (const c of keyWords(query)) {
+    if (c.length < TYPO_WORD) continue;
+    edges.add(`% ${c[0]}${c[1]}%`).add(`%${c.at(-2)}${c.at(-1)} %`);
+    if (c.length === TYPO_WORD && c[1] !== c[2]) edges.add(`% ${c[0]}${c[2]}%`);
+  }
+  return [...edges];
+}
+
 /** The words of a folded query that {@link queryWordPatterns} matches, as code-point arrays. */
 function keyWords(query: string): string[][] {
   const words = [...new Set(query.split(' ').filter(Boolean))].map((w) => [...w]);

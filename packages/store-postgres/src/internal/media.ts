@@ -8,7 +8,7 @@
  * @module
  */
 import type { PendingQuery, Row, Sql } from 'postgres';
-import { normalizeTitle, queryWordPatterns, type Anime, type AnimeOrderBy, type AnimeSearch, type Manga, type MangaOrderBy, type MangaSearch, type Page } from '@catalogue-api/core';
+import { normalizeTitle, queryWordEdges, queryWordPatterns, type Anime, type AnimeOrderBy, type AnimeSearch, type Manga, type MangaOrderBy, type MangaSearch, type Page } from '@catalogue-api/core';
 import { ANIME_COLUMNS, MANGA_COLUMNS, toAnimeRow, toMangaRow, toMediaTitles } from './media-rows.js';
 
 type Fragment = PendingQuery<Row[]>;
@@ -196,8 +196,10 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
     const words = [...new Set(q.split(' '))].join(' ');
     const fuzzy = [...words].length < 4 ? null : words.length > FUZZY_CHARS ? words.slice(0, FUZZY_CHARS).trimEnd() : words;
     // The few patterns a title holding a query word matches come first: most titles that share a
-    // word pass on them, and only the others are matched against the typo patterns (~4 per letter).
+    // word pass on them. Only the others that pass the edge pre-test (two patterns a word) are
+    // matched against the typo patterns (~4 a letter), a LIKE each, ~0.1 µs.
     const patterns = queryWordPatterns(q);
+    const edges = queryWordEdges(q);
     const holds = patterns.filter((p) => !p.endsWith(' %'));
     const typos = patterns.filter((p) => p.endsWith(' %'));
     // Fuzzy junk, as in the memory store: when some hits share a word with the query (a title of
@@ -209,7 +211,10 @@ export function mediaTables<T extends Anime | Manga, S extends MediaSearch, O ex
         select m.*, bool_or(m.tier < 3 or m.shares) over () as some_share
         from (
           select t.mal_id, ${tier}, max(t.wsim) as wsim, min(length(t.title)) as len,
-            bool_or(' ' || t.title || ' ' like any(${holds}::text[]) or ' ' || t.title || ' ' like any(${typos}::text[])) as shares
+            bool_or(
+              ' ' || t.title || ' ' like any(${holds}::text[])
+              or (' ' || t.title || ' ' like any(${edges}::text[]) and ' ' || t.title || ' ' like any(${typos}::text[]))
+            ) as shares
           from ${titleMatches}(${`%${q}%`}::text, ${fuzzy}::text) t group by t.mal_id
         ) m
       ) m
