@@ -82,29 +82,39 @@ export interface GatewayContext {
 
 /** Options of {@link createMemoryGatewayBackend}. */
 export interface MemoryGatewayBackendOptions {
-  /** Bound of each of the two response caches, in bytes. @default 64 MiB */
-  cacheMaxBytes?: number;
+  /**
+   * Bound of the two response caches together, in bytes of what they hold (keys, headers and
+   * bodies, plus a fixed cost per entry). A number is shared three to one between the public and
+   * the Server Key cache, so that public traffic never pushes out Server Key answers; `{ public,
+   * server }` sets each.
+   * @default 64 MiB (48 MiB public, 16 MiB Server Key)
+   */
+  cacheMaxBytes?: number | { public: number; server: number };
+  /** Longest cache key (path and query, in characters); longer requests are answered but not cached. @default 2048 */
+  cacheMaxKeyLength?: number;
 }
 
 /**
- * The in-memory back end: counters, blocks and the two caches for one process.
- * @param options - Cache size bound.
+ * The in-memory back end: counters, blocks and the two caches for one process, each bounded.
+ * @param options - Cache bounds.
  * @returns The back end.
  * @example
  * ```ts
  * import { createCatalogueApp, createMemoryGatewayBackend } from '@catalogue-api/core';
  *
- * // One process: each of the two response caches holds up to 16 MiB.
+ * // One process: the two response caches hold up to 16 MiB together.
  * const app = createCatalogueApp({ gateway: { backend: createMemoryGatewayBackend({ cacheMaxBytes: 16 * 1024 * 1024 }) } });
  * ```
  */
 export function createMemoryGatewayBackend(options: MemoryGatewayBackendOptions = {}): GatewayBackend {
-  const cache = { maxBytes: options.cacheMaxBytes ?? 64 * 1024 * 1024 };
+  const total = options.cacheMaxBytes ?? 64 * 1024 * 1024;
+  const bytes = typeof total === 'number' ? { public: Math.floor((total * 3) / 4), server: Math.floor(total / 4) } : total;
+  const maxKeyLength = options.cacheMaxKeyLength;
   return {
     counters: createMemoryCounterStore(),
     blocks: createMemoryBlockStore(),
-    publicCache: createMemoryCacheStore(cache),
-    serverCache: createMemoryCacheStore(cache),
+    publicCache: createMemoryCacheStore({ maxBytes: bytes.public, maxKeyLength }),
+    serverCache: createMemoryCacheStore({ maxBytes: bytes.server, maxKeyLength }),
   };
 }
 

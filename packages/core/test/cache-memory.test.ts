@@ -1,0 +1,56 @@
+/**
+ * The memory response cache against real memory: an in-process app is flooded with unique long
+ * URLs, and the heap it keeps afterwards (after a full collection) must stay within the cache's
+ * configured bound, with a generous margin for the engine's own noise. Not a timing test: it reads
+ * `process.memoryUsage()` only before and after.
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { createCatalogueApp, createMemoryGatewayBackend, createMemoryStore } from '../src/index.js';
+import type { PlainRequest } from '../src/http.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const MiB = 1024 * 1024;
+
+function heapAfterCollection(): number {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+/** Sends `count` GET requests for unique `/v1/anime?x=…` URLs of about `length` characters. */
+async function flood(handle: (request: PlainRequest) => Promise<{ status: number }>, count: number, length: number): Promise<void> {
+  const filler = 'q'.repeat(length);
+  for (let i = 0; i < count; i++) {
+    // A fresh string per request, cut from a larger one as adapters do.
+    const target = `/v1/anime?x=${i}-${filler}`;
+    const mark = target.indexOf('?');
+    const res = await handle({ method: 'GET', path: target.slice(0, mark), query: target.slice(mark + 1), header: () => undefined });
+    if (res.status !== 200) throw new Error(`unexpected ${res.status}`);
+  }
+}
+
+describe('memory response cache under a flood of unique long URLs', () => {
+  it.each([
+    // Cached: each key is under the length limit, so the byte bound alone must hold.
+    ['1,500-character', 10_000, 1_500],
+    // Never cached: longer than the key length limit.
+    ['15,000-character', 2_000, 15_000],
+  ])('keeps the heap within its bound for %s URLs', async (_, count, length) => {
+    const bound = 4 * MiB;
+    const backend = createMemoryGatewayBackend({ cacheMaxBytes: bound });
+    const app = createCatalogueApp({ store: createMemoryStore({ anime: [] }), gateway: { backend, rateLimit: false }, now: () => Date.UTC(2026, 5, 1) });
+    // Warm the routes up, so that what they allocate once is not counted as the cache's.
+    await flood(app.handle, 200, 10);
+    const before = heapAfterCollection();
+    await flood(app.handle, count, length);
+    const grown = heapAfterCollection() - before;
+    // The keys alone would take count × length bytes (15 or 30 MB) if they were all kept.
+    expect(count * length).toBeGreaterThan(3 * bound);
+    expect(grown).toBeLessThan(bound + 4 * MiB);
+    // The app, and so its cache, is still alive at the second measurement.
+    expect((await app.handle({ method: 'GET', path: '/v1/anime', query: 'x=1', header: () => undefined })).status).toBe(200);
+  }, 60_000);
+});
