@@ -14,7 +14,14 @@ import type { SendCommand } from './scripts.js';
 import { createRedisBlockStore, createRedisCacheStore, createRedisCounterStore, createRedisKeyStore } from './stores.js';
 
 export type { SendCommand } from './scripts.js';
-export { createRedisBlockStore, createRedisCacheStore, createRedisCounterStore, createRedisKeyStore } from './stores.js';
+export {
+  CACHE_ENTRY_OVERHEAD,
+  createRedisBlockStore,
+  createRedisCacheStore,
+  createRedisCounterStore,
+  createRedisKeyStore,
+  type RedisCacheOptions,
+} from './stores.js';
 
 /** Options of {@link createRedisGateway}. Give one of `url`, `client` or `sendCommand`. */
 export interface RedisGatewayOptions {
@@ -36,6 +43,15 @@ export interface RedisGatewayOptions {
   prefix?: string;
   /** Longest wait per command; past it the gateway answers 503 with `Retry-After: 1`. @default 250 */
   timeoutMs?: number;
+  /**
+   * Bound of the two response caches in Redis together, in bytes (see `createRedisCacheStore`): a
+   * number is shared three to one between the public and the Server Key cache; `{ public, server }`
+   * sets each. Size Redis's `maxmemory` above it (docs/deploying.md).
+   * @default 64 MiB (48 MiB public, 16 MiB Server Key)
+   */
+  cacheMaxBytes?: number | { public: number; server: number };
+  /** Longest cache key (path and query, in characters); longer requests are answered but not cached. @default 2048 */
+  cacheMaxKeyLength?: number;
 }
 
 /** The Redis back end, with key management and its connection. */
@@ -53,7 +69,7 @@ export interface RedisGateway extends GatewayBackend {
 /**
  * Creates the Redis back end of the gateway. It returns at once: until Redis answers, requests get
  * 503 with `Retry-After: 1`, and they are served again as soon as Redis is back.
- * @param options - Connection, key prefix and timeout.
+ * @param options - Connection, key prefix, timeout and cache bounds.
  * @returns The back end, for `createCatalogueApp({ gateway: { backend } })`.
  * @example
  * ```ts
@@ -83,12 +99,16 @@ export function createRedisGateway(options: RedisGatewayOptions = {}): RedisGate
     close = connection.close;
   }
   const keys = createRedisKeyStore(send, `${prefix}keys`);
+  const total = options.cacheMaxBytes ?? 64 * 1024 * 1024;
+  const bytes = typeof total === 'number' ? { public: Math.floor((total * 3) / 4), server: Math.floor(total / 4) } : total;
+  const maxKeyLength = options.cacheMaxKeyLength;
   return {
     counters: createRedisCounterStore(send, prefix),
     blocks: createRedisBlockStore(send, prefix),
     keys,
-    publicCache: createRedisCacheStore(send, `${prefix}cache:public:`),
-    serverCache: createRedisCacheStore(send, `${prefix}cache:server:`),
+    // Each cache is one hash tag, so that its Lua trim touches one Redis Cluster slot.
+    publicCache: createRedisCacheStore(send, `${prefix}{cache:public}`, { maxBytes: bytes.public, maxKeyLength }),
+    serverCache: createRedisCacheStore(send, `${prefix}{cache:server}`, { maxBytes: bytes.server, maxKeyLength }),
     timeoutMs,
     addKeys: keys.add,
     removeKeys: keys.remove,

@@ -81,3 +81,53 @@ export function createScript(send: SendCommand, script: string): (keys: string[]
     }
   };
 }
+
+/**
+ * Stores one response in a bounded cache and trims it, atomically. A cache is three keys in one
+ * hash tag: a hash of entries (field: request key, value: the JSON entry), a sorted set of the same
+ * request keys scored by expiry, and the byte total. An entry costs its request key twice (hash
+ * field and set member), its JSON and a fixed overhead; expired entries go first (at most 100 a
+ * call), then the entries closest to expiry (the oldest, as one cache has one lifetime) until the
+ * new one fits. An entry larger than the whole bound is not stored. The three keys expire together
+ * one lifetime after the last write, so an abandoned cache disappears.
+ * KEYS: entries, index, total. ARGV: request key, JSON entry, expiresAt, now, maxBytes, overhead, TTL (ms).
+ * Reply: the byte total after the write.
+ */
+export const CACHE_SET_SCRIPT = `
+local member, value = ARGV[1], ARGV[2]
+local now, max, overhead = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+local total = 0
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  total = tonumber(redis.call('GET', KEYS[3]) or '0')
+else
+  redis.call('DEL', KEYS[2], KEYS[3])
+end
+local function drop(m)
+  total = total - (2 * #m + redis.call('HSTRLEN', KEYS[1], m) + overhead)
+  redis.call('HDEL', KEYS[1], m)
+  redis.call('ZREM', KEYS[2], m)
+end
+if redis.call('HEXISTS', KEYS[1], member) == 1 then drop(member) end
+for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, 100)) do drop(m) end
+local size = 2 * #member + #value + overhead
+if size <= max then
+  while total + size > max do
+    local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)
+    if #oldest == 0 then
+      total = 0
+      break
+    end
+    drop(oldest[1])
+  end
+  redis.call('HSET', KEYS[1], member, value)
+  redis.call('ZADD', KEYS[2], ARGV[3], member)
+  total = total + size
+end
+if total < 0 then total = 0 end
+redis.call('SET', KEYS[3], total)
+local ttl = tonumber(ARGV[7])
+if redis.call('PTTL', KEYS[1]) < ttl then
+  for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ttl) end
+end
+return total
+`;

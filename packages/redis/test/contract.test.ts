@@ -16,6 +16,19 @@ describe.skipIf(!REDIS_URL)('Redis gateway back end', () => {
       prefixes.set(backend, prefix);
       return backend;
     },
+    async createBounded(bounds) {
+      const prefix = uniquePrefix('contract-bounded');
+      const backend = createRedisGateway({
+        url: REDIS_URL,
+        prefix,
+        timeoutMs: 2_000,
+        cacheMaxBytes: { public: bounds.publicMaxBytes, server: bounds.serverMaxBytes },
+        cacheMaxKeyLength: bounds.maxKeyLength,
+      });
+      await backend.ready;
+      prefixes.set(backend, prefix);
+      return backend;
+    },
     async destroy(backend) {
       await deletePrefix(prefixes.get(backend)!);
       await (backend as RedisGateway).close();

@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { createClient } from 'redis';
 
@@ -101,4 +102,68 @@ export async function startRedisProxy(target: string): Promise<RedisProxy> {
     },
     close: stop,
   };
+}
+
+/** Whether a `redis-server` binary is on the PATH, for tests that start their own. */
+export const HAS_REDIS_SERVER = spawnSync('redis-server', ['--version']).status === 0;
+
+/** A throwaway redis-server of a test's own, so that it may set `maxmemory` and its policy. */
+export interface OwnRedis {
+  url: string;
+  /** A connected node-redis client, for INFO and CONFIG on this server only. */
+  client: ReturnType<typeof createClient>;
+  /** `used_memory` from `INFO memory`, in bytes. */
+  usedMemory(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `redis-server` on a random port, without persistence, with the given settings.
+ * @param settings - Extra `--name value` settings, e.g. `{ 'maxmemory-policy': 'noeviction' }`.
+ */
+export async function startOwnRedis(settings: Record<string, string> = {}): Promise<OwnRedis> {
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    for (const [name, value] of Object.entries(settings)) args.push(`--${name}`, value);
+    const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const started = await new Promise<boolean>((resolve) => {
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Ready to accept connections')) resolve(true);
+      });
+      child.once('exit', () => resolve(false));
+    });
+    if (!started) {
+      // Another process took the port between the probe and the start: try another.
+      if (attempt < 5) continue;
+      throw new Error('redis-server did not start');
+    }
+    const url = `redis://127.0.0.1:${port}`;
+    const client = createClient({ url });
+    await client.connect();
+    return {
+      url,
+      client,
+      usedMemory: async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1]),
+      stop: async () => {
+        client.destroy();
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+  }
 }

@@ -14,6 +14,21 @@ export interface GatewayBackendHarness {
   destroy?(backend: GatewayBackend): Promise<void>;
   /** A Server Key that `create`'s back ends know, when they come with a key store. */
   knownKey?: string;
+  /**
+   * Returns a new, empty back end whose caches have these bounds; without it the cache-bound tests
+   * are skipped. Every back end should have one: an unbounded cache lets unique URLs fill memory.
+   */
+  createBounded?(bounds: CacheBounds): Promise<GatewayBackend>;
+}
+
+/** The cache bounds the contract asks {@link GatewayBackendHarness.createBounded} for. */
+export interface CacheBounds {
+  /** Bytes the public cache may hold, keys and bodies included. */
+  publicMaxBytes: number;
+  /** Bytes the Server Key cache may hold. */
+  serverMaxBytes: number;
+  /** Longest key, in characters, that may be cached. */
+  maxKeyLength: number;
 }
 
 const T0 = Date.UTC(2026, 5, 1, 8, 30, 15, 400);
@@ -144,6 +159,41 @@ export function defineGatewayBackendContract(name: string, harness: GatewayBacke
       it('keeps non-ASCII bodies intact', async () => {
         await backend.publicCache.set('/v1/anime/3', entry('{"title":"進撃の巨人 ✓"}'));
         expect((await backend.publicCache.get('/v1/anime/3', T0))?.body).toBe('{"title":"進撃の巨人 ✓"}');
+      });
+    });
+
+    describe.skipIf(harness.createBounded === undefined)('cache bounds', () => {
+      const bounds: CacheBounds = { publicMaxBytes: 128 * 1024, serverMaxBytes: 64 * 1024, maxKeyLength: 2_048 };
+      let bounded: GatewayBackend;
+      beforeEach(async () => {
+        bounded = await harness.createBounded!(bounds);
+      });
+      afterEach(async () => {
+        await harness.destroy?.(bounded);
+      });
+
+      it.each(['publicCache', 'serverCache'] as const)('holds no more than its byte bound in the %s under unique long keys, keeping the newest', async (cache) => {
+        const maxBytes = cache === 'publicCache' ? bounds.publicMaxBytes : bounds.serverMaxBytes;
+        const keyOf = (i: number) => `/v1/anime?x=${i}-${'k'.repeat(1_500)}`;
+        const count = Math.ceil((4 * maxBytes) / 1_500);
+        for (let i = 0; i < count; i++) await bounded[cache].set(keyOf(i), entry(`{"n":${i}}`));
+        let held = 0;
+        for (let i = 0; i < count; i++) {
+          const kept = await bounded[cache].get(keyOf(i), T0);
+          // Keys and bodies alone: less than what an entry really takes.
+          if (kept) held += keyOf(i).length + kept.body.length;
+        }
+        expect(held).toBeLessThanOrEqual(maxBytes);
+        expect((await bounded[cache].get(keyOf(count - 1), T0))?.body).toBe(`{"n":${count - 1}}`);
+      });
+
+      it('never keeps an entry whose key is longer than its key bound', async () => {
+        const long = `/v1/anime?x=${'k'.repeat(bounds.maxKeyLength)}`;
+        await bounded.publicCache.set(long, entry('"long"'));
+        expect(await bounded.publicCache.get(long, T0)).toBeUndefined();
+        const short = long.slice(0, bounds.maxKeyLength);
+        await bounded.publicCache.set(short, entry('"short"'));
+        expect((await bounded.publicCache.get(short, T0))?.body).toBe('"short"');
       });
     });
 

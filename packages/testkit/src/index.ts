@@ -8,4 +8,4 @@ export { defineStatusStoreContract, type StatusStoreHarness } from './status-sto
 export { defineHttpContract, type HttpContractOptions, type HttpContractSkips } from './http-contract.js';
 export { defineRequestTargetContract, type RequestTargetContractOptions } from './request-target-contract.js';
 export { spawnServer, type SpawnedServer, type SpawnServerOptions } from './spawn-server.js';
-export { defineGatewayBackendContract, type GatewayBackendHarness } from './gateway-contract.js';
+export { defineGatewayBackendContract, type CacheBounds, type GatewayBackendHarness } from './gateway-contract.js';

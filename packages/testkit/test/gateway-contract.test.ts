@@ -6,4 +6,6 @@ import { defineGatewayBackendContract } from '../src/gateway-contract.js';
 defineGatewayBackendContract('memory', {
   knownKey: 'contract-server-key',
   create: async () => ({ ...createMemoryGatewayBackend(), keys: createStaticKeyStore(['contract-server-key']) }),
+  createBounded: async (bounds) =>
+    createMemoryGatewayBackend({ cacheMaxBytes: { public: bounds.publicMaxBytes, server: bounds.serverMaxBytes }, cacheMaxKeyLength: bounds.maxKeyLength }),
 });
