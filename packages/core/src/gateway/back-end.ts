@@ -15,6 +15,12 @@ export interface CounterWindow {
   limit: number;
   /** When the window ends (ms since the epoch, on the gateway's clock). */
   resetAt: number;
+  /**
+   * The window's length in milliseconds, when the windows follow one another back to back (as the
+   * gateway's do). A store may use it to forget a longer window that the shorter ones keep from
+   * ever filling before it ends.
+   */
+  spanMs?: number;
 }
 
 /** What a counter store answers for one request. */

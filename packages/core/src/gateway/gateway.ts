@@ -92,11 +92,18 @@ export interface MemoryGatewayBackendOptions {
   cacheMaxBytes?: number | { public: number; server: number };
   /** Longest cache key (path and query, in characters); longer requests are answered but not cached. @default 2048 */
   cacheMaxKeyLength?: number;
+  /**
+   * Most rate-limit windows kept (about 250 bytes each; one per client seen today, two more for a
+   * client seen this minute). Past it the least recently counted client's day window is forgotten
+   * first: its count restarts, so it may get more than its quota, never less.
+   * @default 100_000
+   */
+  counterMaxEntries?: number;
 }
 
 /**
  * The in-memory back end: counters, blocks and the two caches for one process, each bounded.
- * @param options - Cache bounds.
+ * @param options - Cache and counter bounds.
  * @returns The back end.
  * @example
  * ```ts
@@ -111,7 +118,7 @@ export function createMemoryGatewayBackend(options: MemoryGatewayBackendOptions 
   const bytes = typeof total === 'number' ? { public: Math.floor((total * 3) / 4), server: Math.floor(total / 4) } : total;
   const maxKeyLength = options.cacheMaxKeyLength;
   return {
-    counters: createMemoryCounterStore(),
+    counters: createMemoryCounterStore({ maxEntries: options.counterMaxEntries }),
     blocks: createMemoryBlockStore(),
     publicCache: createMemoryCacheStore({ maxBytes: bytes.public, maxKeyLength }),
     serverCache: createMemoryCacheStore({ maxBytes: bytes.server, maxKeyLength }),

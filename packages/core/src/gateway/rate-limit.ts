@@ -78,7 +78,7 @@ export function toWindowSpecs(tier: Tier, limits: TierLimits = {}): WindowSpec[]
 export function toCounterWindows(tier: Tier, id: string, specs: readonly WindowSpec[], now: number): CounterWindow[] {
   return specs.map((spec) => {
     const start = now - (now % spec.spanMs);
-    return { key: `rl:{${tier}:${id}}:${spec.tag}:${start}`, limit: spec.limit, resetAt: start + spec.spanMs };
+    return { key: `rl:{${tier}:${id}}:${spec.tag}:${start}`, limit: spec.limit, resetAt: start + spec.spanMs, spanMs: spec.spanMs };
   });
 }
 
@@ -115,41 +115,112 @@ export function toRateLimitTexts(spec: WindowSpec, tier: Tier, retryAfter: numbe
   return { message: 'Rate limit exceeded.', error: `You have exceeded ${limit}. Retry after ${toSeconds(retryAfter)}.` };
 }
 
+/** Options of {@link createMemoryCounterStore}. */
+export interface MemoryCounterOptions {
+  /**
+   * Most windows kept at once (about 250 bytes each on Node 20, so ~25 MB at the default). Past it, the least recently counted client's
+   * longest window is forgotten first (never a window of the request being counted): that count
+   * restarts, so the client may get more than its quota, never less. Raise it, or use the Redis back
+   * end, when more clients than this come a day.
+   * @default 100_000
+   */
+  maxEntries?: number;
+}
+
+/** The in-memory counter store, with how many windows it holds. */
+export interface MemoryCounterStore extends CounterStore {
+  /** Windows held; never above `maxEntries`. */
+  readonly entries: number;
+}
+
 /**
- * An in-memory counter store for one process. `hit` is synchronous, hence atomic.
+ * Whether window `i` can no longer refuse a request before it ends, whatever the client does: a
+ * shorter window admits at most its remaining room now plus its limit in each of its later windows
+ * up to `i`'s end, and if even that cannot fill `i`, `i`'s count does not matter. (A day window of
+ * 40,000 with 120 a minute cannot fill in the last 5½ hours of the day.)
+ */
+function cannotRefuse(windows: readonly CounterWindow[], counts: readonly number[], i: number): boolean {
+  const w = windows[i]!;
+  if (w.spanMs === undefined) return false;
+  for (let j = 0; j < windows.length; j++) {
+    const shorter = windows[j]!;
+    if (shorter.spanMs === undefined || shorter.spanMs >= w.spanMs) continue;
+    const later = Math.ceil(Math.max(0, w.resetAt - shorter.resetAt) / shorter.spanMs);
+    const most = Math.max(0, shorter.limit - counts[j]!) + later * shorter.limit;
+    if (counts[i]! + most < w.limit) return true;
+  }
+  return false;
+}
+
+/**
+ * An in-memory counter store for one process. `hit` is synchronous, hence atomic. It holds at
+ * most `maxEntries` windows: ended windows go at once, and so do windows that the shorter ones keep
+ * from ever refusing (see `CounterWindow.spanMs`).
+ * @param options - The bound.
  * @returns The store.
  * @example
  * ```ts
- * const counters = createMemoryCounterStore();
+ * const counters = createMemoryCounterStore({ maxEntries: 100_000 });
  * ```
  */
-export function createMemoryCounterStore(): CounterStore {
+export function createMemoryCounterStore(options: MemoryCounterOptions = {}): MemoryCounterStore {
+  const maxEntries = options.maxEntries ?? 100_000;
   // Counters grouped by the instant their window ends: an ended window's whole group goes at once,
-  // so expiry costs nothing per client (a sweep over every counter would, once a second).
+  // so expiry costs nothing per client (a sweep over every counter would, once a second). Within a
+  // group, a counted window moves to the end, so the first is the least recently counted.
   const groups = new Map<number, Map<string, number>>();
+  let entries = 0;
   let nextExpiry = Infinity;
   const expire = (now: number) => {
     nextExpiry = Infinity;
-    for (const resetAt of groups.keys()) {
-      if (resetAt <= now) groups.delete(resetAt);
-      else if (resetAt < nextExpiry) nextExpiry = resetAt;
+    for (const [resetAt, group] of groups) {
+      if (resetAt <= now) {
+        entries -= group.size;
+        groups.delete(resetAt);
+      } else if (resetAt < nextExpiry) nextExpiry = resetAt;
+    }
+  };
+  // Forgets windows, never one of the request being counted: the least recently counted of the
+  // longest-lived group first, so that a flood of new clients costs the daily counts of the clients
+  // seen longest ago, and every client still gets its second and minute limits. A twentieth of the
+  // bound goes at once, so that a store at its bound does not walk its maps on every request.
+  const evict = (current: readonly CounterWindow[]) => {
+    let excess = entries - maxEntries + Math.ceil(maxEntries / 20);
+    const byEnd = [...groups.keys()].sort((a, b) => b - a);
+    for (const resetAt of byEnd) {
+      const group = groups.get(resetAt)!;
+      for (const key of group.keys()) {
+        if (excess <= 0) return;
+        if (current.some((w) => w.key === key)) continue;
+        group.delete(key);
+        entries--;
+        excess--;
+      }
     }
   };
   return {
+    get entries() {
+      return entries;
+    },
     hit(windows, now) {
       if (now >= nextExpiry) expire(now);
       const current = windows.map((w) => (w.resetAt > now ? (groups.get(w.resetAt)?.get(w.key) ?? 0) : 0));
       for (let i = 0; i < windows.length; i++) if (current[i]! + 1 > windows[i]!.limit) return { allowed: false, counts: current };
+      for (let i = 0; i < windows.length; i++) current[i] = current[i]! + 1;
       for (let i = 0; i < windows.length; i++) {
         const w = windows[i]!;
-        current[i] = current[i]! + 1;
         let group = groups.get(w.resetAt);
+        const known = group?.delete(w.key) ?? false;
+        if (known) entries--;
+        if (cannotRefuse(windows, current, i)) continue;
         if (!group) {
           groups.set(w.resetAt, (group = new Map()));
           if (w.resetAt < nextExpiry) nextExpiry = w.resetAt;
         }
         group.set(w.key, current[i]!);
+        entries++;
       }
+      if (entries > maxEntries) evict(windows);
       return { allowed: true, counts: current };
     },
   };

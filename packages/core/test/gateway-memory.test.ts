@@ -1,13 +1,15 @@
 /**
- * The memory response cache against real memory: an in-process app is flooded with unique long
- * URLs, and the heap it keeps afterwards (after a full collection) must stay within the cache's
- * configured bound, with a generous margin for the engine's own noise. Not a timing test: it reads
- * `process.memoryUsage()` only before and after.
+ * The memory back end against real memory. An in-process app is flooded with unique long URLs, and
+ * the heap it keeps afterwards (after a full collection) must stay within the cache's configured
+ * bound; the rate-limit counters are flooded with distinct clients (one request per IPv6 /64, as
+ * cheap for an attacker as it gets) and must stay within theirs. Generous margins leave room for
+ * the engine's own noise. Not a timing test: it reads `process.memoryUsage()` before and after.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createCatalogueApp, createMemoryGatewayBackend, createMemoryStore } from '../src/index.js';
+import { toCounterWindows, toWindowSpecs } from '../src/gateway/rate-limit.js';
 import type { PlainRequest } from '../src/http.js';
 
 setFlagsFromString('--expose-gc');
@@ -52,5 +54,27 @@ describe('memory response cache under a flood of unique long URLs', () => {
     expect(grown).toBeLessThan(bound + 4 * MiB);
     // The app, and so its cache, is still alive at the second measurement.
     expect((await app.handle({ method: 'GET', path: '/v1/anime', query: 'x=1', header: () => undefined })).status).toBe(200);
+  }, 60_000);
+});
+
+describe('memory rate-limit counters under a flood of distinct clients', () => {
+  it('keep the heap within their bound for 200,000 IPv6 /64s at 08:00 UTC, when every day window can still refuse', () => {
+    const maxEntries = 30_000;
+    const backend = createMemoryGatewayBackend({ counterMaxEntries: maxEntries });
+    const specs = toWindowSpecs('public');
+    const start = Date.UTC(2026, 5, 1, 8);
+    const hit = (i: number) => {
+      // 200 new clients a second, each one request, as a flood spread over 1,000 seconds.
+      const now = start + Math.floor(i / 200) * 1_000;
+      return backend.counters.hit(toCounterWindows('public', `2001:db8:${i.toString(16)}::/64`, specs, now), now);
+    };
+    for (let i = 0; i < 1_000; i++) hit(i);
+    const before = heapAfterCollection();
+    for (let i = 1_000; i < 200_000; i++) hit(i);
+    const grown = heapAfterCollection() - before;
+    // Unbounded, 200,000 day windows take ~60 MB; bounded, at most 30,000 windows of ~250 bytes.
+    expect(grown).toBeLessThan(maxEntries * 300 + 4 * MiB);
+    // The store is still alive, and counting, at the second measurement.
+    expect((hit(200_000) as { allowed: boolean }).allowed).toBe(true);
   }, 60_000);
 });
