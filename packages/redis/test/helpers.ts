@@ -110,8 +110,12 @@ export const HAS_REDIS_SERVER = spawnSync('redis-server', ['--version']).status 
 /** A throwaway redis-server of a test's own, so that it may set `maxmemory` and its policy. */
 export interface OwnRedis {
   url: string;
-  /** A connected node-redis client, for INFO and CONFIG on this server only. */
-  client: ReturnType<typeof createClient>;
+  /** A connected node-redis client, for INFO, CONFIG and reads on this server only. */
+  client: {
+    info(section: string): Promise<string>;
+    configSet(name: string, value: string): Promise<unknown>;
+    get(key: string): Promise<string | null>;
+  };
   /** `used_memory` from `INFO memory`, in bytes. */
   usedMemory(): Promise<number>;
   stop(): Promise<void>;

@@ -131,6 +131,13 @@ export interface MemoryCounterOptions {
 export interface MemoryCounterStore extends CounterStore {
   /** Windows held; never above `maxEntries`. */
   readonly entries: number;
+  /**
+   * Counts one request against all windows of a tier, synchronously.
+   * @param windows - The tier's windows for this client, shortest first.
+   * @param now - The gateway's clock (ms since the epoch).
+   * @returns Whether the request is allowed, and the counts.
+   */
+  hit(windows: readonly CounterWindow[], now: number): CounterResult;
 }
 
 /**
