@@ -99,11 +99,17 @@ export interface MemoryGatewayBackendOptions {
    * @default 100_000
    */
   counterMaxEntries?: number;
+  /**
+   * Most clients kept by the block store in each of its maps (refusals of the last minute; blocks,
+   * kept a day after they end so that a repeat doubles). Past it the oldest go first.
+   * @default 100_000
+   */
+  blockMaxEntries?: number;
 }
 
 /**
  * The in-memory back end: counters, blocks and the two caches for one process, each bounded.
- * @param options - Cache and counter bounds.
+ * @param options - Cache, counter and block bounds.
  * @returns The back end.
  * @example
  * ```ts
@@ -119,7 +125,7 @@ export function createMemoryGatewayBackend(options: MemoryGatewayBackendOptions 
   const maxKeyLength = options.cacheMaxKeyLength;
   return {
     counters: createMemoryCounterStore({ maxEntries: options.counterMaxEntries }),
-    blocks: createMemoryBlockStore(),
+    blocks: createMemoryBlockStore({ maxEntries: options.blockMaxEntries }),
     publicCache: createMemoryCacheStore({ maxBytes: bytes.public, maxKeyLength }),
     serverCache: createMemoryCacheStore({ maxBytes: bytes.server, maxKeyLength }),
   };
