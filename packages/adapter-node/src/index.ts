@@ -359,6 +359,9 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
   });
   // CONNECT is a method like any other the API does not accept: the app answers 405 (Node would close the connection).
   node.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    // Node's server has stopped listening for this socket's errors: a client that resets the
+    // connection would otherwise raise an unhandled 'error' (ECONNRESET) and end the process.
+    socket.on('error', () => socket.destroy());
     const request: PlainRequest = { method: 'CONNECT', path: req.url ?? '/', query: '', header: (name) => headerOf(req.rawHeaders, name), clientAddress: req.socket.remoteAddress };
     app.handle(request).then(
       (response) => writeRaw(socket, response),

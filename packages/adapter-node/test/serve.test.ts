@@ -220,6 +220,37 @@ describe('requests Node parses but the API cannot take', () => {
     expect(parseAnswer(await exchange(server.url, 'GET /v1/anime/1 HTTP/1.0\r\n\r\n')).status).toBe(200);
   });
 
+  it('keeps serving after a client resets its connection before the answer to CONNECT', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const asked = new Promise<void>((resolve) => (started = resolve));
+    const gated: NodeServable = {
+      async handle(request) {
+        if (request.method === 'CONNECT') {
+          started();
+          await gate;
+        }
+        return { status: 405, headers: { allow: 'GET, HEAD, OPTIONS' }, body: '{}' };
+      },
+    };
+    const own = await serve(gated, { port: 0 });
+    try {
+      const socket = connect(Number(new URL(own.url).port), '127.0.0.1', () => socket.write('CONNECT example.org:443 HTTP/1.1\r\nhost: example.org:443\r\n\r\n'));
+      socket.on('error', () => undefined);
+      await asked;
+      // The server's write of the 405 then meets a reset connection (ECONNRESET), on a socket
+      // Node's server has handed over and no longer listens to for errors.
+      socket.resetAndDestroy();
+      await closed(socket);
+      release();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(parseAnswer(await exchange(own.url, 'GET /v1/anime/1 HTTP/1.1\r\nhost: x\r\n\r\n')).status).toBe(405);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('answers OPTIONS * with 204', async () => {
     expect(parseAnswer(await exchange(server.url, 'OPTIONS * HTTP/1.1\r\nhost: x\r\n\r\n')).status).toBe(204);
   });
