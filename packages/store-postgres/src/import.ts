@@ -306,12 +306,18 @@ const isIdListKey = (key: string) => key.endsWith('_ids');
 const badId = (n: unknown) => typeof n === 'number' && !(Number.isInteger(n) && n >= 0 && n <= INT4_MAX);
 // With the `u` flag a surrogate pair is one code point, so only an unpaired surrogate is `Cs`.
 const UNPAIRED_SURROGATE = /\p{Cs}/u;
+/**
+ * The deepest nesting a record may have. Jikan v4 records nest a few levels; a field that takes any
+ * object (`trailer.region_restriction`) could otherwise hold thousands, which no recursive walk
+ * (this one, `JSON.stringify`, the store's) gets through.
+ */
+const MAX_DEPTH = 32;
 
 /**
  * What a valid record holds that a store cannot keep: a string with U+0000 (PostgreSQL's text and
  * JSON refuse it) or an unpaired UTF-16 surrogate (not UTF-8), an id (`mal_id`, `…_id`, `…_ids`)
  * that is negative or larger than 2³¹−1, or a count of anime or manga that does not fit the
- * `integer` column that sorts by it.
+ * `integer` column that sorts by it, or nesting deeper than 32 levels.
  * @param resource - The resource.
  * @param record - The record as the schema output it.
  * @returns Issues as `path: message`, none when the record can be stored.
@@ -324,12 +330,14 @@ const UNPAIRED_SURROGATE = /\p{Cs}/u;
 export function storageIssues(resource: ResourceName, record: unknown): string[] {
   const issues: string[] = [];
   const at = (path: string) => path || '(record)';
-  const visit = (value: unknown, path: string): void => {
-    if (typeof value === 'string') {
+  const visit = (value: unknown, path: string, depth = 0): void => {
+    if (depth > MAX_DEPTH && value !== null && typeof value === 'object') {
+      issues.push(`${at(path)}: nested deeper than ${MAX_DEPTH} levels`);
+    } else if (typeof value === 'string') {
       if (value.includes('\0')) issues.push(`${at(path)}: holds U+0000 (NUL), which PostgreSQL cannot store`);
       else if (UNPAIRED_SURROGATE.test(value)) issues.push(`${at(path)}: holds an unpaired UTF-16 surrogate, which is not Unicode text`);
     } else if (Array.isArray(value)) {
-      value.forEach((v, i) => visit(v, path ? `${path}.${i}` : String(i)));
+      value.forEach((v, i) => visit(v, path ? `${path}.${i}` : String(i), depth + 1));
     } else if (value !== null && typeof value === 'object') {
       for (const [key, v] of Object.entries(value)) {
         const where = path ? `${path}.${key}` : key;
@@ -340,7 +348,7 @@ export function storageIssues(resource: ResourceName, record: unknown): string[]
             if (badId(id)) issues.push(`${where}.${i}: an id must be an integer from 0 to ${INT4_MAX}, got ${String(id)}`);
           });
         }
-        visit(v, where);
+        visit(v, where, depth + 1);
       }
     }
   };

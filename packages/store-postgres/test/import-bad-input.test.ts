@@ -102,6 +102,21 @@ describe('catalogue-api import: input no store can keep, and input too large to 
     expect(few.stderr.match(/^rejected line \d+: /gm)).toHaveLength(3);
   }, 60_000);
 
+  it('rejects a record nested too deeply to walk with its line, and imports the lines around it (exit 1)', async () => {
+    // `trailer.region_restriction` takes any object: 20 000 levels of it passed the schema and
+    // overflowed the stack of the checks after it, which failed the whole import (exit 3).
+    const deep = structuredClone(anime[1]!);
+    delete (deep.trailer as Partial<Anime['trailer']>).region_restriction;
+    const line = JSON.stringify(deep).replace('"trailer":{', `"trailer":{"region_restriction":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)},`);
+    const file = write('anime-deep.ndjson', [JSON.stringify(anime[0]), line, JSON.stringify(anime[2])]);
+    const out = join(dir, 'deep.json');
+    const result = await run(['import', file, '--store', 'memory-snapshot', '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/rejected line 2: trailer\.region_restriction(?:\.a)+: nested deeper than \d+ levels/);
+    expect(result.stderr).toMatch(/2 of 3 records imported .*, 1 rejected/);
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime.map((a) => a.mal_id)).toEqual([anime[0]!.mal_id, anime[2]!.mal_id]);
+  }, 60_000);
+
   it('rejects a line over 16 MiB without holding it, and imports the lines around it (exit 1)', async () => {
     const file = join(dir, 'anime-long-line.ndjson');
     const fd = openSync(file, 'w');
