@@ -238,7 +238,8 @@ export interface ReadOptions {
 
 /**
  * Reads the records of a file: NDJSON (by extension `.ndjson`/`.jsonl`, or when the file is not
- * one JSON document), a JSON array, or a JSON object with a `data` array (a Jikan list response).
+ * one JSON document), a JSON array, a JSON object with a `data` array (a Jikan list response), or
+ * with a `data` object (the response of one record).
  * @param file - The path of a regular file.
  * @param options - Limits of a line and of a JSON document.
  * @returns The records with their positions; unparsable or over-long NDJSON lines come back with `error`.
@@ -275,6 +276,8 @@ export async function* readRecords(file: string, options: ReadOptions = {}): Asy
   }
   const list = Array.isArray(doc) ? doc : (doc as { data?: unknown }).data;
   if (!Array.isArray(list)) {
+    // `{ "data": {…} }`, the response of one record (`GET /v4/anime/{id}`): that record.
+    if (list !== null && typeof list === 'object') return yield { position: 'line 1', value: list, progress: 1 };
     // One object without `data`: a single record.
     if (first === '{') return yield { position: 'line 1', value: doc, progress: 1 };
     throw new ImportInputError(`${file} holds neither an array of records nor { "data": [...] }`);

@@ -104,6 +104,15 @@ describe('catalogue-api import --store memory-snapshot', () => {
     );
   }, 60_000);
 
+  it('reads a { data: {...} } document, the response of one record (GET /v4/anime/{id}), as that record', async () => {
+    const out = join(dir, 'snapshot-one.json');
+    writeFileSync(join(dir, 'one.json'), JSON.stringify({ data: anime[9] }));
+    const one = await run(['import', join(dir, 'one.json'), '--store', 'memory-snapshot', '--out', out, '--resource', 'anime']);
+    expect(one.stderr).not.toMatch(/rejected line/);
+    expect(one.code).toBe(0);
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime).toEqual([anime[9]]);
+  }, 60_000);
+
   it('exits 2 with the usage on a bad command line', async () => {
     const bad = await run(['import', 'x.json', '--store', 'mongo']);
     expect(bad.code).toBe(2);
