@@ -125,7 +125,7 @@ function toMountPath(mountPath: string | undefined): string {
 
 function withGateway(options: CatalogueAppOptions): readonly Middleware[] | undefined {
   if (options.gateway === false) return options.middleware;
-  const gateway = createGateway(options.gateway, { now: options.now, logger: options.logger ?? console });
+  const gateway = createGateway(options.gateway, { now: options.now, logger: options.logger ?? console, mountPath: toMountPath(options.mountPath) });
   return [...(options.middleware ?? []), gateway];
 }
 

@@ -113,6 +113,11 @@ describe('mountPath', () => {
     expect(res.json).toMatchObject({ status: 404, path: '/catalogue/v1/nope', message: 'No endpoint at /catalogue/v1/nope' });
   });
 
+  it('names the mounted path in the 401 of a restricted route, as in its envelope', async () => {
+    const res = await send(createCatalogueApp({ store, gateway, mountPath: '/catalogue' }), '/v1/top/anime');
+    expect(res.json).toMatchObject({ status: 401, path: '/catalogue/v1/top/anime', message: '/catalogue/v1/top/anime requires a Server Key.' });
+  });
+
   it('gives the OpenAPI document the mount path as its server', async () => {
     expect((await send(app, '/v1/openapi.json')).json!.servers).toEqual([{ url: '/catalogue' }]);
     expect((await send(createCatalogueApp({ store, gateway: false }), '/v1/openapi.json')).json!.servers).toEqual([{ url: '/' }]);

@@ -78,6 +78,8 @@ export interface GatewayContext {
   now?: () => number;
   /** Told once when the back end fails after working (never told keys). */
   logger?: Logger | undefined;
+  /** The app's `mountPath`, for paths named in error messages (as in the envelope's `path`). @default '' */
+  mountPath?: string | undefined;
 }
 
 /** Options of {@link createMemoryGatewayBackend}. */
@@ -193,6 +195,7 @@ function toRateHeaders(windows: readonly CounterWindow[], counts: readonly numbe
 export function createGateway(options: GatewayOptions = {}, context: GatewayContext = {}): Middleware {
   const clock = context.now ?? Date.now;
   const logger = context.logger;
+  const mountPath = context.mountPath ?? '';
   const backend = options.backend ?? createMemoryGatewayBackend();
   const timeoutMs = options.timeoutMs ?? backend.timeoutMs ?? 250;
   const keys: KeyStore =
@@ -412,7 +415,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
         );
       }
       if (tier !== 'server' && isRestricted(path)) {
-        throw new ApiError(401, `${path} requires a Server Key.`, 'Send a valid Server Key in the X-Server-Key header. Authorization: Bearer is not supported.');
+        throw new ApiError(401, `${mountPath}${path} requires a Server Key.`, 'Send a valid Server Key in the X-Server-Key header. Authorization: Bearer is not supported.');
       }
       if (!cacheable(path)) return await uncached(request, next, tier, extra);
 
