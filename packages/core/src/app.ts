@@ -4,6 +4,7 @@
  */
 import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
 import { ApiError } from './errors.js';
+import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from './internal/bounded-store.js';
 import { createPipeline, type Logger } from './internal/pipeline.js';
 import { toCanonicalPath } from './internal/request-target.js';
 import { createGateway, type GatewayOptions } from './gateway/gateway.js';
@@ -17,6 +18,14 @@ import type { CatalogueStore } from './store.js';
 export interface CatalogueAppOptions {
   /** Where the catalogue lives. @default an empty memory store */
   store?: CatalogueStore;
+  /**
+   * Longest wait for one store call, in milliseconds, whatever the store waits on (a pool
+   * connection, a reconnect, a frozen socket). Past it, or when the store throws a
+   * `StoreUnavailableError`, the request gets 503 `ServiceUnavailableException` with
+   * `Retry-After: 1` (spec, Errors), and the next request tries the store again. `Infinity` turns
+   * the timer off. @default 5000
+   */
+  storeTimeoutMs?: number;
   /** The clock, in milliseconds since the epoch; injected so that tests control time. @default Date.now */
   now?: () => number;
   /**
@@ -82,6 +91,7 @@ export interface CatalogueApp {
  * @param options - Store, clock, logger, middleware, gateway, image CDN and mount path.
  * @returns The app, with its `fetch` and `handle` doors.
  * @throws TypeError when `mountPath` is not a path such as `/catalogue`.
+ * @throws {RangeError} when `storeTimeoutMs` is not a positive number.
  * @example
  * ```ts
  * import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
@@ -94,13 +104,19 @@ export interface CatalogueApp {
 export function createCatalogueApp(options: CatalogueAppOptions = {}): CatalogueApp {
   const mountPath = toMountPath(options.mountPath);
   const docs = `${mountPath}${OPENAPI_PATH}`;
+  const logger = options.logger ?? console;
+  const store = boundStore(options.store ?? createMemoryStore(), {
+    timeoutMs: toTimeoutMs(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS),
+    logger,
+    name: 'Catalogue store',
+  });
   const handle = createPipeline({
     routes: [...catalogueRoutes, createOpenApiRoute(mountPath)],
     mountPath,
     notFound: (path) => new ApiError(404, `No endpoint at ${path}`, `Every endpoint is under ${mountPath}/v1; the API is described at ${docs} (OpenAPI 3.1).`),
-    context: { store: options.store ?? createMemoryStore(), now: options.now ?? Date.now, random: options.random ?? Math.random },
+    context: { store, now: options.now ?? Date.now, random: options.random ?? Math.random },
     middleware: withGateway(options),
-    logger: options.logger ?? console,
+    logger,
     serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),
   });
   return {

@@ -121,9 +121,63 @@ export class ApiError extends Error {
     return new ApiError(429, message, error, { 'retry-after': String(Math.max(1, Math.ceil(retryAfter))) });
   }
 
+  /**
+   * 503 for a back end that is offline or busy (spec, Errors: "API offline or busy"): a store that
+   * did not answer within its timeout or lost its connection. Clients retry after `Retry-After: 1`.
+   * @param message - What is unavailable. @default 'Service Unavailable'
+   * @param error - What to do about it. @default the generic 503 guidance
+   * @returns The error, to throw.
+   * @example
+   * ```ts
+   * throw ApiError.unavailable();
+   * // → 503 {"status":503,"type":"ServiceUnavailableException",…} with Retry-After: 1
+   * ```
+   */
+  static unavailable(message = 'Service Unavailable', error?: string): ApiError {
+    return new ApiError(503, message, error, { 'retry-after': '1' });
+  }
+
   /** @returns The envelope of this error for a request to `path`. */
   toEnvelope(path: string): ErrorEnvelope {
     return errorEnvelope(this.status, this.message, this.error, path);
+  }
+}
+
+/**
+ * What a store throws when its back end cannot answer: the connection is lost or refused, or the
+ * database says it is shutting down or out of connections. The apps answer it with 503 and
+ * `Retry-After: 1` instead of the 500 envelope, and so do they for a store call that outlives
+ * `storeTimeoutMs`. Any other error a store throws stays a 500. Recognized by name as well as by
+ * class, so that a store built against another copy of core is still understood.
+ *
+ * @example
+ * ```ts
+ * import { StoreUnavailableError } from '@catalogue-api/core';
+ *
+ * try {
+ *   return await db.query(sql);
+ * } catch (cause) {
+ *   if (isConnectionError(cause)) throw new StoreUnavailableError('database unreachable', { cause });
+ *   throw cause;
+ * }
+ * ```
+ */
+export class StoreUnavailableError extends Error {
+  /**
+   * @param message - What failed, for the server log (clients never see it).
+   * @param options - The underlying error, as `cause`.
+   */
+  constructor(message = 'Store unavailable', options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+
+  /**
+   * @param value - Anything thrown.
+   * @returns Whether it is a `StoreUnavailableError`, from this copy of core or another.
+   */
+  static is(value: unknown): value is StoreUnavailableError {
+    return value instanceof StoreUnavailableError || (value instanceof Error && value.name === 'StoreUnavailableError');
   }
 }
 
@@ -140,9 +194,10 @@ export function errorEnvelope(status: ErrorStatus, message: string, error: strin
 }
 
 /**
- * Turns anything thrown into an `ApiError`: itself when it is one, the 500 error otherwise.
- * The original error is never exposed to clients.
+ * Turns anything thrown into an `ApiError`: itself when it is one, the 503 error for a
+ * {@link StoreUnavailableError}, the 500 error otherwise. The original error is never exposed to clients.
  */
 export function toApiError(thrown: unknown): ApiError {
-  return thrown instanceof ApiError ? thrown : new ApiError(500, 'Internal server error');
+  if (thrown instanceof ApiError) return thrown;
+  return StoreUnavailableError.is(thrown) ? ApiError.unavailable() : new ApiError(500, 'Internal server error');
 }

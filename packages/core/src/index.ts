@@ -5,7 +5,7 @@
  */
 export { createCatalogueApp, type CatalogueApp, type CatalogueAppOptions } from './app.js';
 export { createBodyMemo, type BodyMemoOptions } from './body-memo.js';
-export { ApiError, errorEnvelope, ERROR_TYPES, type ErrorEnvelope, type ErrorStatus } from './errors.js';
+export { ApiError, errorEnvelope, ERROR_TYPES, StoreUnavailableError, type ErrorEnvelope, type ErrorStatus } from './errors.js';
 export {
   ALLOWED_METHODS,
   fromWebRequest,
