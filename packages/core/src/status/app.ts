@@ -3,6 +3,7 @@
  * @module
  */
 import { ApiError } from '../errors.js';
+import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from '../internal/bounded-store.js';
 import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from '../http.js';
 import { createPipeline, ok, type Logger, type Route } from '../internal/pipeline.js';
 import { createMaintenanceManager, type MaintenanceManager } from './maintenance.js';
@@ -18,6 +19,12 @@ export interface StatusAppOptions {
   services: readonly ServiceConfig[];
   /** Where history and maintenance records are. Share it with the checker. @default a memory store */
   store?: StatusStore;
+  /**
+   * Longest wait for one store call, in milliseconds. Past it, or when the store throws a
+   * `StoreUnavailableError`, `GET /api/status` answers 503 with `Retry-After: 1` rather than wait
+   * on a lost database. `Infinity` turns the timer off. @default 5000
+   */
+  storeTimeoutMs?: number;
   /** The status page's name and address (the snapshot's `page`). @default { name: 'Status', url: '' } */
   page?: { name: string; url: string };
   /** The clock, in milliseconds since the epoch. @default Date.now */
@@ -60,8 +67,8 @@ export const STATUS_PATH = '/api/status';
  * {@link createChecker} on the same store to fill the history.
  * @param options - Services, store, page, clock and thresholds.
  * @returns The app.
- * @throws {RangeError} for duplicate service ids, a service with the reserved id `all`, or thresholds
- *   that are not positive integers.
+ * @throws {RangeError} for duplicate service ids, a service with the reserved id `all`, thresholds
+ *   that are not positive integers, or a `storeTimeoutMs` that is not a positive number.
  * @example
  * ```ts
  * import { createChecker, createMemoryStatusStore, createStatusApp } from '@catalogue-api/core';
@@ -82,6 +89,8 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
     seen.add(service.id);
   }
   const store = options.store ?? createMemoryStatusStore();
+  const logger = options.logger ?? console;
+  const bounded = boundStore(store, { timeoutMs: toTimeoutMs(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS), logger, name: 'Status store' });
   const now = options.now ?? Date.now;
   const page = options.page ?? { name: 'Status', url: '' };
   const staleAfterSeconds = options.staleAfterSeconds ?? 120;
@@ -89,12 +98,11 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
   if (!Number.isInteger(staleAfterSeconds) || staleAfterSeconds < 1) throw new RangeError('staleAfterSeconds must be a positive integer');
   if (!Number.isInteger(failuresBeforeDown) || failuresBeforeDown < 1) throw new RangeError('failuresBeforeDown must be a positive integer');
   const cacheMs = (options.cacheSeconds ?? 30) * 1000;
-  const logger = options.logger ?? console;
   const cacheControl = `public, max-age=${options.cacheSeconds ?? 30}`;
 
   async function snapshot(): Promise<StatusSnapshot> {
     const at = now();
-    const [segments, maintenances] = await Promise.all([store.listSegments(toWindowStart(at)), store.listMaintenances()]);
+    const [segments, maintenances] = await Promise.all([bounded.listSegments(toWindowStart(at)), bounded.listMaintenances()]);
     return toSnapshot({ services, segments, maintenances, page, now: at, staleAfterSeconds, failuresBeforeDown });
   }
 
@@ -129,7 +137,8 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
         try {
           body = await current();
         } catch (error) {
-          logger.error('Status snapshot could not be generated', error);
+          // A lost or slow store is logged once per outage, where its calls are bounded.
+          if (!(error instanceof ApiError)) logger.error('Status snapshot could not be generated', error);
           throw new ApiError(503, 'Status snapshot unavailable', 'The status store could not be read. Please try again shortly.', {
             'retry-after': '1',
           });
@@ -147,7 +156,7 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
     snapshot,
     store,
     maintenance: createMaintenanceManager({
-      store,
+      store: bounded,
       now,
       serviceIds: services.map((service) => service.id),
       onChange: () => {

@@ -2,8 +2,10 @@
  * The checker: checks every monitored service about once a minute and records the results.
  * @module
  */
+import { ApiError } from '../errors.js';
+import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from '../internal/bounded-store.js';
 import type { Logger } from '../internal/pipeline.js';
-import type { StatusStore } from './store.js';
+import type { CheckRecord, StatusStore } from './store.js';
 import type { CheckOutcome, ServiceConfig } from './types.js';
 
 /** Timer functions, injected so that tests drive the schedule instead of sleeping. */
@@ -46,14 +48,30 @@ export interface CheckerOptions {
   timers?: Timers;
   /** Where failures to record are logged. @default console */
   logger?: Logger;
+  /**
+   * Longest wait for one store call, in milliseconds; past it the store counts as unavailable
+   * (as when it throws a `StoreUnavailableError`). `Infinity` turns the timer off. @default 5000
+   */
+  storeTimeoutMs?: number;
+  /**
+   * Results kept while the store is unavailable, written in order once it is back, so that the
+   * outage shows in the history. Past this many, the oldest are dropped (one log line per
+   * outage): the history then starts the outage late. @default 10000
+   */
+  backlogLimit?: number;
 }
 
 /** What one round did. */
 export interface CheckRound {
-  /** Whether this instance held the lease; when not, nothing was checked. */
+  /**
+   * Whether this instance checked: it held the lease, or the store could not be asked (then every
+   * instance checks and keeps its results). When not, nothing was checked.
+   */
   leader: boolean;
   /** The outcome per service id that was checked (services with a check still running are skipped). */
   results: Record<string, CheckOutcome>;
+  /** Results kept for the store after the round, not yet written because it is unavailable. */
+  backlog: number;
 }
 
 /** A running or stopped checker. */
@@ -68,6 +86,11 @@ export interface Checker {
 
 const HOUR_MS = 3_600_000;
 
+/** Whether the bounded store gave up: unavailable or too slow (its 503), not a fault of the call. */
+function isUnavailable(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 503;
+}
+
 function isExpected(status: number, expect: ServiceConfig['check']['expectStatus']): boolean {
   if (expect === undefined) return status >= 200 && status < 300;
   return typeof expect === 'number' ? status === expect : expect.includes(status);
@@ -79,9 +102,16 @@ function isExpected(status: number, expect: ServiceConfig['check']['expectStatus
  * `degraded`; anything else (other status, network error, timeout) is `fail`. Results are stored
  * as they are; the flap rule (N failures before down) is applied when the snapshot is built.
  * Only one instance per store checks at a time: each round first takes or renews the store's lease.
+ *
+ * While the store is unavailable (it throws a `StoreUnavailableError` or outlives
+ * `storeTimeoutMs`), who holds the lease cannot be known, so every instance goes on checking and
+ * keeps its results in order (at most `backlogLimit`). The first round to get the lease once the
+ * store is back writes them before its own, so the outage shows in the history; an instance that
+ * finds the lease held by another drops its backlog, as that one's is written instead.
  * @param options - Services, store, clock, interval, timers.
  * @returns The checker; call `start()` to run it.
- * @throws {RangeError} when `intervalSeconds` is not positive or exceeds `staleAfterSeconds`.
+ * @throws {RangeError} when `intervalSeconds` is not positive or exceeds `staleAfterSeconds`, or
+ *   `storeTimeoutMs` or `backlogLimit` is not positive.
  * @example
  * ```ts
  * const store = createMemoryStatusStore();
@@ -108,6 +138,54 @@ export function createChecker(options: CheckerOptions): Checker {
     clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   };
   const logger = options.logger ?? console;
+  const bounded = boundStore(store, { timeoutMs: toTimeoutMs(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS), logger, name: 'Status store' });
+  const backlogLimit = options.backlogLimit ?? 10_000;
+  if (!(Number.isInteger(backlogLimit) && backlogLimit > 0)) throw new RangeError('backlogLimit must be a positive integer');
+
+  // Results the store could not take yet, oldest first; written before any newer result.
+  const backlog: CheckRecord[] = [];
+  let dropped = 0;
+  let flushing: Promise<void> | undefined;
+
+  function keep(check: CheckRecord): void {
+    backlog.push(check);
+    if (backlog.length <= backlogLimit) return;
+    backlog.shift();
+    if (dropped++ === 0) logger.error(`Status store unavailable for more than ${backlogLimit} results; dropping the oldest`);
+  }
+
+  /** Writes a result, or keeps it when the store is unavailable or older results wait. */
+  async function record(check: CheckRecord, online: boolean): Promise<void> {
+    if (!online || backlog.length > 0) return keep(check);
+    try {
+      await bounded.recordCheck(check, staleAfterMs);
+    } catch (error) {
+      if (!isUnavailable(error)) throw error;
+      keep(check);
+    }
+  }
+
+  /** Writes the backlog in order; rejects, keeping the rest, when the store fails again. */
+  function flush(): Promise<void> {
+    if (backlog.length === 0) return Promise.resolve();
+    flushing ??= (async () => {
+      try {
+        while (backlog.length > 0) {
+          try {
+            await bounded.recordCheck(backlog[0]!, staleAfterMs);
+          } catch (error) {
+            if (isUnavailable(error)) throw error;
+            logger.error(`Status check of ${backlog[0]!.serviceId} could not be recorded`, error);
+          }
+          backlog.shift();
+        }
+        dropped = 0;
+      } finally {
+        flushing = undefined;
+      }
+    })();
+    return flushing;
+  }
 
   // Never two checks of one service at once: a slow one makes the next round skip that service.
   const inFlight = new Set<string>();
@@ -116,7 +194,7 @@ export function createChecker(options: CheckerOptions): Checker {
   let scheduled: unknown;
   let started = false;
 
-  async function check(service: ServiceConfig): Promise<CheckOutcome> {
+  async function check(service: ServiceConfig, online: boolean): Promise<CheckOutcome> {
     const spec = service.check;
     const at = now();
     const controller = new AbortController();
@@ -136,18 +214,28 @@ export function createChecker(options: CheckerOptions): Checker {
     } finally {
       timers.clearTimeout(timer);
     }
-    await store.recordCheck({ serviceId: service.id, outcome, at }, staleAfterMs);
+    await record({ serviceId: service.id, outcome, at }, online);
     return outcome;
   }
 
   async function round(): Promise<CheckRound> {
-    const leader = await store.acquireLease(holder, now(), leaseMs);
     const results: Record<string, CheckOutcome> = {};
-    if (!leader) return { leader, results };
-    const at = now();
-    if (at - lastPruneAt >= HOUR_MS) {
-      lastPruneAt = at;
-      await store.prune(at - retentionMs);
+    let online = true;
+    try {
+      if (!(await bounded.acquireLease(holder, now(), leaseMs))) {
+        if (backlog.length > 0) logger.error(`Another checker holds the lease; dropping ${backlog.length} results it has written in its place`);
+        backlog.length = 0;
+        return { leader: false, results, backlog: 0 };
+      }
+      await flush();
+      const at = now();
+      if (at - lastPruneAt >= HOUR_MS) {
+        await bounded.prune(at - retentionMs);
+        lastPruneAt = at;
+      }
+    } catch (error) {
+      if (!isUnavailable(error)) throw error;
+      online = false;
     }
     await Promise.all(
       services
@@ -155,7 +243,7 @@ export function createChecker(options: CheckerOptions): Checker {
         .map(async (service) => {
           inFlight.add(service.id);
           try {
-            results[service.id] = await check(service);
+            results[service.id] = await check(service, online);
           } catch (error) {
             logger.error(`Status check of ${service.id} could not be recorded`, error);
           } finally {
@@ -163,7 +251,7 @@ export function createChecker(options: CheckerOptions): Checker {
           }
         }),
     );
-    return { leader, results };
+    return { leader: true, results, backlog: backlog.length };
   }
 
   function runOnce(): Promise<CheckRound> {
@@ -195,7 +283,14 @@ export function createChecker(options: CheckerOptions): Checker {
       if (scheduled !== undefined) timers.clearTimeout(scheduled);
       scheduled = undefined;
       await Promise.allSettled([...running]);
-      await store.releaseLease(holder);
+      try {
+        if (backlog.length > 0) await flush();
+        await bounded.releaseLease(holder);
+      } catch (error) {
+        // The lease runs out by itself; the backlog goes with this process.
+        if (!isUnavailable(error)) throw error;
+        if (backlog.length > 0) logger.error(`Status store unavailable at stop; ${backlog.length} results were not written`);
+      }
     },
   };
 }

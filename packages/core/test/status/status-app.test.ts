@@ -269,7 +269,7 @@ describe('status API: checker', () => {
   it('lets only the lease holder check, and another instance take over when the lease lapses', async () => {
     const other = createChecker({ services, store, now: clock.now, holder: 'other' });
     expect((await checker.runOnce()).leader).toBe(true);
-    expect(await other.runOnce()).toEqual({ leader: false, results: {} });
+    expect(await other.runOnce()).toEqual({ leader: false, results: {}, backlog: 0 });
     clock.advance(3 * MINUTE + 1);
     expect((await other.runOnce()).leader).toBe(true);
     expect((await checker.runOnce()).leader).toBe(false);
