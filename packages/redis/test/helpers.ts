@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { createServer } from 'node:net';
+import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.js';
 import { createClient } from 'redis';
 
 export const REDIS_URL = process.env.REDIS_URL;
@@ -22,86 +23,15 @@ export async function deletePrefix(prefix: string): Promise<void> {
   }
 }
 
-/**
- * A TCP proxy between the client and Redis that a test can cut (connections refused), blackhole
- * (connections open, nothing forwarded) and restore, without touching the Redis others use.
- */
-export interface RedisProxy {
-  port: number;
+/** The shared TCP proxy (`test/support/tcp-proxy.ts`) in front of Redis, with its `redis://` URL. */
+export interface RedisProxy extends TcpProxy {
   url: string;
-  cut(): Promise<void>;
-  /** Holds every byte until `restore`, as a stalled Redis or network would (TCP delivers late, never loses). */
-  stall(): void;
-  /** Drops every byte; open connections stay silent for good (half-open), and after `restore` only new ones work. */
-  blackhole(): void;
-  restore(): Promise<void>;
-  close(): Promise<void>;
 }
 
 export async function startRedisProxy(target: string): Promise<RedisProxy> {
-  const { hostname, port: targetPort } = new URL(target);
-  const sockets = new Set<Socket>();
-  let mode: 'pass' | 'stall' | 'drop' = 'pass';
-  const held: [Socket, Buffer][] = [];
-  // Connections that went half-open: they stay silent for good, as a real half-open connection does.
-  const dead = new WeakSet<Socket>();
-  let server: Server | undefined;
-  let port = 0;
-  const listen = () =>
-    new Promise<void>((resolve, reject) => {
-      server = createServer((downstream) => {
-        const upstream = connect(Number(targetPort || 6379), hostname);
-        sockets.add(downstream).add(upstream);
-        const forward = (from: Socket, to: Socket) =>
-          from.on('data', (chunk: Buffer) => {
-            if (dead.has(to)) return;
-            if (mode === 'pass') to.write(chunk);
-            else if (mode === 'stall') held.push([to, chunk]);
-          });
-        forward(downstream, upstream);
-        forward(upstream, downstream);
-        const end = () => {
-          downstream.destroy();
-          upstream.destroy();
-          sockets.delete(downstream);
-          sockets.delete(upstream);
-        };
-        downstream.on('close', end).on('error', end);
-        upstream.on('close', end).on('error', end);
-      });
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        port = (server!.address() as { port: number }).port;
-        resolve();
-      });
-    });
-  await listen();
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      sockets.clear();
-      if (server) server.close(() => resolve());
-      else resolve();
-      server = undefined;
-    });
-  return {
-    port,
-    url: `redis://127.0.0.1:${port}`,
-    cut: stop,
-    stall: () => {
-      mode = 'stall';
-    },
-    blackhole: () => {
-      mode = 'drop';
-      for (const socket of sockets) dead.add(socket);
-    },
-    restore: async () => {
-      mode = 'pass';
-      for (const [to, chunk] of held.splice(0)) if (!to.destroyed) to.write(chunk);
-      if (!server) await listen();
-    },
-    close: stop,
-  };
+  const { hostname, port } = new URL(target);
+  const proxy = await startTcpProxy({ host: hostname, port: Number(port || 6379) });
+  return Object.assign(proxy, { url: `redis://127.0.0.1:${proxy.port}` });
 }
 
 /** Whether a `redis-server` binary is on the PATH, for tests that start their own. */
