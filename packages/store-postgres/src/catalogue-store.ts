@@ -22,6 +22,7 @@
  */
 import postgres, { type Sql } from 'postgres';
 import { createMemoryStore, type Anime, type CatalogueData, type CatalogueStore, type Character, type Manga, type Person, type Producer } from '@catalogue-api/core';
+import { connectionOptions, guardStore, toTimeoutMs } from './internal/availability.js';
 import { ANIME, MANGA, mediaTables } from './internal/media.js';
 import { migrateCatalogueSchema, quoteIdentifier } from './internal/migrations.js';
 import { isResourceName, recordKey, RESOURCE_NAMES, type ResourceName } from './resources.js';
@@ -36,6 +37,13 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Connections in the pool opened from `url`. @default 10 */
   max?: number;
+  /**
+   * For the pool opened from `url`: how long a connection attempt may take, and how long a
+   * connection may stay silent while a query waits on it before it is closed as lost (a frozen
+   * or half-open connection), in milliseconds. Keep it at or below the app's `storeTimeoutMs`,
+   * which bounds every call whatever the store does. @default 5000
+   */
+  timeoutMs?: number;
 }
 
 /** The PostgreSQL catalogue store: a `CatalogueStore` plus schema, loading and lifecycle methods. */
@@ -89,9 +97,13 @@ const SEED_BATCH = 1000;
 
 /**
  * Creates the store. Call `migrate()` once before first use (it is cheap when up to date).
- * @param options - A client or URL, the schema and the pool size.
+ * A lost or refused connection, or a database that is shutting down or out of connections, makes
+ * any method throw core's `StoreUnavailableError` (its `cause` the driver's error), which the app
+ * answers with 503 and `Retry-After: 1`; the pool reconnects by itself once the database is back.
+ * @param options - A client or URL, the schema, the pool size and the connection timeout.
  * @returns The store.
  * @throws TypeError when neither `sql` nor `url` is given.
+ * @throws RangeError when `timeoutMs` is not a positive number.
  * @example
  * ```ts
  * import { createCatalogueApp } from '@catalogue-api/core';
@@ -107,12 +119,19 @@ const SEED_BATCH = 1000;
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   if (!options.sql && !options.url) throw new TypeError('createPostgresStore needs `sql` or `url`');
   const owned = !options.sql;
+  const timeoutMs = toTimeoutMs(options.timeoutMs);
+  let waiting = (): boolean => false;
   // NOTICEs such as "schema already exists, skipping" are expected and not worth logging. Searches
   // are planned for their actual values: a generic plan of a prepared search cannot tell a rare
   // trigram from a common one, and picks scans that take a second instead of a millisecond.
   const sql =
     options.sql ??
-    postgres(options.url!, { max: options.max ?? 10, onnotice: () => {}, connection: { plan_cache_mode: 'force_custom_plan' } });
+    postgres(options.url!, {
+      max: options.max ?? 10,
+      onnotice: () => {},
+      connection: { plan_cache_mode: 'force_custom_plan' },
+      ...connectionOptions(timeoutMs, () => waiting()),
+    });
   const schema = options.schema ?? 'catalogue';
   const table = (name: string) => sql(`${schema}.${name}`);
   const animeRecords = table('anime_records');
@@ -232,5 +251,6 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       return m[name]!(...args);
     };
   }
+  waiting = guardStore(store);
   return store as PostgresStore;
 }

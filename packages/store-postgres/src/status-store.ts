@@ -5,6 +5,7 @@
  */
 import postgres, { type Sql } from 'postgres';
 import type { CheckRecord, CheckSegment, MaintenanceRecord, StatusStore } from '@catalogue-api/core';
+import { connectionOptions, guardStore, toTimeoutMs } from './internal/availability.js';
 
 /** Options of {@link createPostgresStatusStore}. */
 export interface PostgresStatusStoreOptions {
@@ -17,6 +18,12 @@ export interface PostgresStatusStoreOptions {
   url?: string;
   /** The schema the tables live in; created when missing. @default 'catalogue_status' */
   schema?: string;
+  /**
+   * For the client opened from `url`: how long a connection attempt may take, and how long a
+   * connection may stay silent while a query waits on it before it is closed as lost, in
+   * milliseconds. Keep it at or below the status app's and checker's `storeTimeoutMs`. @default 5000
+   */
+  timeoutMs?: number;
 }
 
 /** The PostgreSQL status store. */
@@ -108,10 +115,12 @@ export async function migrateStatusSchema(sql: Sql, schema: string): Promise<voi
 }
 
 /**
- * Opens the PostgreSQL status store, migrating its schema first.
- * @param options - A client or URL, and the schema.
+ * Opens the PostgreSQL status store, migrating its schema first. Once open, a lost or refused
+ * connection makes any method throw core's `StoreUnavailableError`: the status app answers 503,
+ * and the checker keeps its results until the store is back.
+ * @param options - A client or URL, the schema and the connection timeout.
  * @returns The store.
- * @throws When the database cannot be reached or migrated.
+ * @throws When the database cannot be reached or migrated, or `timeoutMs` is not a positive number.
  * @example
  * ```ts
  * import { createChecker, createStatusApp } from '@catalogue-api/core';
@@ -125,8 +134,10 @@ export async function migrateStatusSchema(sql: Sql, schema: string): Promise<voi
 export async function createPostgresStatusStore(options: PostgresStatusStoreOptions): Promise<PostgresStatusStore> {
   if (!options.sql && !options.url) throw new TypeError('createPostgresStatusStore needs `sql` or `url`');
   const owned = !options.sql;
+  const timeoutMs = toTimeoutMs(options.timeoutMs);
+  let waiting = (): boolean => false;
   // NOTICEs such as "schema already exists, skipping" are expected and not worth logging.
-  const sql = options.sql ?? postgres(options.url!, { max: 4, onnotice: () => {} });
+  const sql = options.sql ?? postgres(options.url!, { max: 4, onnotice: () => {}, ...connectionOptions(timeoutMs, () => waiting()) });
   const schema = options.schema ?? 'catalogue_status';
   const s = quote(schema);
   try {
@@ -139,7 +150,7 @@ export async function createPostgresStatusStore(options: PostgresStatusStoreOpti
   const maintenances = sql(`${schema}.status_maintenances`);
   const lease = sql(`${schema}.status_lease`);
 
-  return {
+  const store: PostgresStatusStore = {
     schema,
     async recordCheck(check: CheckRecord, joinWithinMs: number) {
       const at = new Date(check.at);
@@ -233,4 +244,6 @@ export async function createPostgresStatusStore(options: PostgresStatusStoreOpti
       if (owned) await sql.end({ timeout: 5 });
     },
   };
+  waiting = guardStore(store);
+  return store;
 }
