@@ -6,6 +6,8 @@
  * status settings in `status.ts`;
  * `DATABASE_URL` serves the catalogue from PostgreSQL (schema `DATABASE_SCHEMA`, default `catalogue`;
  * migrated at start, seeded with the demo data when it holds no anime) instead of memory.
+ * `STORE_TIMEOUT_MS` (default 5000) bounds every store call, catalogue and status: past it, or with
+ * the database lost, requests get 503 with `Retry-After: 1` until it is back.
  * Server Keys, restricted routes, Redis, rate limits and trusted proxies: see `gateway-env.ts`.
  * @module
  */
@@ -21,14 +23,17 @@ const hostname = process.env.HOST ?? '127.0.0.1';
 // Below the process's file-descriptor limit (`ulimit -n`); see docs/configuration.md.
 const maxConnections = process.env.MAX_CONNECTIONS ? Number(process.env.MAX_CONNECTIONS) : undefined;
 
-const database = process.env.DATABASE_URL ? createPostgresStore({ url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA }) : undefined;
+const storeTimeoutMs = process.env.STORE_TIMEOUT_MS ? Number(process.env.STORE_TIMEOUT_MS) : undefined;
+const database = process.env.DATABASE_URL
+  ? createPostgresStore({ url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA, timeoutMs: storeTimeoutMs })
+  : undefined;
 if (database) {
   await database.migrate();
   // Several instances may start at once on an empty database; seeding is an idempotent upsert.
   if ((await database.count('anime')) === 0) await database.seed(demoData);
 }
 const gateway = createExampleGateway(process.env);
-const app = createCatalogueApp({ gateway: gateway.options, store: database ?? createMemoryStore(demoData) });
+const app = createCatalogueApp({ gateway: gateway.options, store: database ?? createMemoryStore(demoData), storeTimeoutMs });
 const status = await createExampleStatus(process.env, `http://${hostname}:${port}`);
 const server = await serve(combineApps(status.app, app), { port, hostname, maxConnections });
 await status.start(server.url);

@@ -13,6 +13,8 @@
  *   `STATUS_DATABASE_SCHEMA` (default `catalogue_status`). Not `DATABASE_URL`: example servers that tests
  *   start with a catalogue database would otherwise share one status history and one checker lease.
  * - `STATUS_INTERVAL_SECONDS`: seconds between checks (default 60).
+ * - `STORE_TIMEOUT_MS`: longest wait for one status store call (default 5000); past it, or with the
+ *   database lost, `/api/status` answers 503 and the checker keeps its results until the store is back.
  * @module
  */
 import { readFile } from 'node:fs/promises';
@@ -89,15 +91,16 @@ export async function createExampleStatus(env: NodeJS.ProcessEnv, host: string):
   const config: ExampleStatusConfig = env.STATUS_CONFIG ? JSON.parse(await readFile(env.STATUS_CONFIG, 'utf8')) : {};
   const upstreams = [...(config.upstreams ?? []), ...parseUpstreams(env.STATUS_UPSTREAMS)];
   const databaseUrl = env.STATUS_DATABASE_URL;
+  const storeTimeoutMs = env.STORE_TIMEOUT_MS ? Number(env.STORE_TIMEOUT_MS) : undefined;
   const store: StatusStore & { close?(): Promise<void> } = databaseUrl
-    ? await createPostgresStatusStore({ url: databaseUrl, schema: env.STATUS_DATABASE_SCHEMA ?? 'catalogue_status' })
+    ? await createPostgresStatusStore({ url: databaseUrl, schema: env.STATUS_DATABASE_SCHEMA ?? 'catalogue_status', timeoutMs: storeTimeoutMs })
     : createMemoryStatusStore();
-  const thresholds = { staleAfterSeconds: config.staleAfterSeconds ?? 120, failuresBeforeDown: config.failuresBeforeDown ?? 2 };
+  const settings = { staleAfterSeconds: config.staleAfterSeconds ?? 120, failuresBeforeDown: config.failuresBeforeDown ?? 2, storeTimeoutMs };
   const app = createStatusApp({
     services: [toSelf(host), ...upstreams],
     store,
     page: config.page ?? { name: 'catalogue-api status', url: `${host}/api/status` },
-    ...thresholds,
+    ...settings,
   });
   for (const maintenance of config.maintenances ?? []) await app.maintenance.add(maintenance);
 
@@ -110,7 +113,7 @@ export async function createExampleStatus(env: NodeJS.ProcessEnv, host: string):
         services: [toSelf(catalogueUrl), ...upstreams],
         store,
         intervalSeconds: Number(env.STATUS_INTERVAL_SECONDS ?? config.intervalSeconds ?? 60),
-        ...thresholds,
+        ...settings,
       });
       checker.start();
       if (env.STATUS_PORT) own = await serve(app, { port: Number(env.STATUS_PORT), hostname: env.HOST ?? '127.0.0.1' });
