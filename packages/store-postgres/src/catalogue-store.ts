@@ -251,6 +251,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       return m[name]!(...args);
     };
   }
-  waiting = guardStore(store);
+  // `sql` is the client itself (a tagged-template function), not a method.
+  waiting = guardStore(store, ['sql']);
   return store as PostgresStore;
 }

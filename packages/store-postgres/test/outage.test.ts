@@ -72,6 +72,8 @@ describe.skipIf(!url)('PostgreSQL going away mid-run', () => {
     await proxy.restore();
     await expect.poll(async () => (await get()).status, { timeout: 5_000, interval: 50 }).toBe(200);
     expect(await (await get()).json()).toMatchObject({ data: { mal_id: id } });
+    // The client itself is still the client, not a guarded method.
+    expect((await store.sql`select 1 as one`)[0]).toEqual({ one: 1 });
   }, 20_000);
 
   it('answers 503 for a store whose database refuses connections from the start', async () => {

@@ -284,7 +284,8 @@ export function createChecker(options: CheckerOptions): Checker {
       scheduled = undefined;
       await Promise.allSettled([...running]);
       try {
-        if (backlog.length > 0) await flush();
+        // Kept results are written only under the lease, as in a round.
+        if (backlog.length > 0 && (await bounded.acquireLease(holder, now(), leaseMs))) await flush();
         await bounded.releaseLease(holder);
       } catch (error) {
         // The lease runs out by itself; the backlog goes with this process.

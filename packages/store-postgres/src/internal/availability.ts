@@ -48,13 +48,14 @@ export function isUnavailable(error: unknown): boolean {
  * Wraps every method of a store so that an unavailable database throws `StoreUnavailableError`
  * (its cause the original error), and counts the calls waiting on the database.
  * @param store - The store object; its methods are replaced in place.
+ * @param except - Properties that are functions but not methods, such as the `sql` client.
  * @returns A function telling whether any call is waiting.
  */
-export function guardStore(store: object): () => boolean {
+export function guardStore(store: object, except: readonly string[] = []): () => boolean {
   let waiting = 0;
   const target = store as Record<string, unknown>;
   for (const [name, method] of Object.entries(target)) {
-    if (typeof method !== 'function') continue;
+    if (typeof method !== 'function' || except.includes(name)) continue;
     target[name] = async (...args: unknown[]) => {
       waiting++;
       try {
