@@ -164,6 +164,7 @@ export class ApiError extends Error {
  */
 export class StoreUnavailableError extends Error {
   /**
+   * Creates the error, to throw from a store method.
    * @param message - What failed, for the server log (clients never see it).
    * @param options - The underlying error, as `cause`.
    */
@@ -173,6 +174,7 @@ export class StoreUnavailableError extends Error {
   }
 
   /**
+   * Tells a `StoreUnavailableError` from any other thrown value.
    * @param value - Anything thrown.
    * @returns Whether it is a `StoreUnavailableError`, from this copy of core or another.
    */
