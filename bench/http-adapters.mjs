@@ -27,7 +27,7 @@
  * it moves far less than req/s, and raw's CPU/req over the variant's is the throughput ratio the
  * variant would reach on an otherwise idle core. Progress goes to stderr. Needs `wrk` on the PATH; Bun and Deno come from node_modules/.bin.
  *
- * The Node tail under saturation (1 % of requests over 1.2 s in the prototype, baselines §4) was
+ * The Node tail under saturation (about 1 % of requests over 1.2 s at 64 connections in an early prototype) was
  * connections waiting to be accepted, not slow answers; `tail-server.ts` measures it and its header
  * gives the finding and the fix (a per-turn work budget in adapter-node's `serve()`).
  * @module

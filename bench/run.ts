@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark of issue 7 in one run, one piece at a time (they compete for the
+ * `npm run bench`: every benchmark behind the performance bars in one run, one piece at a time (they compete for the
  * same cores), then `docs/benchmarks.md` written from what the pieces printed. Each piece is a child
  * process whose last stdout line is JSON (`--json`); its progress goes to stderr untouched.
  *
@@ -276,7 +276,7 @@ async function measure(): Promise<Run> {
   if (wanted('search')) {
     const tsx = bin('tsx');
     const full: Piece<SearchResult>[] = [];
-    // One process per run: a fresh heap and JIT each time, as the baselines measured.
+    // One process per run: a fresh heap and JIT each time, as a server starts.
     for (let i = 0; i < plan.searchRuns; i++) {
       full.push(await runPiece<SearchResult>(`search, memory, full (${i + 1}/${plan.searchRuns})`, tsx, [`${root}bench/search.ts`, '--json', '--passes', String(plan.searchPasses)], { timeoutMs: TIMEOUT_MS.search }));
     }
@@ -323,7 +323,7 @@ const verdict = (met: boolean | undefined) => (met === undefined ? 'n/a' : met ?
 const oks = <T,>(pieces: Piece<T>[] | undefined) => (pieces ?? []).filter((p): p is { ok: true; data: T; seconds: number } => p.ok).map((p) => p.data);
 const failure = (what: string, piece: Piece<unknown> | undefined) => (piece && !piece.ok ? `_${what}: not measured, ${piece.reason}._\n` : '');
 
-/** Per-runtime adapter bars of issue 7, as a share of that runtime's raw server. */
+/** Per-runtime adapter bars, as a share of that runtime's raw server. */
 const HTTP_BARS: Record<string, number> = { node: 0.85, bun: 0.9, deno: 0.85 };
 const SEARCH_KINDS = ['exact', 'english', 'synonym', 'typo', 'partial', 'romaji', 'fragment'];
 const KIND_NAMES: Record<string, string> = {
@@ -354,7 +354,7 @@ function medianSearch(runs: SearchResult[]): SearchResult | undefined {
   };
 }
 
-/** The bars of issue 7 as measured in this run, collected while the sections render, shown first. */
+/** The performance bars as measured in this run, collected while the sections render, shown first. */
 const bars: { bar: string; measured: string; met: boolean | undefined; context: string }[] = [];
 function check(barText: string, measured: string, met: boolean | undefined, context = ''): string {
   bars.push({ bar: barText, measured, met, context });
@@ -497,7 +497,7 @@ function gatewaySection(run: Run): string {
     `\`bench/gateway.ts\`: in-process through the plain door (\`app.handle\`, what the Node adapter calls), demo data, requests ` +
     `rotating over 55 targets (50 detail pages, 5 searches) and 10,000 client addresses on an injected clock so no limit trips. ` +
     `${int(g.requests)} requests per variant and round (Redis: a fifth of that), ${g.rounds} interleaved rounds, median. ` +
-    `**× none** is µs/request over the same pipeline without the gateway at the same concurrency. Issue 7 sets no bar here.\n\n`;
+    `**× none** is µs/request over the same pipeline without the gateway at the same concurrency. No bar is set here.\n\n`;
   if (run.skipped.some((s) => s.startsWith('Redis'))) md += '_Redis variants skipped: REDIS_URL was not set._\n\n';
   md += '| variant | µs / request | × none |\n|---|---:|---:|\n';
   for (const row of g.result) md += `| ${row.variant} | ${ms(row.usPerRequest)} | ${row.ratio.toFixed(2)} |\n`;
@@ -522,7 +522,7 @@ function render(run: Run): string {
   if (run.skipped.length) md += `\nSkipped in this run:\n\n${run.skipped.map((s) => `- ${s}`).join('\n')}\n`;
   bars.length = 0;
   const sections = `${httpSection(run)}\n${searchSection(run)}\n${startupSection(run)}\n${gatewaySection(run)}`;
-  md += '\n## The bars of issue 7, as measured\n\n';
+  md += '\n## The performance bars, as measured\n\n';
   md += 'Latency bars are checked on wall-clock time as measured; where a piece also reports the CPU time its own process used, that is shown as context (on a busy machine the difference is time other processes held the core).\n\n';
   // A bar whose piece was skipped or failed is listed too, as not measured.
   const expected = [

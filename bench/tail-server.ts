@@ -1,5 +1,5 @@
 /**
- * The Node saturation tail (baselines §4: at -c64, ~1 % of Node answers after 1.2 s while Bun and
+ * The Node saturation tail (measured on an early prototype: at -c64, ~1 % of Node answers after 1.2 s while Bun and
  * Deno stayed under 100 ms; not GC). A Node server with the catalogue app (no gateway, so every
  * search searches) on the full-scale anime set (`bench/.data`, `npm run build:bench-data`) or the
  * demo set, served by

@@ -1,6 +1,6 @@
 /**
- * The search query battery: ~200 labelled queries built from a dataset with a seeded PRNG, in the
- * six groups of the performance baselines (exact, English, synonym, typo, partial, romaji) and a
+ * The search query battery: ~200 labelled queries built from a dataset with a seeded PRNG, in
+ * six groups (exact, English, synonym, typo, partial, romaji; results in docs/benchmarks.md) and a
  * harder seventh (a two-word fragment from inside a title, with a typo), plus
  * latency-only groups (one- and two-letter queries, 200-character queries).
  * @module

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Derives the compact real-title list `scripts/bench-data/titles.tsv.gz` from the shared data
- * files (`../shared/data`, or the `SHARED_DATA` env var). Run it only when the source files change;
+ * Derives the compact real-title list `scripts/bench-data/titles.tsv.gz` from the source
+ * data files in the folder `SHARED_DATA` names (their public origins: `packages/demo-data/NOTICE.md`). Run it only when the source files change;
  * its output is committed so that `build.mjs` needs nothing outside the repository.
  *
  * Output: one anime per line, `mal_id<TAB>title<TAB>title_english<TAB>title_japanese<TAB>synonyms`,
@@ -64,7 +64,7 @@ const entry = (id) => {
   return e;
 };
 
-// §3 slim: every id and its default title.
+// anime-2023.slim.csv.gz: every id and its default title.
 const [slimHead, ...slim] = parseCsv(gunzipText('anime-2023.slim.csv.gz'));
 const sId = slimHead.indexOf('anime_id');
 const sName = slimHead.indexOf('Name');
@@ -73,7 +73,7 @@ for (const row of slim) {
   entry(Number(row[sId])).title = clean(row[sName]);
 }
 
-// §2 ids 1–2000: English and Japanese titles.
+// anime-2023.full-ids-1-2000.csv.gz: English and Japanese titles.
 const [fullHead, ...full] = parseCsv(gunzipText('anime-2023.full-ids-1-2000.csv.gz'));
 const f = (name) => fullHead.indexOf(name);
 for (const row of full) {
@@ -84,7 +84,7 @@ for (const row of full) {
   e.japanese ||= known(row[f('Other name')]);
 }
 
-// §1 TV 2006–2027: English, Japanese and synonyms.
+// anime-tv-2006-2027.ate329.json.gz (TV 2006–2027): English, Japanese and synonyms.
 for (const a of JSON.parse(gunzipText('anime-tv-2006-2027.ate329.json.gz'))) {
   const e = entry(a.mal_id);
   e.title ||= clean(a.title);

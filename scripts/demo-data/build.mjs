@@ -131,7 +131,7 @@ function buildAired(from, to, status) {
   };
 }
 
-/** ISO string (from §1) → date parts. */
+/** ISO string (from anime-tv-2006-2027.ate329.json.gz) → date parts. */
 function isoToDate(iso) {
   if (!iso) return null;
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
@@ -367,17 +367,17 @@ const kid = (r) => Number(r.anime_id);
 
 for (const id of MUST) add(id, 'franchise');
 
-// §1: popular TV anime with an English title and synonyms.
+// anime-tv-2006-2027.ate329.json.gz: popular TV anime with an English title and synonyms.
 const ateSorted = [...ate].sort(byPopularity);
 take(ateSorted.filter((r) => r.title_english && r.title_synonyms.length > 0), 150, 'popular-tv');
-// §1: airing and upcoming.
+// Same file: airing and upcoming.
 take(ateSorted.filter((r) => r.status === 'Currently Airing'), 20, 'airing');
 take(ateSorted.filter((r) => r.status === 'Not yet aired'), 16, 'upcoming');
-// §1: explicit genres and R+.
+// Same file: explicit genres and R+.
 take(ateSorted.filter((r) => r.genres.includes('Erotica')), 4, 'erotica');
 take(ateSorted.filter((r) => r.genres.includes('Ecchi')), 8, 'ecchi');
 take(ateSorted.filter((r) => r.rating === 'R+ - Mild Nudity'), 4, 'r-plus');
-// §1: null fields.
+// Same file: null fields.
 take(ateSorted.filter((r) => !r.title_english), 10, 'no-english');
 take(ateSorted.filter((r) => r.status === 'Finished Airing' && r.score === null), 4, 'no-score');
 take(ateSorted.filter((r) => r.status !== 'Not yet aired' && r.episodes === null), 3, 'no-episodes');
@@ -387,7 +387,7 @@ take(ateSorted.filter((r) => r.trailer_url === null && r.title_english), 3, 'no-
 take(ateSorted.filter((r) => r.broadcast === 'Not scheduled once per week'), 2, 'broadcast-unscheduled');
 take(ateSorted.filter((r) => r.rating === 'G - All Ages'), 4, 'g');
 
-// §2: every type, ratings, explicit genres and nulls.
+// anime-2023.full-ids-1-2000.csv.gz: every type, ratings, explicit genres and nulls.
 const kSorted = [...kaggle].sort(byMembers);
 const TYPE_QUOTA = { TV: 25, Movie: 30, OVA: 30, Special: 18, ONA: 12, Music: 6 };
 for (const [type, n] of Object.entries(TYPE_QUOTA)) take(kSorted.filter((r) => r.Type === type), n, `type-${type}`, kid);

@@ -145,7 +145,7 @@ function toEpisodeDetail(e: EpisodeRecord): EpisodeDetail {
   };
 }
 
-/** The season an anime premiered in: its `season`/`year`, else the quarter of `aired.from` (notes §8). */
+/** The season an anime premiered in: its `season`/`year`, else the quarter of `aired.from` (docs/specification.md: Jikan seasons, schedules, top lists and random picks). */
 function premiere(a: Anime): { year: number; season: (typeof SEASONS)[number] } | undefined {
   if (a.season && a.year) return { year: a.year, season: a.season };
   const from = a.aired.from;
@@ -933,7 +933,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       const keep = airingFilter(q);
       let list = (seasonLists.get(`${q.year}-${q.season}`) ?? []).filter(keep);
       if (q.continuing) {
-        // Long-running shows still airing that began before this season (notes §8, `continuing`).
+        // Long-running shows still airing that began before this season (docs/specification.md: Jikan seasons, schedules, top lists and random picks: `continuing`).
         const start = `${q.year}-${String(SEASONS.indexOf(q.season) * 3 + 1).padStart(2, '0')}-01`;
         const inSeason = new Set(list);
         const extra = anime.filter(

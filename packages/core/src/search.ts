@@ -1,7 +1,7 @@
 /**
  * Fuzzy title search that stays fast at catalogue scale: a trigram index picks at most a few
  * hundred candidates, and fuse.js ranks only those (a full fuse.js scan over ~30k titles took a
- * p99 of ~950 ms here; see the performance baselines).
+ * p99 of ~950 ms on this project's benchmark machine; docs/benchmarks.md has today's figures).
  * @module
  */
 import Fuse from 'fuse.js';

@@ -1,6 +1,7 @@
 /**
- * The meaning of the manga search filters and orderings, as pure functions over records (notes
- * §6.5: the anime rules with `published` for `aired` and `magazines` matching serializations).
+ * The meaning of the manga search filters and orderings, as pure functions over records
+ * (docs/specification.md: Jikan filters; the anime rules with `published` for `aired` and
+ * `magazines` matching serializations).
  * @module
  */
 import type { SortKey } from './internal/ordering.js';

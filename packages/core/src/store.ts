@@ -150,7 +150,7 @@ export type MangaOrderBy =
   | 'members'
   | 'favorites';
 
-/** A validated manga search (`GET /v1/manga`), with labels already mapped (notes §4, §6.5). */
+/** A validated manga search (`GET /v1/manga`), with labels already mapped (docs/specification.md: Jikan query parameters; docs/specification.md: Jikan filters). */
 export interface MangaSearch extends Paging {
   /** Fuzzy title text; results are ordered by relevance unless `orderBy` is given. */
   q?: string | undefined;
@@ -214,7 +214,7 @@ export type MagazineSearch = NamedSearch<'mal_id' | 'name' | 'count'>;
 /** Genre categories (`filter` of `/v1/genres/*`). */
 export type GenreCategory = 'genres' | 'explicit_genres' | 'themes' | 'demographics';
 
-/** Filters shared by the season, upcoming and schedule lists (notes §6.5, §8). */
+/** Filters shared by the season, upcoming and schedule lists (docs/specification.md: Jikan filters; docs/specification.md: Jikan seasons, schedules, top lists and random picks). */
 export interface AiringFilter extends Paging {
   /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
@@ -239,13 +239,13 @@ export interface SeasonQuery extends AiringFilter {
 /** Weekday or special value of `/v1/schedules` `filter`. */
 export type ScheduleDay = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday' | 'other' | 'unknown';
 
-/** `GET /v1/schedules`: airing TV anime by broadcast day, fewest members first (notes §8). */
+/** `GET /v1/schedules`: airing TV anime by broadcast day, fewest members first (docs/specification.md: Jikan seasons, schedules, top lists and random picks). */
 export interface ScheduleQuery extends AiringFilter {
   /** Broadcast day; absent: every day. */
   day?: ScheduleDay | undefined;
 }
 
-/** `GET /v1/top/anime` (notes §8). */
+/** `GET /v1/top/anime` (docs/specification.md: Jikan seasons, schedules, top lists and random picks). */
 export interface TopAnimeQuery extends Paging {
   /** Type labels, OR-ed. */
   types?: string[] | undefined;
@@ -257,7 +257,7 @@ export interface TopAnimeQuery extends Paging {
   sfw: SfwMode;
 }
 
-/** `GET /v1/top/manga` (notes §8). */
+/** `GET /v1/top/manga` (docs/specification.md: Jikan seasons, schedules, top lists and random picks). */
 export interface TopMangaQuery extends Paging {
   /** Type labels, OR-ed. */
   types?: string[] | undefined;

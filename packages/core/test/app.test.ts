@@ -1,5 +1,5 @@
 /**
- * The HTTP contract of issue 2 through `app.fetch`: status codes, envelope, headers, HEAD/OPTIONS,
+ * The HTTP contract (docs/specification.md: Errors, Endpoints) through `app.fetch`: status codes, envelope, headers, HEAD/OPTIONS,
  * and the semantics of every `/v1/anime` parameter on the real demo dataset.
  */
 import { demoData } from '@catalogue-api/demo-data';

@@ -1,6 +1,6 @@
 /**
  * The headers and envelope that every kind of answer carries, with the gateway on (its default):
- * CORS with `Retry-After` exposed (anchors-notes D.2: a 429 without CORS is invisible to a browser),
+ * CORS with `Retry-After` exposed (docs/specification.md: CORS; a 429 without CORS is invisible to a browser),
  * JSON, `Cache-Control: no-store` and the five-field envelope on errors, and the RateLimit headers
  * on every GET and HEAD of the catalogue, from 200 and 304 to 401, 403, 429, 500 and 503. The
  * status API mounted beside it answers with the same CORS and envelope, and is never rate limited.

@@ -8,7 +8,7 @@
 export type SendCommand = (args: string[]) => Promise<unknown>;
 
 /**
- * One atomic check of all windows of a tier (anchors-notes B.6): read every counter; if any is
+ * One atomic check of all windows of a tier (docs/specification.md: Rate-limit counters): read every counter; if any is
  * full, increment none; otherwise increment all. TTLs are relative so that an injected clock and
  * Redis's own clock never disagree about expiry; window starts are in the keys.
  * KEYS: the window counters. ARGV: limit and TTL (ms) per window. Reply: {allowed, count…}.

@@ -1,5 +1,5 @@
 /**
- * The Redis back end outside Node (issue 4: "behind a small interface so that Bun and Deno work
+ * The Redis back end outside Node (docs/runtimes.md: "Redis and PostgreSQL on Bun and Deno"; "behind a small interface so that Bun and Deno work
  * too"): `runtime-fixture.ts` runs the gateway on Redis under real Bun and Deno binaries (the `bun`
  * and `deno` npm packages) and must see the same limits and keys as under Node.
  */

@@ -226,7 +226,7 @@ export function defineHttpContract(options: HttpContractOptions): void {
         expect(res.headers.get('allow')).toBe(ALLOW);
         expect(res.headers.get('access-control-allow-origin')).toBe('*');
         expect(headerList(res.headers.get('access-control-allow-methods'))).toEqual(expect.arrayContaining(['get', 'head', 'options']));
-        // Every response, a preflight too, exposes Retry-After (issue 2).
+        // Every response, a preflight too, exposes Retry-After (docs/specification.md: CORS).
         expect(headerList(res.headers.get('access-control-expose-headers'))).toContain('retry-after');
       });
 

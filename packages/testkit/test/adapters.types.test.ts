@@ -1,5 +1,5 @@
 /**
- * Issue 6: the three adapters export the same `serve(app, { port, hostname, signal? })` returning
+ * docs/runtimes.md: the three adapters export the same `serve(app, { port, hostname, signal? })` returning
  * `Promise<{ url, close() }>`, so that moving a service between runtimes changes one import.
  */
 import { serve as serveBun } from '@catalogue-api/adapter-bun';

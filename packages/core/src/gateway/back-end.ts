@@ -48,7 +48,7 @@ export interface CounterStore {
   hit(windows: readonly CounterWindow[], now: number): CounterResult | Promise<CounterResult>;
 }
 
-/** When a client is blocked after ignoring rate limits (anchors-notes E.2). */
+/** When a client is blocked after ignoring rate limits (docs/specification.md: Blocks). */
 export interface BlockPolicy {
   /** Rate-limited responses that trigger a block. @default 30 */
   threshold: number;

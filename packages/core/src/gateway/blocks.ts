@@ -6,7 +6,7 @@
 import type { BlockPolicy, BlockStore } from './back-end.js';
 
 /**
- * The default policy (anchors-notes E.2): 30 rate-limited responses within 60 s block the client
+ * The default policy (docs/specification.md: Blocks): 30 rate-limited responses within 60 s block the client
  * for 10 minutes; a repeat within 24 hours of the previous block's end doubles it, up to 24 hours.
  */
 export const DEFAULT_BLOCK_POLICY: BlockPolicy = {

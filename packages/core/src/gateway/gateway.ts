@@ -216,7 +216,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
   const userCacheable = cacheOptions?.cacheable ?? (() => true);
   const cacheable = (path: string) => cacheOptions !== undefined && !path.startsWith('/v1/random/') && userCacheable(path);
 
-  // Blocks this process has seen, so a blocked client costs no back-end call (anchors-notes E.2).
+  // Blocks this process has seen, so a blocked client costs no back-end call (docs/specification.md: Blocks).
   const knownBlocks = new Map<string, number>();
   // Cache misses being loaded, so concurrent misses for one key run the routes once.
   const inflight = new Map<string, Promise<CachedResponse | PlainResponse>>();
@@ -314,7 +314,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
       etag: entry.etag,
       'last-modified': pair[0],
       expires: pair[1],
-      // Server Key answers are per customer: never for shared caches (anchors-notes C.3).
+      // Server Key answers are per customer: never for shared caches (docs/specification.md: Caching of Server Key answers).
       'cache-control': `${tier === 'server' ? 'private' : 'public'}, max-age=${maxAge}`,
       vary: 'X-Server-Key',
     };

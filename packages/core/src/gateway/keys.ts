@@ -9,7 +9,7 @@ const encoder = new TextEncoder();
 
 /**
  * A non-secret, stable id for a Server Key: the first 128 bits of its SHA-256, in hex. Counters and
- * logs use this, never the key itself (anchors-notes B.6).
+ * logs use this, never the key itself (docs/specification.md: Rate-limit counters).
  * @param key - The Server Key.
  * @returns 32 hex digits.
  */

@@ -87,7 +87,7 @@ export const animeSearchQuery = z
     genres: idListParam('genres'),
     genres_exclude: idListParam('genres_exclude'),
     producers: idListParam('producers'),
-    // Jikan's server also takes one producer id as `producer`, never together with `producers` (notes §3.1).
+    // Jikan's server also takes one producer id as `producer`, never together with `producers` (docs/specification.md: Jikan routes and parameters).
     producer: idParam('producer'),
     order_by: enumParam('order_by', ORDER_BY),
     sort: enumParam('sort', { asc: 'asc', desc: 'desc' }),

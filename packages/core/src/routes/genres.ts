@@ -9,7 +9,7 @@ import { enumParam, parseQuery } from '../query.js';
 import type { MediaKind } from '../store.js';
 import type { CatalogueHandler, CatalogueRoute } from './context.js';
 
-/** The query of the genre lists: `filter`, one category (notes §3.3). */
+/** The query of the genre lists: `filter`, one category (docs/specification.md: Jikan routes and parameters). */
 export const genresQuery = z.object({
   filter: enumParam('filter', {
     genres: 'genres',

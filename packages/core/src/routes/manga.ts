@@ -23,7 +23,7 @@ import type { MangaSearch } from '../store.js';
 import type { CatalogueHandler, CatalogueRoute } from './context.js';
 import { dataOr404, entryNewsQuery, fullList, pageOr404, pagingShape, pathId, sfwQuery, sfwShape, subListQuery } from './params.js';
 
-/** `type` values and their labels (Jikan v4 manga types, notes §4). */
+/** `type` values and their labels (Jikan v4 manga types, docs/specification.md: Jikan query parameters). */
 export const MANGA_TYPES = {
   manga: 'Manga',
   novel: 'Novel',
@@ -34,7 +34,7 @@ export const MANGA_TYPES = {
   manhua: 'Manhua',
 } as const;
 
-/** `status` values and their labels (notes §4). */
+/** `status` values and their labels (docs/specification.md: Jikan query parameters). */
 export const MANGA_STATUSES = {
   publishing: 'Publishing',
   complete: 'Finished',

@@ -38,7 +38,7 @@ export const SCRAPED_PAGE_SIZE = 100;
 /** The query of detail endpoints with SFW: `sfw` and `sfw-strict`. */
 export const sfwQuery = z.object(sfwShape()).transform((v) => sfwMode(v.sfw, v['sfw-strict']));
 
-/** The query of scraped sub-lists: `page` only, fixed page size (notes §3). */
+/** The query of scraped sub-lists: `page` only, fixed page size (docs/specification.md: Jikan routes and parameters). */
 export const scrapedPageQuery = z.object({ page: pageParam() }).transform((v) => ({ page: v.page, limit: SCRAPED_PAGE_SIZE }));
 
 /** The query of entry news: `page`, `sfw`, `sfw-strict`. */
@@ -51,7 +51,7 @@ export const subListQuery = z.object(pagingShape());
 
 /**
  * The query of a search over named records (characters, people, producers, magazines): `q`, `page`,
- * `limit`, `order_by` (out of `orderBy`), `sort` and `letter` (notes §3.3).
+ * `limit`, `order_by` (out of `orderBy`), `sort` and `letter` (docs/specification.md: Jikan routes and parameters).
  * @param orderBy - The allowed `order_by` values.
  * @returns The zod schema; its output is a `NamedSearch`.
  */
@@ -90,7 +90,7 @@ export function fullList<T>(page: Page<T>, paging: { page: number; limit: number
 
 /**
  * A list answer with the short pagination object `{ last_visible_page, has_next_page }`, as Jikan
- * gives on the lists it scrapes (notes §7 `P-`: episodes, news, reviews, recommendations…).
+ * gives on the lists it scrapes (episodes, news, reviews, recommendations…; docs/specification.md: Jikan pagination).
  * @param page - What the store returned.
  * @param paging - The requested page and page size.
  * @returns `{ pagination, data }`.

@@ -1,5 +1,5 @@
 /**
- * Random picks (notes §8): `GET /v1/random/anime`, `/v1/random/manga` (with SFW and `unapproved`),
+ * Random picks (docs/specification.md: Jikan seasons, schedules, top lists and random picks): `GET /v1/random/anime`, `/v1/random/manga` (with SFW and `unapproved`),
  * `/v1/random/characters` and `/v1/random/people`. Each request draws a fresh number from the injected
  * `random` source and the answer carries `Cache-Control: no-store`, so no cache ever replays a pick
  * (spec, "Further catalogue endpoints").

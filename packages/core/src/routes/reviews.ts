@@ -48,7 +48,7 @@ export const getRecentMangaReviews: CatalogueHandler = reviews('manga');
 
 /**
  * The query of one entry's reviews: `page`, `preliminary` and `spoilers` (both default false) and
- * `sort` (notes §3.1). No SFW: the only entry involved is the requested root (spec, SFW rule 3).
+ * `sort` (docs/specification.md: Jikan routes and parameters). No SFW: the only entry involved is the requested root (spec, SFW rule 3).
  */
 export const entryReviewsQuery = z
   .object({

@@ -1,5 +1,5 @@
 /**
- * `GET /v1/schedules`: TV anime currently airing, by broadcast day (notes §8), with `kids`,
+ * `GET /v1/schedules`: TV anime currently airing, by broadcast day (docs/specification.md: Jikan seasons, schedules, top lists and random picks), with `kids`,
  * `unapproved`, SFW and paging.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Seasons (notes §8): `GET /v1/seasons` (the archive), `/v1/seasons/{year}/{season}`, `/v1/seasons/now`
+ * Seasons (docs/specification.md: Jikan seasons, schedules, top lists and random picks): `GET /v1/seasons` (the archive), `/v1/seasons/{year}/{season}`, `/v1/seasons/now`
  * (the current season in Japan) and `/v1/seasons/upcoming` (every anime not yet aired).
  * @module
  */
@@ -41,7 +41,7 @@ export const seasonQuery = z
   }));
 
 /**
- * Parses the `{year}` path segment: 1000 to 2999 (notes §4).
+ * Parses the `{year}` path segment: 1000 to 2999 (docs/specification.md: Jikan query parameters).
  * @param value - The raw segment.
  * @throws {@link ApiError} 400 naming `year`.
  */
@@ -67,7 +67,7 @@ const JST_OFFSET_MS = 9 * 60 * 60 * 1000;
 
 /**
  * The anime season at an instant, in Japan time: winter is January–March, spring April–June,
- * summer July–September, fall October–December (notes §8).
+ * summer July–September, fall October–December (docs/specification.md: Jikan seasons, schedules, top lists and random picks).
  * @param now - Milliseconds since the epoch.
  * @returns The year and season.
  * @example

@@ -1,5 +1,5 @@
 /**
- * The anime record, in Jikan v4 server field order (spec, Anime object; Jikan notes §11.2).
+ * The anime record, in Jikan v4 server field order (spec, "Anime object"; docs/specification.md: Jikan response shapes).
  * @module
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * Who appears in and works on an entry: anime characters with voice actors, anime staff and manga
- * characters (Jikan notes §11.3; §12: anime character items carry `favorites`).
+ * characters (docs/specification.md: Jikan response shapes; anime character items carry `favorites`: docs/specification.md: where the Jikan server differs from its document).
  * @module
  */
 import { z } from 'zod';

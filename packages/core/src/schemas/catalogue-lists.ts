@@ -1,5 +1,5 @@
 /**
- * Catalogue-wide lists that are not records: the seasons archive (notes §11.4, §12: with the short
+ * Catalogue-wide lists that are not records: the seasons archive (docs/specification.md: Jikan response shapes; docs/specification.md: where the Jikan server differs from its document: with the short
  * pagination object), deleted ids and id lists (v1 additions; spec, "Further catalogue endpoints").
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Characters and their appearances and voices (Jikan notes §11.2, §11.3).
+ * Characters and their appearances and voices (docs/specification.md: Jikan response shapes).
  * @module
  */
 import { z } from 'zod';
@@ -23,7 +23,7 @@ export const characterAnimeSchema = z.object({ role: z.string(), anime: animeMet
 export const characterMangaSchema = z.object({ role: z.string(), manga: mangaMetaSchema });
 /** A voice actor of a character, with the language. */
 export const characterVoiceSchema = z.object({ language: z.string(), person: personMetaSchema });
-/** One picture of a character: server shape `{ jpg: { image_url } }` (notes §12). */
+/** One picture of a character: server shape `{ jpg: { image_url } }` (docs/specification.md: where the Jikan server differs from its document). */
 export const characterPictureSchema = z.object({ jpg: z.object({ image_url: z.string().nullable() }) });
 
 /** `GET /v1/characters/{id}/full` data. */

@@ -1,5 +1,5 @@
 /**
- * Building blocks shared by the response shapes (Jikan v4 §11.1). Every shape is defined once here
+ * Building blocks shared by the response shapes (docs/specification.md: Jikan response shapes). Every shape is defined once here
  * in zod; the TypeScript types, the response-shape tests and the OpenAPI document derive from it.
  * @module
  */
@@ -120,7 +120,7 @@ export const relatedEntrySchema = z.object({
   media_type: nstr,
 });
 
-/** The short pagination object of scraped lists in Jikan (episodes, news, reviews…; notes §7 `P-`). */
+/** The short pagination object of scraped lists in Jikan (episodes, news, reviews…; docs/specification.md: Jikan pagination). */
 export const shortPaginationSchema = z.object({ last_visible_page: z.number().int(), has_next_page: z.boolean() });
 
 /**

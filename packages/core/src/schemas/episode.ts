@@ -1,5 +1,5 @@
 /**
- * Anime episodes (Jikan notes §11.3) with the v1 additions `replies`, `synopsis` and a cover image
+ * Anime episodes (docs/specification.md: Jikan response shapes) with the v1 additions `replies`, `synopsis` and a cover image
  * where one exists (spec, "Other resources"; `images.jpg.image_url` is null otherwise).
  * @module
  */

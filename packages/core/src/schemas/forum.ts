@@ -1,5 +1,5 @@
 /**
- * Forum topics (Jikan notes §11.3). The v1 anime forum serves episode discussion threads only.
+ * Forum topics (docs/specification.md: Jikan response shapes). The v1 anime forum serves episode discussion threads only.
  * @module
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The manga record in Jikan v4 server field order (notes §11.2; §12: `title_synonyms` and the
+ * The manga record in Jikan v4 server field order (docs/specification.md: Jikan response shapes; docs/specification.md: where the Jikan server differs from its document: `title_synonyms` and the
  * deprecated `scored` copy of `score` are present on the server).
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * Pieces shared by anime and manga detail sub-resources: relations, external links, pictures,
- * moreinfo and score statistics (Jikan notes §11.3 with the §12 server corrections).
+ * moreinfo and score statistics (docs/specification.md: Jikan response shapes, as the server sends them: docs/specification.md: where the Jikan server differs from its document).
  * @module
  */
 import { z } from 'zod';
@@ -12,7 +12,7 @@ export const relationSchema = z.object({ relation: z.string(), entry: z.array(re
 /** Links to sites about an entry or producer (`external`), or where to watch it (`streaming`). */
 export const externalLinksSchema = z.array(linkSchema);
 
-/** One picture of an anime or manga: server shape, JPG and WebP in three sizes (notes §12). */
+/** One picture of an anime or manga: server shape, JPG and WebP in three sizes (docs/specification.md: where the Jikan server differs from its document). */
 export const mediaPictureSchema = imagesSchema;
 
 /** The `moreinfo` text of an anime or manga. */

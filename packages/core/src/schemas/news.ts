@@ -1,5 +1,5 @@
 /**
- * News: the Jikan entry news item (notes §11.3) and the v1 additions: the news list, full news with
+ * News: the Jikan entry news item (docs/specification.md: Jikan response shapes) and the v1 additions: the news list, full news with
  * related anime and manga, and news tags with counts (spec, "Further catalogue endpoints").
  * @module
  */

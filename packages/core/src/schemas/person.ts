@@ -1,5 +1,5 @@
 /**
- * People (voice actors, staff, authors) and their work (Jikan notes §11.2, §11.3).
+ * People (voice actors, staff, authors) and their work (docs/specification.md: Jikan response shapes).
  * @module
  */
 import { z } from 'zod';

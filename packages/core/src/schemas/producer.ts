@@ -1,5 +1,5 @@
 /**
- * Producers (studios, licensors), magazines and genres (Jikan notes §11.2).
+ * Producers (studios, licensors), magazines and genres (docs/specification.md: Jikan response shapes).
  * @module
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
- * Recommendations: per entry (notes §12: with `url` and `votes`) and the recent global list
- * (notes §11.4, §12: with `date`).
+ * Recommendations: per entry (with `url` and `votes`: docs/specification.md: where the Jikan server differs from its document) and the recent global list
+ * (with `date`: docs/specification.md: where the Jikan server differs from its document).
  * @module
  */
 import { z } from 'zod';

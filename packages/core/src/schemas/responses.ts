@@ -1,7 +1,7 @@
 /**
  * The response envelope of every catalogue endpoint, defined once from the record shapes. The
  * endpoint tests parse bodies with these, and `responseSchemas` maps each route path to its envelope
- * (for a generated OpenAPI document). Pagination follows Jikan (notes §7): the full object on
+ * (for a generated OpenAPI document). Pagination follows Jikan (docs/specification.md: Jikan pagination): the full object on
  * store-backed lists, the short one where Jikan scrapes; the v1 additions (news, articles, stacks)
  * are store-backed lists here, so they carry the full object.
  * @module
@@ -136,21 +136,21 @@ export const personPicturesResponseSchema = arrayOf(personPictureSchema);
 // ---- producers, magazines, genres ----
 /** `GET /v1/producers/{id}`. */
 export const producerResponseSchema = dataOf(producerSchema);
-/** `GET /v1/producers` (full pagination, notes §12). */
+/** `GET /v1/producers` (full pagination: docs/specification.md: where the Jikan server differs from its document). */
 export const producerListResponseSchema = listOf(producerSchema);
 /** `GET /v1/producers/{id}/full`. */
 export const producerFullResponseSchema = dataOf(producerFullSchema);
-/** `GET /v1/magazines` (full pagination, notes §12). */
+/** `GET /v1/magazines` (full pagination: docs/specification.md: where the Jikan server differs from its document). */
 export const magazineListResponseSchema = listOf(magazineSchema);
 /** `GET /v1/genres/anime`, `/v1/genres/manga`. */
 export const genresResponseSchema = arrayOf(genreSchema);
 
 // ---- seasons, schedules, top, recommendations, reviews ----
-/** `GET /v1/seasons` (short pagination, notes §12). */
+/** `GET /v1/seasons` (short pagination: docs/specification.md: where the Jikan server differs from its document). */
 export const seasonsResponseSchema = z.object({ pagination: shortPaginationSchema, data: z.array(seasonArchiveSchema) });
-/** `GET /v1/recommendations/anime|manga` (short pagination, with `date`: notes §12). */
+/** `GET /v1/recommendations/anime|manga` (short pagination, with `date`: docs/specification.md: where the Jikan server differs from its document). */
 export const recentRecommendationsResponseSchema = shortListOf(recentRecommendationSchema);
-/** `GET /v1/reviews/anime` (short pagination, notes §12). */
+/** `GET /v1/reviews/anime` (short pagination: docs/specification.md: where the Jikan server differs from its document). */
 export const animeReviewsResponseSchema = shortListOf(animeReviewWithEntrySchema);
 /** `GET /v1/reviews/manga`. */
 export const mangaReviewsResponseSchema = shortListOf(mangaReviewWithEntrySchema);

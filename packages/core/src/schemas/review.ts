@@ -1,5 +1,5 @@
 /**
- * Reviews (notes §11.3, §12: manga reviews carry `chapters_read`; global and top reviews carry
+ * Reviews (docs/specification.md: Jikan response shapes; docs/specification.md: where the Jikan server differs from its document: manga reviews carry `chapters_read`; global and top reviews carry
  * the reviewed `entry`).
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Anime videos: promos, episode videos and music videos (Jikan notes §11.3). Promos and music
+ * Anime videos: promos, episode videos and music videos (docs/specification.md: Jikan response shapes). Promos and music
  * videos use the trailer object, which carries the v1 statistics fields (spec, Anime object).
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * From check history to state intervals and minutes per UTC day: pure functions, no clock of
- * their own (anchors A.8: results become intervals; minutes are interval ∩ UTC-day overlap).
+ * their own (results become intervals; minutes are interval ∩ UTC-day overlap; docs/status-api.md).
  * @module
  */
 import type { CheckSegment } from './types.js';

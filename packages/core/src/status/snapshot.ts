@@ -129,7 +129,7 @@ export function toSnapshot(input: SnapshotInput): StatusSnapshot {
     api_version: 1,
     page: { name: input.page.name, url: input.page.url },
     checker: {
-      // Computed now, at generation (anchors A.8.5): the latest completed check is within the threshold.
+      // Computed now, at generation (spec, "Status snapshot"): the latest completed check is within the threshold.
       healthy: last !== null && now - last <= staleAfterMs,
       last_check_at: last === null ? null : iso(last),
       stale_after_seconds: staleAfterSeconds,

@@ -2,8 +2,8 @@
  * Wire compatibility with Jikan v4, field by field: every Jikan v4 path the spec serves has a route
  * here, and each route's zod response schema has exactly Jikan's field names, leaf types and
  * nullability (recursively), except for the differences in `ALLOWED` below, each of which is a v1
- * addition of the spec or a correction of the OpenAPI document by the server's behaviour (Jikan notes
- * §11, §12). The Jikan side is `jikan-v4-shapes.ts`, generated from the OpenAPI document. Since the
+ * addition of the spec or a correction of the OpenAPI document by the server's behaviour (docs/specification.md: Jikan response shapes;
+ * docs/specification.md: where the Jikan server differs from its document). The Jikan side is `jikan-v4-shapes.ts`, generated from the OpenAPI document. Since the
  * shapes test (`shapes.test.ts`) proves that the demo data's bodies parse with these zod schemas and
  * carry nothing else, what holds for the schemas holds on the wire. Likewise every query parameter the
  * document declares is one our route parses, and every value it lists is accepted.
@@ -41,7 +41,7 @@ const V1_ONLY = new Set([
 
 /** Our routes that answer as a Jikan route of another path. */
 const SAME_AS: Record<string, string> = {
-  // The server also takes the day as a path segment (notes §3.4); the document has only the query form.
+  // The server also takes the day as a path segment (docs/specification.md: Jikan routes and parameters); the document has only the query form.
   '/v1/schedules/:filter': '/schedules',
 };
 
@@ -57,7 +57,7 @@ function component(name: string): JikanShape {
   return shape;
 }
 
-/** A review item of the global and top lists: review, `user` and `entry` (notes §11.3, §12). */
+/** A review item of the global and top lists: review, `user` and `entry` (docs/specification.md: where the Jikan server differs from its document). */
 const reviewWithEntry = (kind: 'anime' | 'manga'): JikanShape => ({
   user: '#user_meta',
   ...(component(`${kind}_review`) as Record<string, JikanShape>),
@@ -65,8 +65,8 @@ const reviewWithEntry = (kind: 'anime' | 'manga'): JikanShape => ({
 });
 
 /**
- * Route bodies whose document schema is absent or malformed, as the server answers them (notes §12:
- * "`/top/reviews`, `/reviews/*` | nested/absent schema | `{pagination(P-), data:[review+entry+user]}`").
+ * Route bodies whose document schema is absent or malformed, as the server answers them
+ * (docs/specification.md: where the Jikan server differs from its document: global and top reviews are `{ pagination, data: [review, entry, user] }`).
  */
 const ROUTE_BODY: Record<string, JikanShape> = {
   ...JIKAN_ROUTES,
@@ -153,7 +153,10 @@ interface Allowance {
   routes?: RegExp;
   /** The differences it allows. */
   diff: RegExp;
-  /** Where the difference comes from. */
+  /**
+   * Where the difference comes from: "server, not document" marks a row of docs/specification.md,
+   * "Where the Jikan server differs from its OpenAPI document".
+   */
   why: string;
 }
 
@@ -166,11 +169,11 @@ const ALLOWED: Allowance[] = [
     diff: new RegExp(`^extra (.+\\.)?(trailer|video)\\.(${TRAILER_V1})$`),
     why: 'spec, Anime object and Versioning: trailers and videos carry title, views, likes, dislikes, comment_count, published_at, duration, privacy_status, region_restriction, embeddable',
   },
-  { routes: ANIME_RECORD_ROUTES, diff: /^extra data(\[\])?\.trailer\.images$/, why: 'notes §12: the server sends anime.trailer with images (doc: trailer_base)' },
+  { routes: ANIME_RECORD_ROUTES, diff: /^extra data(\[\])?\.trailer\.images$/, why: 'server, not document: the server sends anime.trailer with images (doc: trailer_base)' },
   {
     routes: new RegExp(`${ANIME_RECORD_ROUTES.source}|${MANGA_RECORD_ROUTES.source}`),
     diff: /^(missing data(\[\])?\.(aired|published)\.prop\.string|extra data(\[\])?\.(aired|published)\.string)$/,
-    why: 'spec, Anime object, and notes §11.1: the display string sits beside prop, not inside it as the document has it',
+    why: 'spec, "Anime object", and the server: the display string sits beside prop, not inside it as the document has it',
   },
   {
     routes: ANIME_RECORD_ROUTES,
@@ -178,7 +181,7 @@ const ALLOWED: Allowance[] = [
     why: 'spec, Anime object: type, source and status are not nullable',
   },
   { routes: /^\/anime\/\{id\}\/full$/, diff: /^extra data\.moreinfo$/, why: 'spec: the full anime response carries moreinfo' },
-  { routes: /^\/anime\/\{id\}\/characters$/, diff: /^extra data\[\]\.favorites$/, why: 'notes §12: anime characters items carry favorites' },
+  { routes: /^\/anime\/\{id\}\/characters$/, diff: /^extra data\[\]\.favorites$/, why: 'server, not document: anime characters items carry favorites' },
   {
     routes: /^\/anime\/\{id\}\/characters$/,
     diff: /^extra data\[\]\.voice_actors\[\]\.person\.favorites$/,
@@ -197,35 +200,35 @@ const ALLOWED: Allowance[] = [
   {
     routes: /^\/anime\/\{id\}\/pictures$/,
     diff: /^(missing data\[\]\.images|extra data\[\]\.(jpg|webp))$/,
-    why: 'notes §12: anime pictures are {jpg:{3 sizes}, webp:{3 sizes}} items, no images wrapper',
+    why: 'server, not document: anime pictures are {jpg:{3 sizes}, webp:{3 sizes}} items, no images wrapper',
   },
   {
     routes: /^\/characters\/\{id\}\/pictures$/,
     diff: /^(missing data\[\]\.(image_url|large_image_url)|extra data\[\]\.jpg)$/,
-    why: 'notes §12: character pictures are {jpg:{image_url}} items',
+    why: 'server, not document: character pictures are {jpg:{image_url}} items',
   },
   {
     routes: /^\/(anime|manga)\/\{id\}\/recommendations$/,
     diff: /^extra data\[\]\.(url|votes)$/,
-    why: 'notes §12: entry recommendations are {entry, url, votes}',
+    why: 'server, not document: entry recommendations are {entry, url, votes}',
   },
-  { routes: /^\/recommendations\/(anime|manga)$/, diff: /^extra data\[\]\.date$/, why: 'notes §12: recent recommendations carry date' },
-  { routes: MANGA_RECORD_ROUTES, diff: /^extra data(\[\])?\.(title_synonyms|scored)$/, why: 'notes §12: manga and manga_full carry title_synonyms and scored' },
+  { routes: /^\/recommendations\/(anime|manga)$/, diff: /^extra data\[\]\.date$/, why: 'server, not document: recent recommendations carry date' },
+  { routes: MANGA_RECORD_ROUTES, diff: /^extra data(\[\])?\.(title_synonyms|scored)$/, why: 'server, not document: manga and manga_full carry title_synonyms and scored' },
   {
     routes: /^\/(producers|magazines)$/,
     diff: /^extra pagination\.(current_page|items)$/,
-    why: 'notes §12: /producers and /magazines have the full pagination object',
+    why: 'server, not document: /producers and /magazines have the full pagination object',
   },
-  { routes: /^\/seasons$/, diff: /^extra pagination$/, why: 'notes §12: /seasons is {pagination, data}' },
+  { routes: /^\/seasons$/, diff: /^extra pagination$/, why: 'server, not document: /seasons is {pagination, data}' },
   {
     routes: /^\/(manga\/\{id\}\/reviews|reviews\/manga|top\/reviews)$/,
     diff: /^extra data\[\](\|1)?\.chapters_read$/,
-    why: 'notes §12: manga reviews carry chapters_read',
+    why: 'server, not document: manga reviews carry chapters_read',
   },
   {
     routes: /^\/(anime\/\{id\}\/reviews|reviews\/anime|top\/reviews)$/,
     diff: /^nullable data\[\](\|0)?\.episodes_watched: ours true, jikan false$/,
-    why: 'notes §11.3: episodes_watched is int? (null when the reviewer did not say)',
+    why: 'server, not document: episodes_watched is int? (null when the reviewer did not say)',
   },
 ];
 
@@ -264,7 +267,7 @@ describe('Jikan v4 compatibility of the response shapes', () => {
 const SEASON_QUERY = { kids: 'boolean', filter: ['tv', 'movie', 'ova', 'special', 'ona', 'music', 'cm', 'pv', 'tv_special'] };
 const REVIEW_SORT = { sort: ['mostVoted', 'newest', 'oldest'] };
 
-/** Parameters the server takes beyond the document (notes §3, §12), which clients send. */
+/** Parameters the server takes beyond the document (docs/specification.md: Jikan routes and parameters; docs/specification.md: where the Jikan server differs from its document), which clients send. */
 const SERVER_QUERIES: Record<string, Record<string, string | string[]>> = {
   '/anime': { producer: 'integer' },
   '/seasons/now': SEASON_QUERY,
@@ -297,7 +300,7 @@ const SAMPLE: Record<string, string[]> = {
   genres_exclude: ['1,2'],
   producers: ['1,2'],
   magazines: ['1,2'],
-  // The server takes full dates only (notes §12); we also take the document's 2022 and 2005-05.
+  // The server takes full dates only (docs/specification.md: where the Jikan server differs from its document); we also take the document's 2022 and 2005-05.
   start_date: ['2005-01-01', '2005-05', '2022'],
   end_date: ['2024-12-31', '2024-05', '2024'],
 };
