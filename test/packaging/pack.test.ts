@@ -50,11 +50,11 @@ const serverSource = (adapter: string) =>
   ].join('\n');
 
 /**
- * The records the importer is run on. Until a fixture of real Jikan v4 records lands in the test
- * fixtures, three anime of the demo dataset in the importer's input format (NDJSON, one record a
- * line); to switch, point `file` at the new fixture and set `resource` and `records` to match it.
+ * The records the importer is run on: real Jikan v4 records, a list response of nine anime as Jikan
+ * serves them (test/fixtures/jikan-v4/README.md says where they come from). To run it on another
+ * file, point `file` at it and set `resource` and `records` to match.
  */
-const IMPORT_FIXTURE = { file: join(root, 'test/packaging/fixtures/anime-tiny.ndjson'), resource: 'anime', records: 3 };
+const IMPORT_FIXTURE = { file: join(root, 'test/fixtures/jikan-v4/anime.json'), resource: 'anime', records: 9 };
 
 /** A registry URL where nothing listens: any request for it fails at once. */
 const CLOSED = 'http://127.0.0.1:9/';
