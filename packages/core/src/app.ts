@@ -5,8 +5,9 @@
 import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
 import { ApiError } from './errors.js';
 import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from './internal/bounded-store.js';
-import { createPipeline, type Logger } from './internal/pipeline.js';
 import { toCanonicalPath } from './internal/request-target.js';
+import { toDeprecationHeaders, type DeprecationOptions } from './deprecation.js';
+import { createPipeline, EXPOSED, type Logger } from './internal/pipeline.js';
 import { createGateway, type GatewayOptions } from './gateway/gateway.js';
 import { createMemoryStore } from './memory-store.js';
 import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
@@ -61,6 +62,13 @@ export interface CatalogueAppOptions {
    * the app still answers `/v1/…`. No trailing slash. @default ''
    */
   mountPath?: string;
+  /**
+   * Announces this version's end on every answer, whatever its status: `Deprecation` (RFC 9745),
+   * `Sunset` (RFC 8594) and `Link: <successorUrl>; rel="successor-version"`. Serve the successor
+   * beside it with `combineApps` (docs/operations.md, "Retiring a version").
+   * @default none
+   */
+  deprecation?: DeprecationOptions;
 }
 
 /** A catalogue API app. */
@@ -118,6 +126,7 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     middleware: withGateway(options),
     logger,
     serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),
+    headers: versionHeaders(options.deprecation),
   });
   return {
     handle,
@@ -137,6 +146,18 @@ function toMountPath(mountPath: string | undefined): string {
     throw new TypeError(`mountPath must be a path such as "/catalogue", without a trailing slash, not ${JSON.stringify(mountPath)}`);
   }
   return mountPath;
+}
+
+function versionHeaders(deprecation: DeprecationOptions | undefined): Record<string, string> | undefined {
+  const headers = toDeprecationHeaders(deprecation);
+  if (Object.keys(headers).length === 0) return undefined;
+  // Browsers read them from cross-origin answers only when exposed (Fetch, CORS).
+  headers['access-control-expose-headers'] = `${EXPOSED}, ${Object.keys(headers).map(toHeaderCase).join(', ')}`;
+  return headers;
+}
+
+function toHeaderCase(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 
 function withGateway(options: CatalogueAppOptions): readonly Middleware[] | undefined {

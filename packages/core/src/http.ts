@@ -23,6 +23,40 @@ export interface PlainRequest {
   header(name: string): string | undefined;
   /** The client's IP address as the transport saw it (socket address), when known. */
   clientAddress?: string | undefined;
+  /**
+   * What the stages learned about this request, for the access log and metrics. Set by
+   * `createObservedApp` only; without it no stage records anything.
+   */
+  trace?: RequestTrace | undefined;
+  /**
+   * Set only by the host itself for requests it makes in-process (the status checker's probe of its
+   * own catalogue): the gateway counts them under this name, apart from every client, and never
+   * blocks them. Adapters never set it from the wire.
+   */
+  internalClient?: string | undefined;
+}
+
+/**
+ * What the stages of an app note about one request while answering it: one mutable object per
+ * request, made only when something observes (see `createObservedApp`).
+ */
+export interface RequestTrace {
+  /** The canonical path (dot segments, `%2e` and `\\` resolved), which the pipeline decides once. */
+  path?: string | undefined;
+  /** The route template that answered (`/v1/anime/:id`), as the pipeline matched it. */
+  route?: string | undefined;
+  /** The gateway tier. */
+  tier?: 'public' | 'server' | undefined;
+  /** The gateway's client id: IP address or IPv6 /64 for the public tier, the key's fingerprint for the Server Key tier. */
+  client?: string | undefined;
+  /** How the response cache served it: `hit`, `miss`, or `bypass` (not cacheable); `not_modified` when answered 304. */
+  cache?: 'hit' | 'miss' | 'bypass' | 'not_modified' | undefined;
+  /** The rate-limit window that refused it (429). */
+  limited?: 'second' | 'minute' | 'day' | undefined;
+  /** Refused by a temporary block (403). */
+  blocked?: boolean | undefined;
+  /** Refused because the gateway back end did not answer (503). */
+  unavailable?: boolean | undefined;
 }
 
 /** A response as the pipeline produces it. Header names are lower-case. */
@@ -37,6 +71,8 @@ export interface PlainResponse {
 export interface RequestContext {
   /** The client's IP address (from the socket; Bun's `server.requestIP`, Deno's `info.remoteAddr`). */
   clientAddress?: string | undefined;
+  /** For a request the host makes in-process: see `PlainRequest.internalClient`. */
+  internalClient?: string | undefined;
 }
 
 /**
@@ -77,6 +113,7 @@ export function fromWebRequest(request: Request, context?: RequestContext): Plai
     get clientAddress() {
       return context?.clientAddress;
     },
+    internalClient: context?.internalClient,
   };
 }
 

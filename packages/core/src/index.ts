@@ -16,7 +16,25 @@ export {
   type PlainRequest,
   type PlainResponse,
   type RequestContext,
+  type RequestTrace,
 } from './http.js';
+export { createObservedApp, type ClientIdMode, type ObservableApp, type ObservedApp, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './observe.js';
+export {
+  createCatalogueMetrics,
+  createMetricsRegistry,
+  LATENCY_BUCKETS,
+  METRICS_CONTENT_TYPE,
+  UNMATCHED_ROUTE,
+  type CatalogueMetrics,
+  type CatalogueMetricsOptions,
+  type CounterSeries,
+  type Family,
+  type GaugeCollector,
+  type HistogramSeries,
+  type MetricsRegistry,
+} from './metrics.js';
+export { createHealthApp, type HealthApp, type HealthAppOptions, type HealthCheck } from './health.js';
+export { toDeprecationHeaders, type DeprecationOptions } from './deprecation.js';
 export type { Logger } from './internal/pipeline.js';
 export { createMemoryStore } from './memory-store.js';
 export { compareTop, onTopList, TOP_ORDER, topRule, type TopEntry, type TopFilter, type TopRule } from './top-order.js';

@@ -60,6 +60,11 @@ export interface RedisGateway extends GatewayBackend {
   addKeys(keys: readonly string[]): Promise<void>;
   /** Revokes Server Keys. */
   removeKeys(keys: readonly string[]): Promise<void>;
+  /**
+   * Sends `PING`, within the timeout: a readiness check (`createHealthApp({ checks: { gateway: backend.ping } })`).
+   * @returns Resolves when Redis answered; rejects when it did not.
+   */
+  ping(): Promise<void>;
   /** Resolves once the first connection is up (only for a connection opened from `url`). */
   ready: Promise<void>;
   /** Closes a connection opened from `url`; a no-op for a client you passed in. */
@@ -110,6 +115,7 @@ export function createRedisGateway(options: RedisGatewayOptions = {}): RedisGate
     publicCache: createRedisCacheStore(send, `${prefix}{cache:public}`, { maxBytes: bytes.public, maxKeyLength }),
     serverCache: createRedisCacheStore(send, `${prefix}{cache:server}`, { maxBytes: bytes.server, maxKeyLength }),
     timeoutMs,
+    ping: async () => void (await send(['PING'])),
     addKeys: keys.add,
     removeKeys: keys.remove,
     ready,

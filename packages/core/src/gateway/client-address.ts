@@ -111,7 +111,13 @@ export function toClientId(address: string | undefined): string {
   return `${groups.join(':')}::/64`;
 }
 
-function compileTrust(trust: TrustProxy): ((address: string) => boolean) | number | boolean {
+/**
+ * Compiles a {@link TrustProxy} setting.
+ * @param trust - The setting.
+ * @returns A boolean or hop count as given, or a test of an address against the listed ranges.
+ * @throws TypeError when an entry is not an IP address or CIDR range.
+ */
+export function compileTrust(trust: TrustProxy): ((address: string) => boolean) | number | boolean {
   if (typeof trust === 'boolean' || typeof trust === 'number' || typeof trust === 'function') return trust;
   const ranges = trust.map((entry) => {
     const slash = entry.indexOf('/');

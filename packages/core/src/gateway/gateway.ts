@@ -222,6 +222,8 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
   const inflight = new Map<string, Promise<CachedResponse | PlainResponse>>();
   const dates = new WeakMap<CachedResponse, [string, string]>();
   let healthy = true;
+  // The 503s of an unreachable back end, told apart from the routes' own for the request's trace.
+  const outages = new WeakSet<ApiError>();
 
   function unavailable(cause: unknown, tier: Tier): ApiError {
     if (healthy) {
@@ -232,7 +234,9 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
     const spec = specs?.[tier][0];
     // Nothing is admitted while accounting is down: the tier's tightest window reads as spent for 1 s.
     if (spec) Object.assign(headers, { 'ratelimit-limit': String(spec.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
-    return new ApiError(503, 'Service Unavailable', 'Rate-limit accounting is temporarily unavailable. Retry in 1 second.', headers);
+    const error = new ApiError(503, 'Service Unavailable', 'Rate-limit accounting is temporarily unavailable. Retry in 1 second.', headers);
+    outages.add(error);
+    return error;
   }
 
   /** Awaits a back-end answer within the timeout; any failure becomes the 503 error. */
@@ -340,6 +344,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
   function conditional(request: PlainRequest, headers: Record<string, string>, status: number, body: string | Uint8Array | null, etag: string): PlainResponse {
     const ifNoneMatch = request.header('if-none-match');
     if (ifNoneMatch !== undefined && matchesIfNoneMatch(ifNoneMatch, etag)) {
+      if (request.trace) request.trace.cache = 'not_modified';
       // 304 repeats the caching headers of a 200 and has no body (RFC 9110 §15.4.5).
       delete headers['content-type'];
       delete headers['content-length'];
@@ -359,10 +364,11 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
     return conditional(request, headers, response.status, response.body, etag);
   }
 
-  return async function gateway(request, next) {
+  async function admit(request: PlainRequest, next: () => Promise<PlainResponse>): Promise<PlainResponse> {
     const now = clock();
     // Canonical: the pipeline resolved it before any stage ran, and the router matches this same
     // path. Restricted routes, caching and the cache key read it, never a raw target.
+    const trace = request.trace;
     const path = request.path;
     const suppliedKey = request.header('x-server-key');
     let tier: Tier = 'public';
@@ -375,13 +381,24 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
     const keyRejected = suppliedKey !== undefined && id === null;
     // A public client's identity serves its block and its rate windows only: without either (rate
     // limits and blocks off) the address is never looked at (Bun looks it up on demand).
-    if (tier === 'public' && (blockPolicy || specs?.public.length)) {
+    const internal = request.internalClient;
+    if (tier === 'public' && internal !== undefined) {
+      // The host's own probe: its own bucket (so still counted in the back end), never a client's.
+      id = `internal:${internal}`;
+    } else if (tier === 'public' && (blockPolicy || specs?.public.length)) {
       id = identify(request);
       // Server Key traffic is never blocked; blocked requests are neither counted nor extend the block.
       if (blockPolicy) {
         const until = await blockedUntil(id, now);
-        if (until !== null) throw forbidden(until, now, specs?.public[0]);
+        if (until !== null) {
+          if (trace) trace.blocked = true;
+          throw forbidden(until, now, specs?.public[0]);
+        }
       }
+    }
+    if (trace) {
+      trace.tier = tier;
+      if (id !== null) trace.client = id;
     }
 
     let extra: Record<string, string> | undefined;
@@ -391,10 +408,11 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
       if (!result.allowed) {
         const i = findBlockingWindow(windows, result);
         const retryAfter = Math.max(1, Math.ceil((windows[i]!.resetAt - now) / 1000));
-        if (tier === 'public' && blockPolicy) {
+        if (tier === 'public' && blockPolicy && internal === undefined) {
           const until = await settle(() => backend.blocks.recordRejection(id!, now, blockPolicy));
           if (until !== null) rememberBlock(id!, until, now);
         }
+        if (trace) trace.limited = specs[tier][i]!.name;
         const { message, error } = toRateLimitTexts(specs[tier][i]!, tier, retryAfter);
         throw new ApiError(429, message, error, {
           'retry-after': String(retryAfter),
@@ -417,7 +435,10 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
       if (tier !== 'server' && isRestricted(path)) {
         throw new ApiError(401, `${mountPath}${path} requires a Server Key.`, 'Send a valid Server Key in the X-Server-Key header. Authorization: Bearer is not supported.');
       }
-      if (!cacheable(path)) return await uncached(request, next, tier, extra);
+      if (!cacheable(path)) {
+        if (trace) trace.cache = 'bypass';
+        return await uncached(request, next, tier, extra);
+      }
 
       const store = caches[tier];
       const key = request.query ? `${path}?${request.query}` : path;
@@ -428,6 +449,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
         // An unreachable cache is a miss, not an outage: the routes can still answer.
         entry = undefined;
       }
+      if (trace) trace.cache = entry ? 'hit' : 'miss';
       if (!entry) {
         const flightKey = `${tier}:${key}`;
         let flight = inflight.get(flightKey);
@@ -436,12 +458,21 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
           inflight.set(flightKey, flight);
         }
         const loaded = await flight;
-        if (!('etag' in loaded)) return { ...loaded, headers: extra ? { ...loaded.headers, ...extra } : loaded.headers };
+        // Concurrent misses share `loaded`: each gets its own headers, which later stages may add to.
+        if (!('etag' in loaded)) return { ...loaded, headers: { ...loaded.headers, ...extra } };
         entry = loaded;
       }
       return fromEntry(entry, request, tier, now, extra);
     } catch (error) {
       throw withHeaders(error, extra, request);
     }
+  }
+
+  return function gateway(request, next) {
+    if (request.trace === undefined) return admit(request, next);
+    return admit(request, next).catch((error: unknown) => {
+      if (outages.has(error as ApiError)) request.trace!.unavailable = true;
+      throw error;
+    });
   };
 }

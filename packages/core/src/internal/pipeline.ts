@@ -68,11 +68,16 @@ export interface PipelineOptions<C> {
   mountPath?: string | undefined;
   /** Writes a reply's body as JSON text. @default JSON.stringify */
   serialize?: (body: unknown) => string;
+  /**
+   * Headers added to every answer of the app, whatever its status or method (the version's
+   * `Deprecation`, `Sunset` and `Link`). They replace a header of the same name.
+   */
+  headers?: Readonly<Record<string, string>> | undefined;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 // Browsers may read these from cross-origin answers (CORS "exposed headers").
-const EXPOSED = 'Retry-After, ETag, Last-Modified, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
+export const EXPOSED = 'Retry-After, ETag, Last-Modified, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
 const PREFLIGHT_HEADERS = 'Accept, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-Requested-With, X-Server-Key';
 
 /** @returns The headers every response starts with. */
@@ -144,6 +149,7 @@ function toQuery(params: URLSearchParams): RawQuery {
 export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainRequest) => Promise<PlainResponse> {
   const { context, logger } = options;
   const mountPath = options.mountPath ?? '';
+  const always = options.headers && Object.keys(options.headers).length > 0 ? options.headers : undefined;
   const serialize = options.serialize ?? JSON.stringify;
   const notFound =
     options.notFound ?? ((path: string) => new ApiError(404, `No endpoint at ${path}`, 'Check the path against the API documentation.'));
@@ -183,6 +189,8 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     for (const { pattern, route } of candidates) {
       const match = pattern.exec(pathname);
       if (!match) continue;
+      const trace = request.trace;
+      if (trace) trace.route = route.path;
       const routeRequest = { params: match.groups ?? {}, query: toQuery(params), path: request.path, request };
       const answer = route.handler(routeRequest, context);
       reply = answer instanceof Promise ? await answer : answer;
@@ -193,6 +201,14 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     const headers = baseHeaders();
     if (reply.headers) Object.assign(headers, reply.headers);
     return { status: reply.status ?? 200, headers, body: serialize(reply.body) };
+  }
+
+  /** The template of the first route whose pattern matches: a request's route before any stage answers it. */
+  function routeOf(path: string): string | undefined {
+    const key = groupKey(path);
+    const candidates = (key !== undefined && groups.get(key)) || anyGroup;
+    for (const { pattern, route } of candidates) if (pattern.test(path)) return route.path;
+    return undefined;
   }
 
   const stages = options.middleware ?? [];
@@ -207,6 +223,8 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     // limits, cache key), the router and the error envelope all read this one path.
     const request = toCanonicalRequest(received);
     const path = request ? request.path : '/';
+    // The access log and metrics name this path too, not the raw target.
+    if (received.trace && request) received.trace.path = path;
     let response: PlainResponse;
     try {
       if (method === 'OPTIONS') {
@@ -228,6 +246,9 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
         // `*`, `host:443`, `http://[::1`: not a path of this server (RFC 9112 §3.2).
         throw new ApiError(400, 'Malformed request target', 'The request target must be a path such as /v1/anime, or an absolute http(s) URL.');
       } else {
+        // Observed: the route is named before the stages run, since a cached answer never reaches a route.
+        const trace = request.trace;
+        if (trace) trace.route = routeOf(request.path);
         response = await run(request, 0);
       }
     } catch (thrown) {
@@ -239,6 +260,8 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
       // HEAD: same status and headers as GET, no body (RFC 9110 §9.3.2).
       response = { ...response, headers: { ...response.headers, 'content-length': String(byteLength(response.body)) }, body: null };
     }
+    // Every answer is built afresh above (the gateway copies cached headers), so adding is safe.
+    if (always) Object.assign(response.headers, always);
     return response;
   };
 }

@@ -67,5 +67,8 @@ export function toCanonicalRequest(request: PlainRequest): PlainRequest | undefi
     get clientAddress() {
       return request.clientAddress;
     },
+    // The same trace object, so that what the stages note reaches the observer of the received request.
+    trace: request.trace,
+    internalClient: request.internalClient,
   };
 }

@@ -59,6 +59,12 @@ export interface CheckerOptions {
    * outage): the history then starts the outage late. @default 10000
    */
   backlogLimit?: number;
+=======
+   * Told of every check's outcome as it is recorded (for metrics).
+   * @param serviceId - The service checked.
+   * @param outcome - Its outcome.
+   */
+  onCheck?: (serviceId: string, outcome: CheckOutcome) => void;
 }
 
 /** What one round did. */
@@ -214,6 +220,7 @@ export function createChecker(options: CheckerOptions): Checker {
     } finally {
       timers.clearTimeout(timer);
     }
+    options.onCheck?.(service.id, outcome);
     await record({ serviceId: service.id, outcome, at }, online);
     return outcome;
   }

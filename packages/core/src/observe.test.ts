@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { createCatalogueApp } from './app.js';
+import { combineApps } from './combine-apps.js';
+import type { PlainRequest } from './http.js';
+import { createMemoryStore } from './memory-store.js';
+import { createObservedApp, type ObservedAppOptions, type RequestRecord } from './observe.js';
+import { createStatusApp } from './status/app.js';
+import { createMemoryStatusStore } from './status/memory-status-store.js';
+import { makeAnime } from '../test/fixtures.js';
+
+const KEY = 'observe-test-server-key-7f3a';
+const T0 = Date.UTC(2026, 2, 10, 12, 0, 0, 250);
+
+function setup(options: Partial<ObservedAppOptions> = {}) {
+  const records: RequestRecord[] = [];
+  const clock = { now: T0 };
+  const store = createMemoryStore({ anime: [makeAnime({ mal_id: 1, title: 'Cowboy Bebop' }), makeAnime({ mal_id: 5, title: 'Tengen Toppa' })] });
+  const catalogue = createCatalogueApp({ store, now: () => clock.now, gateway: { keys: [KEY] }, logger: { error: () => undefined } });
+  const status = createStatusApp({ services: [], store: createMemoryStatusStore(), page: { name: 'x', url: 'http://x' } });
+  const app = createObservedApp(combineApps(status, catalogue), { observers: [(record) => records.push({ ...record })], now: () => clock.now, ...options });
+  async function send(path: string, headers: Record<string, string> = {}, address = '203.0.113.7', method = 'GET') {
+    const [p, q = ''] = path.split('?');
+    const request: PlainRequest = { method, path: p!, query: q, header: (name) => headers[name], clientAddress: address };
+    return app.handle(request);
+  }
+  return { app, send, records, clock };
+}
+
+describe('createObservedApp', () => {
+  it('hands one record per request with route template, status, bytes, tier, cache and a request id it also returns', async () => {
+    const { send, records } = setup();
+    const first = await send('/v1/anime/1');
+    const second = await send('/v1/anime/1');
+    const etag = second.headers.etag!;
+    const third = await send('/v1/anime/1', { 'if-none-match': etag });
+    expect([first.status, second.status, third.status]).toEqual([200, 200, 304]);
+    expect(records).toHaveLength(3);
+    expect(records.map((r) => r.cache)).toEqual(['miss', 'hit', 'not_modified']);
+    for (const [i, record] of records.entries()) {
+      expect(record).toMatchObject({ method: 'GET', path: '/v1/anime/1', route: '/v1/anime/:id', tier: 'public', time: T0 });
+      expect(record.durationMs).toBeGreaterThanOrEqual(0);
+      expect(record.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect([first, second, third][i]!.headers['x-request-id']).toBe(record.requestId);
+    }
+    expect(records[0]!.bytes).toBe(new TextEncoder().encode(first.body as string).byteLength);
+    expect(records[2]!.bytes).toBe(0);
+    expect(new Set(records.map((r) => r.requestId)).size).toBe(3);
+  });
+
+  it('names the client by a salted hash, the same for one address and never the address itself', async () => {
+    const { send, records } = setup();
+    await send('/v1/anime/1', {}, '203.0.113.7');
+    await send('/v1/anime/5', {}, '203.0.113.7');
+    await send('/v1/anime/5', {}, '198.51.100.9');
+    expect(records[0]!.client).toMatch(/^[0-9a-f]{16}$/);
+    expect(records[0]!.client).toBe(records[1]!.client);
+    expect(records[2]!.client).not.toBe(records[0]!.client);
+    expect(JSON.stringify(records)).not.toContain('203.0.113.7');
+  });
+
+  it('names the canonical path the pipeline decided, not the raw target', async () => {
+    const { send, records } = setup();
+    const answer = await send('/v1/x/../anime/%2e/1');
+    expect(answer.status).toBe(200);
+    expect(records[0]).toMatchObject({ path: '/v1/anime/1', route: '/v1/anime/:id', cache: 'miss', tier: 'public' });
+  });
+
+  it('gives the address itself only when told to', async () => {
+    const { send, records } = setup({ clientId: 'address' });
+    await send('/v1/anime/1', {}, '203.0.113.7');
+    expect(records[0]!.client).toBe('203.0.113.7');
+  });
+
+  it('never puts a Server Key or an If-None-Match value in a record', async () => {
+    const { send, records } = setup();
+    await send('/v1/anime/1', { 'x-server-key': KEY, 'if-none-match': '"secret-etag-value"' });
+    await send('/v1/anime/1', { 'x-server-key': `${KEY}-wrong` });
+    expect(records[0]).toMatchObject({ tier: 'server', status: 200 });
+    expect(records[0]!.client).toMatch(/^key:[0-9a-f]{12}$/);
+    expect(records[1]!.status).toBe(401);
+    const text = JSON.stringify(records);
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain('secret-etag-value');
+  });
+
+  it('notes the full window of a 429, the block of a 403 and routes of other apps', async () => {
+    const { send, records } = setup();
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await send('/v1/anime/1', {}, '192.0.2.44')).status);
+    expect(statuses).toContain(429);
+    expect(statuses).toContain(403);
+    const limited = records.find((r) => r.status === 429)!;
+    expect(limited).toMatchObject({ limited: 'second', tier: 'public', route: '/v1/anime/:id' });
+    expect(records.find((r) => r.status === 403)).toMatchObject({ blocked: true });
+    await send('/api/status');
+    expect(records.at(-1)).toMatchObject({ route: '/api/status', status: 200 });
+    await send('/nowhere/at/all');
+    expect(records.at(-1)).toMatchObject({ route: undefined, status: 404 });
+  });
+
+  it('accepts X-Request-Id only from a trusted proxy, and only a well-formed one', async () => {
+    const { send } = setup({ requestId: { trustProxy: ['10.0.0.0/8'] } });
+    expect((await send('/v1/anime/1', { 'x-request-id': 'lb-1234' }, '10.1.2.3')).headers['x-request-id']).toBe('lb-1234');
+    expect((await send('/v1/anime/1', { 'x-request-id': 'lb-1234' }, '203.0.113.7')).headers['x-request-id']).not.toBe('lb-1234');
+    const forged = (await send('/v1/anime/1', { 'x-request-id': 'a"\n{"status":200' }, '10.1.2.3')).headers['x-request-id'];
+    expect(forged).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('never sends a request id when ids are off', async () => {
+    const { send, records } = setup({ requestId: false });
+    expect((await send('/v1/anime/1')).headers['x-request-id']).toBeUndefined();
+    expect(records[0]!.requestId).toBeUndefined();
+  });
+
+  it('answers the client even when an observer throws', async () => {
+    const { send } = setup({
+      observers: [
+        () => {
+          throw new Error('disk full');
+        },
+      ],
+    });
+    expect((await send('/v1/anime/1')).status).toBe(200);
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * `createObservedApp`: one record per request (route template, status, bytes, duration, tier,
+ * cache, client, request id) handed to observers such as an access log or metrics, and the
+ * `X-Request-Id` header on every answer.
+ * @module
+ */
+import { createBodyMemo } from './body-memo.js';
+import { compileTrust, toClientId, type TrustProxy } from './gateway/client-address.js';
+import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext, type RequestTrace } from './http.js';
+
+/** What an observer learns of one answered request. Header values, keys and queries are never in it. */
+export interface RequestRecord extends RequestTrace {
+  /** When the request arrived, in milliseconds since the epoch. */
+  time: number;
+  /** The HTTP method. */
+  method: string;
+  /** The request path, without the query. */
+  path: string;
+  /** The answer's status. */
+  status: number;
+  /** The answer's body size in bytes (UTF-8); 0 for no body. */
+  bytes: number;
+  /** From the request reaching the app to its answer being ready, in milliseconds. */
+  durationMs: number;
+  /** The request id, also sent back as `X-Request-Id`; `undefined` when ids are off. */
+  requestId: string | undefined;
+}
+
+/** Something told of every answered request, after the answer is ready. It must not throw or block. */
+export type RequestObserver = (record: RequestRecord) => void;
+
+/** How the access record names the client. */
+export type ClientIdMode = 'hash' | 'address' | 'none';
+
+/** Options of {@link createObservedApp}. */
+export interface ObservedAppOptions {
+  /** Told of every request, in order. With none, the app is returned as it is. */
+  observers: readonly RequestObserver[];
+  /**
+   * `X-Request-Id`: `true` generates one per request (a UUID) and sends it back; an object also
+   * accepts the one a trusted proxy sent (same rules as the gateway's `trustProxy`); `false`: none.
+   * @default true
+   */
+  requestId?: boolean | { trustProxy: TrustProxy };
+  /**
+   * `client` in the record: `hash` (a salted hash of the gateway's client id, stable for this
+   * process; a Server Key client is `key:` and the start of the key's fingerprint), `address`
+   * (the IP address itself) or `none`.
+   * @default 'hash'
+   */
+  clientId?: ClientIdMode;
+  /** A monotonic clock in milliseconds, for durations. @default performance.now */
+  clock?: () => number;
+  /** The wall clock, for `time`. @default Date.now */
+  now?: () => number;
+}
+
+/** An app with the two doors, as `createCatalogueApp` and `combineApps` make them. */
+export interface ObservableApp {
+  /**
+   * The plain door.
+   * @param request - The plain request.
+   * @returns The plain response; never rejects.
+   */
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  /**
+   * Whether a path belongs to this app.
+   * @param path - A request path.
+   */
+  owns(path: string): boolean;
+}
+
+/** The observed app: the same doors. */
+export interface ObservedApp extends ObservableApp {
+  /**
+   * The Web-standard door.
+   * @param request - The request.
+   * @param context - The client address, from the host.
+   * @returns The response; never rejects.
+   */
+  fetch(request: Request, context?: RequestContext): Promise<Response>;
+}
+
+// What a proxy may pass on as a request id: short, printable, nothing that could break a log line.
+const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
+
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    // Two bytes up to U+07FF and for each half of a surrogate pair (four in all), three otherwise.
+    bytes += code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
+
+/**
+ * The salted 64-bit FNV-1a of a client id, in hex: the same client gets the same id in every log
+ * line of this process, and the address cannot be read back.
+ */
+function createClientHasher(): (id: string) => string {
+  const salt = new Uint32Array(2);
+  crypto.getRandomValues(salt);
+  return (id) => {
+    let a = 0x811c9dc5 ^ salt[0]!;
+    let b = 0x01000193 ^ salt[1]!;
+    for (let i = 0; i < id.length; i++) {
+      const c = id.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x5bd1e995);
+    }
+    return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  };
+}
+
+/**
+ * Wraps an app so that every request is timed and traced, its record handed to the observers, and
+ * its answer given an `X-Request-Id`. The stages inside (pipeline, gateway) note what they know on
+ * the request's trace; without this wrapper they note nothing and the request costs nothing more.
+ * @param app - The app: `createCatalogueApp`, `combineApps(…)`, a status or health app.
+ * @param options - Observers, request ids, client ids, clocks.
+ * @returns An app with the same doors, for any adapter.
+ * @throws TypeError when a `trustProxy` entry is not an address or CIDR range.
+ * @example
+ * ```ts
+ * const metrics = createCatalogueMetrics();
+ * const app = createObservedApp(combineApps(status, catalogue), {
+ *   observers: [(record) => console.log(JSON.stringify(record)), metrics.observe],
+ * });
+ * ```
+ */
+export function createObservedApp(app: ObservableApp, options: ObservedAppOptions): ObservedApp {
+  const observers = options.observers;
+  const clock = options.clock ?? (() => performance.now());
+  const now = options.now ?? Date.now;
+  const ids = options.requestId ?? true;
+  const trust = typeof ids === 'object' ? compileTrust(ids.trustProxy) : false;
+  const trusted = (request: PlainRequest): boolean => {
+    if (trust === false || trust === 0) return false;
+    if (typeof trust !== 'function') return true;
+    const address = request.clientAddress;
+    return address !== undefined && trust(address);
+  };
+  const clientMode = options.clientId ?? 'hash';
+  const hash = clientMode === 'hash' ? createClientHasher() : undefined;
+  // Cached answers come back as the same string: its size is found with one comparison.
+  const sizeOf = createBodyMemo(utf8Length, (bytes) => bytes);
+  const one = observers.length === 1 ? observers[0] : undefined;
+
+  function clientOf(record: RequestRecord, request: PlainRequest): string | undefined {
+    if (clientMode === 'none') return undefined;
+    const known = record.client;
+    if (record.tier === 'server' && known !== undefined) return `key:${known.slice(0, 12)}`;
+    const id = known ?? toClientId(request.clientAddress);
+    return hash ? hash(id) : id;
+  }
+
+  async function handle(request: PlainRequest): Promise<PlainResponse> {
+    const started = clock();
+    let requestId: string | undefined;
+    if (ids !== false) {
+      const sent = trust !== false ? request.header('x-request-id') : undefined;
+      requestId = sent !== undefined && REQUEST_ID.test(sent) && trusted(request) ? sent : crypto.randomUUID();
+    }
+    // One object per request, every field present from the start (one shape for the engine).
+    const record: RequestRecord = {
+      time: now(),
+      method: request.method,
+      path: request.path,
+      route: undefined,
+      status: 0,
+      bytes: 0,
+      durationMs: 0,
+      tier: undefined,
+      client: undefined,
+      cache: undefined,
+      limited: undefined,
+      blocked: undefined,
+      unavailable: undefined,
+      requestId,
+    };
+    request.trace = record;
+    const response = await app.handle(request);
+    record.durationMs = Math.round((clock() - started) * 1000) / 1000;
+    record.status = response.status;
+    const body = response.body;
+    record.bytes = body === null ? 0 : typeof body === 'string' ? sizeOf(body) : body.byteLength;
+    record.client = clientOf(record, request);
+    if (requestId !== undefined) response.headers['x-request-id'] = requestId;
+    try {
+      if (one) one(record);
+      else for (const observe of observers) observe(record);
+    } catch {
+      // An observer's failure (a full disk, a closed stream) never costs the client its answer.
+    }
+    return response;
+  }
+
+  if (observers.length === 0 && ids === false) {
+    return { handle: (request) => app.handle(request), owns: (path) => app.owns(path), fetch: async (r, c) => toWebResponse(await app.handle(fromWebRequest(r, c))) };
+  }
+  return {
+    handle,
+    owns: (path) => app.owns(path),
+    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
+  };
+}
