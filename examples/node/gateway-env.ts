@@ -22,6 +22,14 @@ import { createRedisGateway } from '@catalogue-api/redis';
 /** The gateway options and what must be closed at shutdown. */
 export interface ExampleGateway {
   options: GatewayOptions;
+  /** Resolves when the gateway back end answers (at once without Redis), rejects when it does not. */
+  ping(): Promise<void>;
+  /**
+   * Waits up to `ms` for the back end's first answer; when none comes, says plainly on stderr that
+   * the API answers 503 until it is back, and again once it is.
+   * @param ms - How long to wait before warning.
+   */
+  announce(ms?: number): Promise<void>;
   /** Closes the Redis connection, when there is one. */
   close(): Promise<void>;
 }
@@ -52,6 +60,21 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
 }
 
 /**
+ * A connection URL without its password, for messages.
+ * @param url - e.g. `redis://:secret@10.0.0.5:6379`.
+ * @returns e.g. `redis://:***@10.0.0.5:6379`.
+ */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unreadable URL)';
+  }
+}
+
+/**
  * Builds the example's gateway from the environment.
  * @param env - The environment (`process.env`).
  * @returns The options for `createCatalogueApp({ gateway })` and a `close` for shutdown.
@@ -72,7 +95,7 @@ export function createExampleGateway(env: Record<string, string | undefined>): E
   if (!toSwitch('CACHE', env.CACHE)) options.cache = false;
   if (!env.REDIS_URL) {
     options.keys = keys;
-    return { options, close: async () => undefined };
+    return { options, ping: async () => undefined, announce: async () => undefined, close: async () => undefined };
   }
   const backend = createRedisGateway({ url: env.REDIS_URL, prefix: env.REDIS_PREFIX || 'catalogue-api:' });
   options.backend = backend;
@@ -80,5 +103,23 @@ export function createExampleGateway(env: Record<string, string | undefined>): E
   if (keys.length > 0) {
     void backend.ready.then(() => backend.addKeys(keys)).catch((error: unknown) => console.error('Could not add SERVER_KEYS to Redis', error));
   }
-  return { options, close: () => backend.close() };
+  const where = redactUrl(env.REDIS_URL);
+  return {
+    options,
+    ping: backend.ping,
+    async announce(ms = 2_000) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+      const up = await Promise.race([backend.ready.then(() => true as const), late]);
+      clearTimeout(timer);
+      if (up) return;
+      // Fail closed stays: requests get 503 with Retry-After until Redis answers.
+      console.error(
+        `Gateway back end unreachable: no answer from Redis at ${where} within ${ms} ms. ` +
+          'The API answers 503 (Retry-After: 1) to every /v1 request until it is back; check REDIS_URL.',
+      );
+      void backend.ready.then(() => console.error(`Gateway back end reachable: Redis at ${where} answers; the API serves requests again.`));
+    },
+    close: () => backend.close(),
+  };
 }

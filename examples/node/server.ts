@@ -9,6 +9,7 @@
  * `STORE_TIMEOUT_MS` (default 5000) bounds every store call, catalogue and status: past it, or with
  * the database lost, requests get 503 with `Retry-After: 1` until it is back.
  * Server Keys, restricted routes, Redis, rate limits and trusted proxies: see `gateway-env.ts`.
+ * Access log, metrics (`METRICS_PORT`), `/healthz` and `/readyz`, deprecation headers: see `observability.ts`.
  * @module
  */
 import { serve } from '@catalogue-api/adapter-node';
@@ -16,6 +17,7 @@ import { combineApps, createCatalogueApp, createMemoryStore } from '@catalogue-a
 import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
 import { createExampleGateway } from './gateway-env.js';
+import { createExampleOperations } from './observability.js';
 import { createExampleStatus } from './status.js';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -33,12 +35,21 @@ if (database) {
   if ((await database.count('anime')) === 0) await database.seed(demoData);
 }
 const gateway = createExampleGateway(process.env);
-const app = createCatalogueApp({ gateway: gateway.options, store: database ?? createMemoryStore(demoData), storeTimeoutMs });
-const status = await createExampleStatus(process.env, `http://${hostname}:${port}`);
-const server = await serve(combineApps(status.app, app), { port, hostname, maxConnections });
+const ops = createExampleOperations(process.env, gateway.options.trustProxy ?? false);
+const app = createCatalogueApp({
+  gateway: gateway.options,
+  store: ops.instrument(database ?? createMemoryStore(demoData)),
+  storeTimeoutMs,
+  deprecation: ops.deprecation,
+});
+const status = await createExampleStatus(process.env, `http://${hostname}:${port}`, { probe: app.fetch, onCheck: ops.metrics?.recordCheck });
+const health = ops.health(database ? { store: () => database.sql`select 1`, gateway: gateway.ping } : { gateway: gateway.ping });
+await gateway.announce();
+const server = await serve(ops.observe(combineApps(health, status.app, app)), { port, hostname, maxConnections });
+await ops.start(hostname);
 await status.start(server.url);
 console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void Promise.all([server.close(), status.stop(), gateway.close()]).then(() => database?.close()).then(() => process.exit(0)));
+  process.once(signal, () => void Promise.all([server.close(), status.stop(), gateway.close(), ops.stop()]).then(() => database?.close()).then(() => process.exit(0)));
 }

@@ -24,6 +24,8 @@ import {
   createMemoryStatusStore,
   createStatusApp,
   type Checker,
+  type CheckerOptions,
+  type RequestContext,
   type MaintenanceInput,
   type ServiceConfig,
   type StatusApp,
@@ -40,6 +42,21 @@ export interface ExampleStatusConfig {
   staleAfterSeconds?: number;
   failuresBeforeDown?: number;
 }
+
+/** How the checker reaches this server's own catalogue, and who hears of check results. */
+export interface ExampleStatusHooks {
+  /**
+   * Answers the self-check in-process instead of over the network. Its requests carry an internal
+   * identity that the gateway counts apart from every client and never blocks, so a client that
+   * got the local address blocked (or rate limited) never makes the healthy API look down.
+   */
+  probe?: (request: Request, context: RequestContext) => Promise<Response>;
+  /** Told of every check's outcome (for metrics). */
+  onCheck?: CheckerOptions['onCheck'];
+}
+
+/** The name the gateway counts the self-check under. */
+export const SELF_CHECK_CLIENT = 'status-check';
 
 /** The example's status API, before and after it starts. */
 export interface ExampleStatus {
@@ -85,9 +102,10 @@ function parseUpstreams(list: string | undefined): ServiceConfig[] {
  * Reads the status configuration and opens the store.
  * @param env - The environment (`process.env`).
  * @param host - `http://host:port` the catalogue will listen on; the self-check uses the real URL given to `start`.
+ * @param hooks - An in-process probe of the catalogue for the self-check, and a listener for results.
  * @returns The status API, not yet checking.
  */
-export async function createExampleStatus(env: NodeJS.ProcessEnv, host: string): Promise<ExampleStatus> {
+export async function createExampleStatus(env: NodeJS.ProcessEnv, host: string, hooks: ExampleStatusHooks = {}): Promise<ExampleStatus> {
   const config: ExampleStatusConfig = env.STATUS_CONFIG ? JSON.parse(await readFile(env.STATUS_CONFIG, 'utf8')) : {};
   const upstreams = [...(config.upstreams ?? []), ...parseUpstreams(env.STATUS_UPSTREAMS)];
   const databaseUrl = env.STATUS_DATABASE_URL;
@@ -109,9 +127,17 @@ export async function createExampleStatus(env: NodeJS.ProcessEnv, host: string):
   return {
     app,
     async start(catalogueUrl) {
+      const self = toSelf(catalogueUrl);
+      const probe = hooks.probe;
+      const selfUrl = self.check.url;
       checker = createChecker({
-        services: [toSelf(catalogueUrl), ...upstreams],
+        services: [self, ...upstreams],
         store,
+        onCheck: hooks.onCheck,
+        // The self-check goes to the app in-process (see ExampleStatusHooks.probe); upstreams over the network.
+        fetch: probe
+          ? (input, init) => (input === selfUrl ? probe(new Request(input, init), { internalClient: SELF_CHECK_CLIENT }) : fetch(input, init))
+          : undefined,
         intervalSeconds: Number(env.STATUS_INTERVAL_SECONDS ?? config.intervalSeconds ?? 60),
         ...settings,
       });

@@ -21,6 +21,7 @@ export {
 export { createObservedApp, type ClientIdMode, type ObservableApp, type ObservedApp, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './observe.js';
 export {
   createCatalogueMetrics,
+  createMetricsApp,
   createMetricsRegistry,
   LATENCY_BUCKETS,
   METRICS_CONTENT_TYPE,
@@ -31,6 +32,7 @@ export {
   type Family,
   type GaugeCollector,
   type HistogramSeries,
+  type MetricsApp,
   type MetricsRegistry,
 } from './metrics.js';
 export { createHealthApp, type HealthApp, type HealthAppOptions, type HealthCheck } from './health.js';

@@ -7,7 +7,10 @@
  * looked up once per route and then bumped in place, with no label object or string per request.
  * @module
  */
+import { errorEnvelope } from './errors.js';
+import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
 import type { RequestObserver, RequestRecord } from './observe.js';
+import { createMemoryStore } from './memory-store.js';
 import type { CheckOutcome } from './status/types.js';
 import type { CatalogueStore } from './store.js';
 
@@ -229,6 +232,13 @@ export interface CatalogueMetricsOptions {
   buckets?: readonly number[];
 }
 
+let methods: string[] | undefined;
+/** The names of the CatalogueStore methods, read off the memory store (bounded label values). */
+function storeMethods(): string[] {
+  methods ??= Object.entries(createMemoryStore()).flatMap(([name, value]) => (typeof value === 'function' ? [name] : []));
+  return methods;
+}
+
 interface RouteSeries {
   duration: HistogramSeries;
   bytes: CounterSeries;
@@ -308,9 +318,10 @@ export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): C
 
   function instrumentStore<S extends CatalogueStore>(store: S): S {
     const timed = Object.create(store) as Record<string, unknown>;
-    for (const name of new Set([...Object.keys(store), ...Object.getOwnPropertyNames(Object.getPrototypeOf(store) ?? {})])) {
+    // The CatalogueStore methods only (a store's own extras, such as a SQL client, stay as they are).
+    for (const name of storeMethods()) {
       const method = (store as unknown as Record<string, unknown>)[name];
-      if (typeof method !== 'function' || name === 'constructor') continue;
+      if (typeof method !== 'function') continue;
       const histogram = storeDuration.labels(name);
       const errors = storeErrors.labels(name);
       timed[name] = function (this: unknown, ...args: unknown[]) {
@@ -355,5 +366,57 @@ export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): C
     recordCheck: (serviceId, outcome) => checks.labels(serviceId, outcome).inc(),
     watchDependencies: (read) => void dependencyReaders.push(read),
     render: () => registry.render(),
+  };
+}
+
+/** An app that serves metrics text at one path, for a port of its own. */
+export interface MetricsApp {
+  /**
+   * The plain door.
+   * @param request - The plain request.
+   * @returns The metrics at `path`, else 404 or 405.
+   */
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  /**
+   * The Web-standard door.
+   * @param request - The request.
+   * @param context - Unused.
+   * @returns The response.
+   */
+  fetch(request: Request, context?: RequestContext): Promise<Response>;
+  /**
+   * Whether a path is the metrics path.
+   * @param path - A request path.
+   */
+  owns(path: string): boolean;
+}
+
+/**
+ * Serves `render()` as `GET /metrics` (or `path`) in the Prometheus text format, never cached. Serve
+ * it on a port of its own that the public cannot reach, not beside the API.
+ * @param render - Renders the metrics (`metrics.render`).
+ * @param path - Where. @default '/metrics'
+ * @returns The app, for any adapter's `serve`.
+ * @example
+ * ```ts
+ * await serve(createMetricsApp(metrics.render), { port: 9464, hostname: '127.0.0.1' });
+ * ```
+ */
+export function createMetricsApp(render: () => string, path = '/metrics'): MetricsApp {
+  async function handle(request: PlainRequest): Promise<PlainResponse> {
+    const json = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+    if (request.path !== path) {
+      return { status: 404, headers: json, body: JSON.stringify(errorEnvelope(404, `No endpoint at ${request.path}`, `Metrics are at ${path}.`, request.path)) };
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return { status: 405, headers: { ...json, allow: 'GET, HEAD' }, body: JSON.stringify(errorEnvelope(405, `Method ${request.method} is not allowed`, 'Use GET.', path)) };
+    }
+    const text = render();
+    return { status: 200, headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' }, body: request.method === 'HEAD' ? null : text };
+  }
+  return {
+    handle,
+    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
+    owns: (p) => p === path,
   };
 }
