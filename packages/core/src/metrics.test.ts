@@ -69,7 +69,7 @@ describe('createCatalogueMetrics', () => {
     const store = metrics.instrumentStore(createMemoryStore({ anime: [makeAnime({ mal_id: 1, title: 'Cowboy Bebop' })] }));
     await store.getAnime(1);
     await store.getAnime(2);
-    const failing = metrics.instrumentStore({ ...createMemoryStore(), getAnime: (_id: number) => Promise.reject(new Error('down')) });
+    const failing = metrics.instrumentStore({ ...createMemoryStore(), getAnime: (id: number) => Promise.reject(new Error(`down (${id})`)) });
     await expect(failing.getAnime(1)).rejects.toThrow('down');
     const text = metrics.render();
     expect(sample(text, 'catalogue_store_query_duration_seconds_count{method="getAnime"}')).toBe(3);

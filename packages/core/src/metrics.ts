@@ -322,13 +322,14 @@ export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): C
     for (const name of storeMethods()) {
       const method = (store as unknown as Record<string, unknown>)[name];
       if (typeof method !== 'function') continue;
-      const histogram = storeDuration.labels(name);
-      const errors = storeErrors.labels(name);
+      // Series appear on a method's first call: a store has dozens of methods, most rarely used.
+      let histogram: HistogramSeries | undefined;
+      let errors: CounterSeries | undefined;
       timed[name] = function (this: unknown, ...args: unknown[]) {
         const started = clock();
         const done = () => {
           inFlight--;
-          histogram.observe((clock() - started) / 1000);
+          (histogram ??= storeDuration.labels(name)).observe((clock() - started) / 1000);
         };
         inFlight++;
         let result: unknown;
@@ -336,7 +337,7 @@ export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): C
           result = (method as (...a: unknown[]) => unknown).apply(store, args);
         } catch (error) {
           done();
-          errors.inc();
+          (errors ??= storeErrors.labels(name)).inc();
           throw error;
         }
         if (result instanceof Promise) {
@@ -347,7 +348,7 @@ export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): C
             },
             (error: unknown) => {
               done();
-              errors.inc();
+              (errors ??= storeErrors.labels(name)).inc();
               throw error;
             },
           );

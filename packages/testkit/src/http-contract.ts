@@ -47,12 +47,18 @@ export interface HttpContractOptions {
   unknownId?: number;
   /** Behaviours this host cannot offer; see {@link HttpContractSkips}. */
   skip?: HttpContractSkips;
+  /**
+   * Headers sent with every request the suite makes through `fetch` (a request's own headers win),
+   * e.g. `{ 'x-server-key': key }` to run the contract in the Server Key tier. Raw-socket checks send none.
+   */
+  headers?: Record<string, string>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const ALLOW = 'GET, HEAD, OPTIONS';
-// Headers that may differ between a GET and a HEAD of the same resource; Content-Length is checked on its own.
-const VOLATILE = new Set(['date', 'connection', 'keep-alive', 'content-length']);
+// Headers that may differ between a GET and a HEAD of the same resource (X-Request-Id is per request);
+// Content-Length is checked on its own.
+const VOLATILE = new Set(['date', 'connection', 'keep-alive', 'content-length', 'x-request-id']);
 
 function headerList(value: string | null): string[] {
   return (value ?? '').split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
@@ -87,7 +93,12 @@ export function defineHttpContract(options: HttpContractOptions): void {
   const wire = !options.fetch && !skip.wire;
   const base = () => (typeof options.baseUrl === 'function' ? options.baseUrl() : (options.baseUrl ?? 'http://localhost'));
   const send = (path: string, init?: RequestInit) => {
-    const request = new Request(`${base()}${path}`, init);
+    let request = new Request(`${base()}${path}`, init);
+    if (options.headers) {
+      const headers = new Headers(options.headers);
+      request.headers.forEach((value, name) => headers.set(name, value));
+      request = new Request(request, { headers });
+    }
     return options.fetch ? options.fetch(request) : fetch(request);
   };
   async function get(path: string, init?: RequestInit): Promise<{ res: Response; body: any }> {
