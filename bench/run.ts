@@ -10,6 +10,8 @@
  * 3. Start-up (`bench/startup.ts`): load time and memory of the memory store at full scale (run
  *    before the search pieces, which leave PostgreSQL busy after an import).
  * 4. Gateway (`bench/gateway.ts`): per-request cost, memory and Redis back ends.
+ * 5. Operations (`bench/operations.mjs`, wrk): the access log and metrics on the cache-hit path,
+ *    the example server with both on against the same server with both off.
  *
  * Usage:
  *
@@ -36,14 +38,14 @@ const bin = (name: string) => `${root}node_modules/.bin/${name}`;
 // ---------------------------------------------------------------------------------------------
 // Options
 
-const SECTIONS = ['http', 'search', 'startup', 'gateway'] as const;
+const SECTIONS = ['http', 'search', 'startup', 'gateway', 'operations'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const value = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 if (flag('--help') || flag('-h')) {
-  console.log('usage: npm run bench -- [--quick] [--no-build] [--only http,search,startup,gateway] [--out FILE] [--render RESULTS.json]');
+  console.log('usage: npm run bench -- [--quick] [--no-build] [--only http,search,startup,gateway,operations] [--out FILE] [--render RESULTS.json]');
   process.exit(0);
 }
 const quick = flag('--quick');
@@ -59,7 +61,7 @@ const plan = quick
   ? { httpDuration: '2s', httpWarmup: '1s', httpRounds: 1, searchRuns: 1, searchPasses: 1, pgPasses: 1, startupRuns: 1, gatewayRequests: 5_000, gatewayRounds: 2 }
   : { httpDuration: '5s', httpWarmup: '2s', httpRounds: 3, searchRuns: 3, searchPasses: 2, pgPasses: 1, startupRuns: 3, gatewayRequests: 20_000, gatewayRounds: 5 };
 /** A piece that runs longer than this is stopped (its process group) and reported as timed out. */
-const TIMEOUT_MS = { http: 40 * 60_000, search: 5 * 60_000, postgres: 20 * 60_000, startup: 5 * 60_000, gateway: 10 * 60_000 };
+const TIMEOUT_MS = { http: 40 * 60_000, search: 5 * 60_000, postgres: 20 * 60_000, startup: 5 * 60_000, gateway: 10 * 60_000, operations: 10 * 60_000 };
 
 // ---------------------------------------------------------------------------------------------
 // What a run records
@@ -159,6 +161,12 @@ interface Run {
   postgres?: Piece<PostgresResult>;
   startup?: Piece<StartupResult>[];
   gateway?: Piece<GatewayResult>;
+  operations?: Piece<OperationsResult>;
+}
+
+/** What `bench/operations.mjs --json` prints. */
+interface OperationsResult {
+  rows: Array<{ request: string; bytes: number; offRps: number; onRps: number; ratio: number; offCpu: number; onCpu: number; cpuRatio: number; logLines: number }>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -303,6 +311,22 @@ async function measure(): Promise<Run> {
       ['--tsconfig', `${root}examples/node/tsconfig.json`, `${root}bench/gateway.ts`, '--json', '--requests', String(plan.gatewayRequests), '--rounds', String(plan.gatewayRounds)],
       { timeoutMs: TIMEOUT_MS.gateway },
     );
+  }
+  // 5. Operations
+  if (wanted('operations')) {
+    if (!onPath('wrk')) {
+      skip('Operations section: `wrk` is not on the PATH (Debian/Ubuntu: `sudo apt-get install wrk`; macOS: `brew install wrk`)');
+    } else {
+      if (run.built === undefined && !flag('--no-build')) {
+        log('npm run build (the operations piece runs the built Node example)');
+        execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+        run.built = true;
+      }
+      run.operations = await runPiece<OperationsResult>('operations', process.execPath, [`${root}bench/operations.mjs`, '--json'], {
+        env: { DURATION: plan.httpDuration, WARMUP: plan.httpWarmup, ROUNDS: String(Math.max(3, plan.httpRounds)) },
+        timeoutMs: TIMEOUT_MS.operations,
+      });
+    }
   }
   run.finishedAt = new Date().toISOString();
   run.log = runLog;
@@ -504,6 +528,24 @@ function gatewaySection(run: Run): string {
   return md;
 }
 
+function operationsSection(run: Run): string {
+  let md = '## 5. Operations: access log and metrics on the cache-hit path\n\n';
+  if (!run.operations) return md + '_Not run (--only, or wrk missing)._\n';
+  if (!run.operations.ok) return md + failure('operations', run.operations);
+  md +=
+    '`bench/operations.mjs`: the built Node example (`RATE_LIMIT=off`, memory store) twice, **off** (`ACCESS_LOG=off`, no ' +
+    '`METRICS_PORT`) and **on** (`ACCESS_LOG=json` into a pipe the bench drains, and `METRICS_PORT`), both answering gateway ' +
+    'cache hits under `wrk -t2 -c64`, servers measured in alternating order, ratios taken within a round, medians. ' +
+    '**CPU off / on** is the server process\'s CPU per request, the throughput ratio on an otherwise idle core.\n\n';
+  md += '| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | CPU off / on |\n|---|---:|---:|---:|---:|---:|---:|---:|\n';
+  for (const r of run.operations.data.rows) {
+    md += `| ${r.request} | ${int(r.bytes)} | ${int(r.offRps)} | ${int(r.onRps)} | ${r.ratio.toFixed(2)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} |\n`;
+  }
+  const detail = run.operations.data.rows.find((r) => r.request === 'detail');
+  if (detail) bars.push({ bar: 'access log and metrics on: ≥ 0.90 × off on a cache hit (req/s)', measured: detail.ratio.toFixed(2), met: detail.ratio >= 0.9, context: `CPU per request off / on: ${detail.cpuRatio.toFixed(2)}` });
+  return md;
+}
+
 function render(run: Run): string {
   const minutes = run.finishedAt ? (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 60_000 : NaN;
   let md = `# Benchmarks\n\n`;
@@ -521,7 +563,7 @@ function render(run: Run): string {
   md += `\nReproduce: \`REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench\` (see \`bench/run.ts\`).\n`;
   if (run.skipped.length) md += `\nSkipped in this run:\n\n${run.skipped.map((s) => `- ${s}`).join('\n')}\n`;
   bars.length = 0;
-  const sections = `${httpSection(run)}\n${searchSection(run)}\n${startupSection(run)}\n${gatewaySection(run)}`;
+  const sections = `${httpSection(run)}\n${searchSection(run)}\n${startupSection(run)}\n${gatewaySection(run)}\n${operationsSection(run)}`;
   md += '\n## The performance bars, as measured\n\n';
   md += 'Latency bars are checked on wall-clock time as measured; where a piece also reports the CPU time its own process used, that is shown as context (on a busy machine the difference is time other processes held the core).\n\n';
   // A bar whose piece was skipped or failed is listed too, as not measured.

@@ -70,7 +70,7 @@ const observers: RequestObserver[] = [];
 // pino's lines go out asynchronously (sonic-boom) and are flushed at shutdown.
 const logFile = env.ACCESS_LOG === 'off' ? undefined : pino.destination({ dest: 1, sync: false, minLength: 4096 });
 if (logFile) {
-  const log = pino({ base: null, timestamp: false, formatters: { level: (label) => ({ level: label }) } }, logFile);
+  const log = pino({ base: null, timestamp: false }, logFile);
   observers.push((record) => log.info(record));
 }
 if (metrics) observers.push(metrics.observe);

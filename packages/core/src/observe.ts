@@ -144,8 +144,9 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
   };
   const clientMode = options.clientId ?? 'hash';
   const hash = clientMode === 'hash' ? createClientHasher() : undefined;
-  // Cached answers come back as the same string: its size is found with one comparison.
-  const sizeOf = createBodyMemo(utf8Length, (bytes) => bytes);
+  // Cached answers come back as the same string: its size is remembered, found by one lookup,
+  // where counting a 3 KB body costs a few microseconds (a tenth of a cache hit's work).
+  const sizeOf = createBodyMemo(utf8Length, (bytes) => bytes, { minChars: 256 });
   const one = observers.length === 1 ? observers[0] : undefined;
 
   function clientOf(record: RequestRecord, request: PlainRequest): string | undefined {

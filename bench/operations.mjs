@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+/**
+ * The cost of the access log and metrics on the cache-hit path (item 5 of `npm run bench`): the
+ * built Node example (`examples/node/dist/server.js`, `RATE_LIMIT=off`, memory store) started twice,
+ * `off` (`ACCESS_LOG=off`, no `METRICS_PORT`) and `on` (`ACCESS_LOG=json` into a pipe this script
+ * drains, as a container runtime would, and `METRICS_PORT`), each answering the same gateway cache
+ * hits: a detail (`/v1/anime/1`, ~3 KB) and a search page (`/v1/anime?q=naruto`, ~30 KB). Load:
+ * `wrk -t2 -c64` on 127.0.0.1, a warm-up before each measurement; each round measures both servers
+ * in a rotated order, the ratio on/off is taken inside a round, and medians over rounds are shown.
+ *
+ *   node bench/operations.mjs [--json]     # after `npm run build`
+ *   DURATION=5s WARMUP=2s ROUNDS=3 node bench/operations.mjs
+ *
+ * Output: a Markdown table on stdout; with `--json`, the last line is one JSON object
+ * `{ rows: [{ request, bytes, offRps, onRps, ratio, offCpu, onCpu, cpuRatio, logLines }] }`: req/s of
+ * each server (medians), `ratio` = on/off req/s (median of the per-round ratios), CPU µs per request
+ * of the server process (from /proc) and `cpuRatio` = off/on CPU per request, which is what the
+ * throughput ratio would be on an otherwise idle core; `logLines` is how many lines the `on` server
+ * wrote (one per request it answered). Needs `wrk` on the PATH.
+ * @module
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const env = process.env;
+const duration = env.DURATION ?? '5s';
+const warmup = env.WARMUP ?? '2s';
+const rounds = Number(env.ROUNDS ?? 3);
+const targets = { detail: '/v1/anime/1', search: '/v1/anime?q=naruto' };
+const json = process.argv.includes('--json');
+
+async function freePort() {
+  const probe = createServer();
+  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function start(variant) {
+  const on = variant === 'on';
+  const vars = { PORT: '0', HOST: '127.0.0.1', RATE_LIMIT: 'off', DATABASE_URL: '', REDIS_URL: '', ACCESS_LOG: on ? 'json' : 'off', METRICS_PORT: on ? String(await freePort()) : '' };
+  const child = spawn(process.execPath, [`${root}examples/node/dist/server.js`], { cwd: root, env: { ...env, ...vars }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const state = { child, url: '', lines: 0 };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${variant}: no URL within 30 s`))), 30_000);
+    let head = '';
+    child.stdout.on('data', (chunk) => {
+      if (state.url) {
+        // Drained and counted, not kept: the log's reader costs this process, not the server.
+        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) state.lines++;
+        return;
+      }
+      head += chunk;
+      const match = /listening on (http:\/\/[^/\s]+)/.exec(head);
+      if (!match) return;
+      clearTimeout(timer);
+      state.url = match[1];
+      resolve(state);
+    });
+    child.once('exit', (code) => (clearTimeout(timer), reject(new Error(`${variant} exited (${code}): ${head}`))));
+  });
+}
+
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+function wrk(url, time, pid) {
+  const before = cpuSeconds(pid);
+  const out = execFileSync('wrk', ['-t2', '-c64', `-d${time}`, url], { encoding: 'utf8' });
+  const cpu = cpuSeconds(pid) - before;
+  const requests = Number(/(\d+) requests in/.exec(out)[1]);
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out);
+  if (errors) throw new Error(`${url}: ${errors[1]} answers were not 2xx`);
+  return { rps: parseFloat(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]), cpu: (cpu * 1e6) / requests };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+const servers = { off: await start('off'), on: await start('on') };
+const rows = [];
+try {
+  for (const [request, path] of Object.entries(targets)) {
+    const bytes = Number((await fetch(`${servers.off.url}${path}`)).headers.get('content-length'));
+    const samples = { off: [], on: [] };
+    const ratios = [];
+    const cpuRatios = [];
+    for (let round = 0; round < rounds; round++) {
+      const measured = {};
+      for (const variant of round % 2 ? ['on', 'off'] : ['off', 'on']) {
+        const url = `${servers[variant].url}${path}`;
+        wrk(url, warmup, servers[variant].child.pid);
+        measured[variant] = wrk(url, duration, servers[variant].child.pid);
+        samples[variant].push(measured[variant]);
+        process.stderr.write(`${variant} ${request} round ${round + 1}: ${measured[variant].rps.toFixed(0)} req/s, ${measured[variant].cpu.toFixed(1)} µs CPU/req\n`);
+      }
+      ratios.push(measured.on.rps / measured.off.rps);
+      cpuRatios.push(measured.off.cpu / measured.on.cpu);
+    }
+    rows.push({
+      request,
+      bytes,
+      offRps: median(samples.off.map((s) => s.rps)),
+      onRps: median(samples.on.map((s) => s.rps)),
+      ratio: median(ratios),
+      offCpu: median(samples.off.map((s) => s.cpu)),
+      onCpu: median(samples.on.map((s) => s.cpu)),
+      cpuRatio: median(cpuRatios),
+    });
+  }
+} finally {
+  for (const { child } of Object.values(servers)) child.kill('SIGTERM');
+  await new Promise((resolve) => servers.on.child.once('exit', resolve));
+}
+for (const row of rows) row.logLines = servers.on.lines;
+
+if (json) {
+  console.log(JSON.stringify({ rows }));
+} else {
+  console.log(`${rounds} round(s) of wrk -t2 -c64 -d${duration} after -d${warmup} warm-up; medians over rounds.\n`);
+  console.log('| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | off / on CPU |\n|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    console.log(`| ${r.request} | ${r.bytes} | ${r.offRps.toFixed(0)} | ${r.onRps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} |`);
+  }
+  console.log(`\nThe on server wrote ${servers.on.lines} access log lines.`);
+}
