@@ -5,7 +5,7 @@
  * @module
  */
 import { createBodyMemo } from './body-memo.js';
-import { compileTrust, toClientId, type TrustProxy } from './gateway/client-address.js';
+import { compileTrust, type TrustProxy } from './gateway/client-address.js';
 import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext, type RequestTrace } from './http.js';
 
 /** What an observer learns of one answered request. Header values, keys and queries are never in it. */
@@ -102,7 +102,12 @@ function utf8Length(text: string): number {
 function createClientHasher(): (id: string) => string {
   const salt = new Uint32Array(2);
   crypto.getRandomValues(salt);
+  // Clients come back: their hashes are remembered (up to 4,096, then started afresh).
+  const known = new Map<string, string>();
   return (id) => {
+    const seen = known.get(id);
+    if (seen !== undefined) return seen;
+    if (known.size >= 4096) known.clear();
     let a = 0x811c9dc5 ^ salt[0]!;
     let b = 0x01000193 ^ salt[1]!;
     for (let i = 0; i < id.length; i++) {
@@ -110,7 +115,9 @@ function createClientHasher(): (id: string) => string {
       a = Math.imul(a ^ c, 0x01000193);
       b = Math.imul(b ^ c, 0x5bd1e995);
     }
-    return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+    const hash = (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+    known.set(id, hash);
+    return hash;
   };
 }
 
@@ -153,7 +160,7 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     if (clientMode === 'none') return undefined;
     const known = record.client;
     if (record.tier === 'server' && known !== undefined) return `key:${known.slice(0, 12)}`;
-    const id = known ?? toClientId(request.clientAddress);
+    const id = known ?? request.clientAddress ?? 'unknown';
     return hash ? hash(id) : id;
   }
 
