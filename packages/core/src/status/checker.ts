@@ -59,7 +59,7 @@ export interface CheckerOptions {
    * outage): the history then starts the outage late. @default 10000
    */
   backlogLimit?: number;
-=======
+  /**
    * Told of every check's outcome as it is recorded (for metrics).
    * @param serviceId - The service checked.
    * @param outcome - Its outcome.
