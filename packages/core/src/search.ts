@@ -93,12 +93,12 @@ const KEY_WORDS = 8;
 /**
  * The patterns a title must match to share a word with a folded query, as SQL `LIKE` patterns over
  * the title with a space on each side (` title `; `_` is one character, `%` any run): a title word
- * holds a query word of {@link INNER_WORD}+ letters ("bakemonogatari" holds "monogatari") or starts
+ * holds a query word of 5+ letters ("bakemonogatari" holds "monogatari") or starts
  * with a shorter one ("one" is not a word of "dr stone"), or is one typo (a letter changed, added,
- * dropped, or two swapped) from a query word of {@link TYPO_WORD}+ letters. Query words
- * shorter than {@link KEY_WORD} letters are left out when the query has a longer one: a title
+ * dropped, or two swapped) from a query word of 4+ letters. Query words
+ * shorter than 3 letters are left out when the query has a longer one: a title
  * sharing only "no" or "2" with "shingeki no kyojin 2" shares no word with it. Only the first
- * {@link KEY_WORDS} of the rest count. Folded titles hold only letters, digits and single spaces,
+ * 8 of the rest count. Folded titles hold only letters, digits and single spaces,
  * so no character needs escaping. The memory store and the PostgreSQL store match the same patterns.
  * @param query - A folded query ({@link normalizeTitle}).
  * @returns The patterns, without repeats; none for an empty query.

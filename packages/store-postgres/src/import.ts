@@ -150,6 +150,7 @@ export class ImportInterruptedError extends Error {
  */
 export class ImportInputError extends Error {
   /**
+   * Creates the error.
    * @param message - What is wrong with the file and what to do.
    */
   constructor(message: string) {
