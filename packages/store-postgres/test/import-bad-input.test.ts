@@ -7,46 +7,23 @@
  * `node:net` proxy) ends with exit 3, whole batches kept, and a re-run completes the import.
  * PostgreSQL needs `DATABASE_URL`.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres, { type Sql } from 'postgres';
 import type { Anime } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore } from '../src/catalogue-store.js';
+import { cliFinished, runCli, startCli, type CliRun } from './cli.js';
 
 const url = process.env.DATABASE_URL;
-const here = fileURLToPath(new URL('.', import.meta.url));
-const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
-const cli = join(here, '../src/cli.ts');
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-bad-input-'));
 const anime = demoData.anime as readonly Anime[];
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stderr: string;
-}
-
-function start(args: string[]) {
-  return spawn(process.execPath, [tsx, '--tsconfig', join(here, 'tsconfig.json'), cli, ...args], {
-    env: { ...process.env, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-}
-
-function finished(child: ReturnType<typeof start>): Promise<Run> {
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
-}
-
-const run = (args: string[]) => finished(start(args));
 const write = (name: string, lines: readonly string[]) => {
   const file = join(dir, name);
   writeFileSync(file, `${lines.join('\n')}\n`);
@@ -69,7 +46,7 @@ function unstorable(): { file: string; valid: number[] } {
   return { file, valid: records.filter((_, i) => ![2, 4, 5, 7, 8].includes(i)).map((r) => r.mal_id) };
 }
 
-function expectUnstorableRejected(result: Run): void {
+function expectUnstorableRejected(result: CliRun): void {
   expect(result.code).toBe(1);
   expect(result.stderr).toMatch(/rejected line 3: title: holds U\+0000 \(NUL\)/);
   expect(result.stderr).toMatch(/rejected line 5: mal_id: an id must be an integer from 0 to 2147483647, got -5/);
@@ -83,14 +60,14 @@ describe('catalogue-api import: input no store can keep, and input too large to 
   it('rejects records a store cannot keep with their lines and imports the rest into a snapshot (exit 1)', async () => {
     const { file, valid } = unstorable();
     const out = join(dir, 'unstorable.json');
-    expectUnstorableRejected(await run(['import', file, '--store', 'memory-snapshot', '--out', out]));
+    expectUnstorableRejected(await runCli(['import', file, '--store', 'memory-snapshot', '--out', out]));
     expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime.map((a) => a.mal_id)).toEqual(valid);
   }, 60_000);
 
   it('lists the first 100 rejections as it finds them and counts the rest (exit 1)', async () => {
     const file = write('anime-empty-objects.ndjson', Array.from({ length: 5_000 }, () => '{}'));
     const out = join(dir, 'empty.json');
-    const result = await run(['import', file, '--store', 'memory-snapshot', '--out', out]);
+    const result = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stderr.match(/^rejected line \d+: /gm)).toHaveLength(100);
     expect(result.stderr).toContain('rejected line 100: mal_id: ');
@@ -98,7 +75,7 @@ describe('catalogue-api import: input no store can keep, and input too large to 
     expect(result.stderr).toMatch(/0 of 5000 records imported .*, 5000 rejected\n$/);
     // The reason of one record lists ten issues and counts the rest.
     expect(result.stderr).toMatch(/rejected line 1: (?:[^;\n]+; ){10}and \d+ more issues\n/);
-    const few = await run(['import', file, '--store', 'memory-snapshot', '--out', out, '--list-rejected', '3']);
+    const few = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out, '--list-rejected', '3']);
     expect(few.stderr.match(/^rejected line \d+: /gm)).toHaveLength(3);
   }, 60_000);
 
@@ -110,7 +87,7 @@ describe('catalogue-api import: input no store can keep, and input too large to 
     const line = JSON.stringify(deep).replace('"trailer":{', `"trailer":{"region_restriction":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)},`);
     const file = write('anime-deep.ndjson', [JSON.stringify(anime[0]), line, JSON.stringify(anime[2])]);
     const out = join(dir, 'deep.json');
-    const result = await run(['import', file, '--store', 'memory-snapshot', '--out', out]);
+    const result = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/rejected line 2: trailer\.region_restriction(?:\.a)+: nested deeper than \d+ levels/);
     expect(result.stderr).toMatch(/2 of 3 records imported .*, 1 rejected/);
@@ -127,7 +104,7 @@ describe('catalogue-api import: input no store can keep, and input too large to 
     writeSync(fd, `"}\n${JSON.stringify(anime[1])}\n`);
     closeSync(fd);
     const out = join(dir, 'long-line.json');
-    const result = await run(['import', file, '--store', 'memory-snapshot', '--out', out]);
+    const result = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('rejected line 2: line is 17.0 MiB, longer than the 16 MiB a record may have');
     expect(result.stderr).toMatch(/2 of 3 records imported .*, 1 rejected/);
@@ -138,7 +115,7 @@ describe('catalogue-api import: input no store can keep, and input too large to 
     const folder = join(dir, 'anime-folder');
     mkdirSync(folder);
     for (const file of [folder, '/dev/zero']) {
-      const result = await run(['import', file, '--store', 'memory-snapshot', '--out', join(dir, 'none.json'), '--resource', 'anime']);
+      const result = await runCli(['import', file, '--store', 'memory-snapshot', '--out', join(dir, 'none.json'), '--resource', 'anime']);
       expect(result.code, file).toBe(2);
       expect(result.stderr, file).toContain(`FILE "${file}" is not a regular file`);
     }
@@ -147,7 +124,7 @@ describe('catalogue-api import: input no store can keep, and input too large to 
   it('exits 4, importing nothing, for a JSON document that does not parse or is over 64 MiB', async () => {
     const out = join(dir, 'unreadable.json');
     const broken = write('anime-broken.json', [`[${JSON.stringify(anime[0])},`, '{"mal_id": ']);
-    const result = await run(['import', broken, '--store', 'memory-snapshot', '--out', out]);
+    const result = await runCli(['import', broken, '--store', 'memory-snapshot', '--out', out]);
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/anime-broken\.json is not valid JSON: .*\nNothing was imported\.\n$/);
 
@@ -158,7 +135,7 @@ describe('catalogue-api import: input no store can keep, and input too large to 
     for (let i = 0; i < 65; i++) writeSync(fd, i === 0 ? `[${chunk}` : chunk);
     writeSync(fd, `${JSON.stringify(anime[0])}]`);
     closeSync(fd);
-    const big = await run(['import', huge, '--store', 'memory-snapshot', '--out', out]);
+    const big = await runCli(['import', huge, '--store', 'memory-snapshot', '--out', out]);
     expect(big.code).toBe(4);
     expect(big.stderr).toContain('documents are read whole up to 64 MiB');
     expect(big.stderr).toContain(`jq -c '.[]' (or '.data[]') ${huge} > records.ndjson`);
@@ -222,9 +199,9 @@ describe.skipIf(!url)('catalogue-api import --store postgres: bad records and a 
   it('rejects what PostgreSQL cannot store with its line, imports the batches around it, and a re-run ends the same (exit 1)', async () => {
     const { file, valid } = unstorable();
     // Batches of 4: each bad record shares its batch with good ones, which must still be imported.
-    expectUnstorableRejected(await run(['import', file, ...db(schema), '--batch-size', '4']));
+    expectUnstorableRejected(await runCli(['import', file, ...db(schema), '--batch-size', '4']));
     expect(await ids(schema)).toEqual([...valid].sort((a, b) => a - b));
-    expectUnstorableRejected(await run(['import', file, ...db(schema), '--batch-size', '4']));
+    expectUnstorableRejected(await runCli(['import', file, ...db(schema), '--batch-size', '4']));
     expect(await ids(schema)).toEqual([...valid].sort((a, b) => a - b));
   }, 60_000);
 
@@ -234,7 +211,7 @@ describe.skipIf(!url)('catalogue-api import --store postgres: bad records and a 
     records[2]!.title = randomBytes(3000).toString('base64');
     const file = write('anime-long-title.ndjson', records.map((r) => JSON.stringify(r)));
     const target = `${schema}_refused`;
-    const result = await run(['import', file, ...db(target), '--batch-size', '10']);
+    const result = await runCli(['import', file, ...db(target), '--batch-size', '10']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/rejected line 3: the store refused it: index row size \d+ exceeds/);
     expect(result.stderr).toMatch(/5 of 6 records imported .*, 1 rejected/);
@@ -253,9 +230,9 @@ describe.skipIf(!url)('catalogue-api import --store postgres: bad records and a 
       await sql.unsafe(`truncate "${target}".anime cascade`);
       const proxy = await startProxy(new URL(url!));
       try {
-        const child = start(['import', file, ...db(target, proxy.url), '--batch-size', '10']);
+        const child = startCli(['import', file, ...db(target, proxy.url), '--batch-size', '10']);
         let exited = false;
-        const done = finished(child).finally(() => (exited = true));
+        const done = cliFinished(child).finally(() => (exited = true));
         while (!exited && (await store.count('anime')) < 30) await new Promise((r) => setTimeout(r, 5));
         proxy.armCut();
         const result = await done;
@@ -270,7 +247,7 @@ describe.skipIf(!url)('catalogue-api import --store postgres: bad records and a 
         await proxy.close();
       }
     }
-    const rerun = await run(['import', file, ...db(target), '--batch-size', '500']);
+    const rerun = await runCli(['import', file, ...db(target), '--batch-size', '500']);
     expect(rerun.code).toBe(0);
     expect(await store.count('anime')).toBe(records.length);
   }, 120_000);

@@ -3,11 +3,10 @@
  * zod's reason while the valid ones are imported; idempotent re-runs; batches committed before a
  * failure (or a SIGKILL) are kept. Runs the real CLI with tsx. Needs `DATABASE_URL` for PostgreSQL.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres, { type Sql } from 'postgres';
 import { createMemoryStore, type Anime, type CatalogueStore } from '@catalogue-api/core';
@@ -15,33 +14,11 @@ import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
 import { createSnapshotSink, importFile, ImportInterruptedError, toStoreSink, type ImportSink } from '../src/import.js';
 import { RESOURCE_NAMES } from '../src/resources.js';
+import { CLI_COMMAND, runCli, startCli } from './cli.js';
 
 const url = process.env.DATABASE_URL;
-const here = fileURLToPath(new URL('.', import.meta.url));
-const tsx = fileURLToPath(new URL('../../../node_modules/tsx/dist/cli.mjs', import.meta.url));
-const cli = join(here, '../src/cli.ts');
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-import-'));
 const anime = demoData.anime as readonly Anime[];
-
-interface Run {
-  code: number | null;
-  stderr: string;
-}
-
-function start(args: string[]) {
-  return spawn(process.execPath, [tsx, '--tsconfig', join(here, 'tsconfig.json'), cli, ...args], {
-    env: { ...process.env, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-function run(args: string[]): Promise<Run> {
-  const child = start(args);
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  child.stdout.resume();
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
-}
 
 /** 30 anime as NDJSON, with a blank line, a record with a string mal_id (line 7) and broken JSON (line 12). */
 function writeNdjson(): string {
@@ -60,7 +37,7 @@ describe('catalogue-api import --store memory-snapshot', () => {
   it('imports the valid records, reports each rejected one with its line and reason, exits 1', async () => {
     const file = writeNdjson();
     const out = join(dir, 'snapshot.json');
-    const first = await run(['import', file, '--store', 'memory-snapshot', '--out', out, '--batch-size', '4']);
+    const first = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out, '--batch-size', '4']);
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/rejected line 7: mal_id: .*expected number/);
     expect(first.stderr).toMatch(/rejected line 12: invalid JSON/);
@@ -70,7 +47,7 @@ describe('catalogue-api import --store memory-snapshot', () => {
     const store = createMemoryStore(snapshot);
     expect(JSON.stringify(await store.getAnime(anime[0]!.mal_id))).toBe(JSON.stringify(anime[0]));
 
-    const again = await run(['import', file, '--store', 'memory-snapshot', '--out', out]);
+    const again = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out]);
     expect(again.code).toBe(1);
     expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime).toHaveLength(28);
   }, 60_000);
@@ -93,11 +70,11 @@ describe('catalogue-api import --store memory-snapshot', () => {
     const list = anime.slice(0, 5).map((a) => ({ ...a }));
     (list[3] as Record<string, unknown>).score = 'high';
     writeFileSync(join(dir, 'list.json'), JSON.stringify(list, null, 2));
-    const array = await run(['import', join(dir, 'list.json'), '--store', 'memory-snapshot', '--out', out, '--resource', 'anime']);
+    const array = await runCli(['import', join(dir, 'list.json'), '--store', 'memory-snapshot', '--out', out, '--resource', 'anime']);
     expect(array.code).toBe(1);
     expect(array.stderr).toMatch(/rejected index 3: score: /);
     writeFileSync(join(dir, 'page.json'), JSON.stringify({ pagination: {}, data: anime.slice(5, 8) }));
-    const page = await run(['import', join(dir, 'page.json'), '--store', 'memory-snapshot', '--out', out, '--resource', 'anime']);
+    const page = await runCli(['import', join(dir, 'page.json'), '--store', 'memory-snapshot', '--out', out, '--resource', 'anime']);
     expect(page.code).toBe(0);
     expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime.map((a) => a.mal_id)).toEqual(
       [0, 1, 2, 4, 5, 6, 7].map((i) => anime[i]!.mal_id),
@@ -107,26 +84,26 @@ describe('catalogue-api import --store memory-snapshot', () => {
   it('reads a { data: {...} } document, the response of one record (GET /v4/anime/{id}), as that record', async () => {
     const out = join(dir, 'snapshot-one.json');
     writeFileSync(join(dir, 'one.json'), JSON.stringify({ data: anime[9] }));
-    const one = await run(['import', join(dir, 'one.json'), '--store', 'memory-snapshot', '--out', out, '--resource', 'anime']);
+    const one = await runCli(['import', join(dir, 'one.json'), '--store', 'memory-snapshot', '--out', out, '--resource', 'anime']);
     expect(one.stderr).not.toMatch(/rejected line/);
     expect(one.code).toBe(0);
     expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime).toEqual([anime[9]]);
   }, 60_000);
 
   it('exits 2 with the usage on a bad command line', async () => {
-    const bad = await run(['import', 'x.json', '--store', 'mongo']);
+    const bad = await runCli(['import', 'x.json', '--store', 'mongo']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--store must be memory-snapshot or postgres/);
-    expect((await run(['import', 'x.json', '--store', 'postgres', '--resource', 'spaceships'])).code).toBe(2);
+    expect((await runCli(['import', 'x.json', '--store', 'postgres', '--resource', 'spaceships'])).code).toBe(2);
     const file = writeNdjson();
-    const badUrl = await run(['import', file, '--store', 'postgres', '--database-url', 'localhost:5432/test']);
+    const badUrl = await runCli(['import', file, '--store', 'postgres', '--database-url', 'localhost:5432/test']);
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toMatch(/--database-url \(or DATABASE_URL\) must be a postgres:\/\/ URL, got "localhost:5432\/test"/);
   }, 60_000);
 
   it('exits 2 naming a FILE that does not exist, before connecting to any database', async () => {
     const missing = join(dir, 'no-such-file.ndjson');
-    const result = await run(['import', missing, '--store', 'postgres', '--database-url', 'postgres://nobody@127.0.0.1:1/none']);
+    const result = await runCli(['import', missing, '--store', 'postgres', '--database-url', 'postgres://nobody@127.0.0.1:1/none']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`cannot read FILE "${missing}": no such file`);
     expect(result.stderr).not.toMatch(/ECONNREFUSED|\n\s+at /);
@@ -138,11 +115,11 @@ describe('catalogue-api import --store memory-snapshot', () => {
   it.skipIf(!hasScript)('draws a progress bar on a terminal, and plain progress lines elsewhere', async () => {
     const file = writeNdjson();
     const out = join(dir, 'snapshot-tty.json');
-    const command = [process.execPath, tsx, '--tsconfig', join(here, 'tsconfig.json'), cli, 'import', file, '--store', 'memory-snapshot', '--out', out, '--batch-size', '4'];
+    const command = [...CLI_COMMAND, 'import', file, '--store', 'memory-snapshot', '--out', out, '--batch-size', '4'];
     const quoted = command.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
     const tty = spawnSync('script', ['-qec', quoted, '/dev/null'], { env: { ...process.env, FORCE_COLOR: '0' }, encoding: 'utf8' });
     expect(tty.stdout).toMatch(/anime ← anime\.ndjson \[[█░]+\] 100% \| 28 imported, 2 rejected/);
-    const plain = await run(['import', file, '--store', 'memory-snapshot', '--out', out, '--batch-size', '4']);
+    const plain = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out, '--batch-size', '4']);
     expect(plain.stderr).not.toMatch(/[█░]/);
     expect(plain.stderr).toMatch(/28 of 30 records imported/);
   }, 60_000);
@@ -167,12 +144,12 @@ describe.skipIf(!url)('catalogue-api import --store postgres', () => {
 
   it('imports all but the bad lines, reports them, and a re-run leaves the same rows', async () => {
     const file = writeNdjson();
-    const first = await run(['import', file, ...db, '--batch-size', '4']);
+    const first = await runCli(['import', file, ...db, '--batch-size', '4']);
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/rejected line 7: mal_id: /);
     expect(first.stderr).toMatch(/rejected line 12: invalid JSON/);
     expect(await store.count('anime')).toBe(28);
-    const again = await run(['import', file, ...db]);
+    const again = await runCli(['import', file, ...db]);
     expect(again.code).toBe(1);
     expect(await store.count('anime')).toBe(28);
     expect(JSON.stringify(await store.getAnime(anime[29]!.mal_id))).toBe(JSON.stringify(anime[29]));
@@ -183,7 +160,7 @@ describe.skipIf(!url)('catalogue-api import --store postgres', () => {
     expect(manga.length).toBeGreaterThan(0);
     const file = join(dir, 'manga.ndjson');
     writeFileSync(file, manga.map((m) => JSON.stringify(m)).join('\n'));
-    const result = await run(['import', file, ...db]);
+    const result = await runCli(['import', file, ...db]);
     expect(result.code).toBe(0);
     expect(await store.count('manga')).toBe(manga.length);
   }, 60_000);
@@ -288,7 +265,7 @@ describe.skipIf(!url)('catalogue-api import --store postgres', () => {
       const records = [0, 1, 2, 3, 4].flatMap((copy) => anime.map((a) => ({ ...a, mal_id: a.mal_id + copy * 1_000_000 })));
       const file = join(dir, 'anime-big.ndjson');
       writeFileSync(file, records.map((a) => JSON.stringify(a)).join('\n'));
-      const child = start(['import', file, '--store', 'postgres', '--database-url', url!, '--schema', killSchema, '--batch-size', '10']);
+      const child = startCli(['import', file, '--store', 'postgres', '--database-url', url!, '--schema', killSchema, '--batch-size', '10']);
       child.stderr.resume();
       child.stdout.resume();
       const closed = new Promise((resolve) => child.on('close', resolve));
@@ -301,7 +278,7 @@ describe.skipIf(!url)('catalogue-api import --store postgres', () => {
       expect(count % 10 === 0 || count === records.length).toBe(true);
       const ids = (await sql<{ mal_id: number }[]>`select mal_id from ${sql(`${killSchema}.anime`)}`).map((r) => r.mal_id);
       expect(new Set(ids)).toEqual(new Set(records.slice(0, count).map((a) => a.mal_id)));
-      const rerun = await run(['import', file, '--store', 'postgres', '--database-url', url!, '--schema', killSchema, '--batch-size', '200']);
+      const rerun = await runCli(['import', file, '--store', 'postgres', '--database-url', url!, '--schema', killSchema, '--batch-size', '200']);
       expect(rerun.code).toBe(0);
       expect(await target.count('anime')).toBe(records.length);
     } finally {
