@@ -39,6 +39,29 @@ export { createHealthApp, type HealthApp, type HealthAppOptions, type HealthChec
 export { toDeprecationHeaders, type DeprecationOptions } from './deprecation.js';
 export type { Logger } from './internal/pipeline.js';
 export { createMemoryStore } from './memory-store.js';
+export {
+  broadcastDay,
+  COLLECTION_NAMES,
+  COLLECTIONS,
+  collectionKey,
+  fieldValues,
+  isCollectionName,
+  mediaTitles,
+  premiere,
+  SEASONS,
+  WEEKDAYS,
+  type CollectionName,
+  type CollectionRecord,
+  type CollectionSpec,
+  type FieldSpec,
+  type FieldType,
+  type Season,
+} from './seam/collections.js';
+export { compareFields, holds, holdsAll, type Fields } from './seam/evaluate.js';
+export { loadCatalogue } from './seam/load.js';
+export { createRecordStore } from './seam/record-store.js';
+export type { Condition, FieldValue, OrderKey, RecordKey, RecordQuery, RecordStore, Tally } from './seam/types.js';
+export { catalogueOver } from './catalogue/index.js';
 export { compareTop, onTopList, TOP_ORDER, topRule, type TopEntry, type TopFilter, type TopRule } from './top-order.js';
 export {
   createOpenApiDocument,

@@ -1,0 +1,445 @@
+/**
+ * The collections a catalogue store keeps, described once: for each, the schema a record must
+ * pass, the fields that make its key, and the fields a query may filter, order or tally by, each
+ * with the function that computes it from the record. Stores compute field values when a record
+ * is written (the memory store into its indexes, PostgreSQL into typed, indexed columns) and never
+ * interpret a record otherwise; the meaning of a field (an entry's SFW class, its premiere season,
+ * its broadcast day) is decided here, in core.
+ *
+ * Every collection has the array field `owners` when its records belong to other records (an
+ * episode to its anime, a cast row to its anime, character and voice actors…): `"anime:20"`,
+ * `"character:17"`, `"person:1"`, `"manga:2"`, `"producer:3"`. A sub-resource is a query on
+ * `owners`.
+ * @module
+ */
+import type { z } from 'zod';
+import { sfwClass } from '../sfw.js';
+import { animeInputSchema, characterInputSchema, episodeRecordInputSchema, mangaInputSchema, videosRecordInputSchema } from '../schemas/records.js';
+import {
+  animeCharacterRecordSchema,
+  animeStaffRecordSchema,
+  animeStatisticsRecordSchema,
+  articleRecordSchema,
+  articleTagRecordSchema,
+  externalRecordSchema,
+  forumRecordSchema,
+  genreRecordSchema,
+  mangaCharacterRecordSchema,
+  mangaStaffRecordSchema,
+  mangaStatisticsRecordSchema,
+  moreinfoRecordSchema,
+  newsRecordSchema,
+  newsTagRecordSchema,
+  picturesRecordSchema,
+  recommendationRecordSchema,
+  relationRecordSchema,
+  reviewRecordSchema,
+  stackRecordSchema,
+  streamingRecordSchema,
+  themesRecordSchema,
+  updateRecordSchema,
+} from '../schemas/records.js';
+import { magazineSchema, producerSchema } from '../schemas/producer.js';
+import { personSchema } from '../schemas/person.js';
+import { deletedIdsResponseSchema } from '../schemas/catalogue-lists.js';
+import type { CatalogueData } from '../store.js';
+import type { FieldValue, OrderKey } from './types.js';
+import type { Anime } from '../schemas/anime.js';
+import type { Manga } from '../schemas/manga.js';
+
+/** The name of a collection: a key of `CatalogueData`. */
+export type CollectionName = keyof CatalogueData;
+
+/** The record type of a collection. */
+export type CollectionRecord<C extends CollectionName> = NonNullable<CatalogueData[C]>[number];
+
+/**
+ * A field's type, which is also its PostgreSQL column type: `int` (`integer`), `float`
+ * (`double precision`), `text` (`text collate "C"`), `bool` (`boolean`), `ints` (`integer[]`),
+ * `texts` (`text[]`). Scalars may be `null`; arrays are never `null` (empty instead).
+ */
+export type FieldType = 'int' | 'float' | 'text' | 'bool' | 'ints' | 'texts';
+
+/** One queryable field of a collection. */
+export interface FieldSpec<R> {
+  /** The type of its values. */
+  readonly type: FieldType;
+  /** Computes it from a record. */
+  readonly value: (record: R) => FieldValue | readonly (number | string)[];
+  /** Whether lists are ordered by it (a store indexes it for ordering, both directions). */
+  readonly ordered?: boolean;
+}
+
+/** How one collection is stored and queried. */
+export interface CollectionSpec<R> {
+  /** Validates one record as an import accepts it; its output is what gets stored. */
+  readonly schema: z.ZodType;
+  /** The record fields whose values make its key, joined by `:` (objects as JSON); none: the record itself. */
+  readonly key: readonly string[];
+  /** The fields a query may test, order or tally by. */
+  readonly fields: Readonly<Record<string, FieldSpec<R>>>;
+  /** The texts `search` matches, when the collection is searchable. */
+  readonly search?: (record: R) => readonly string[];
+  /** The order of equally relevant search hits, and which hits a search keeps first when it must keep a few. */
+  readonly relevance?: readonly OrderKey[];
+}
+
+// ---- field builders ----
+const int = <R>(value: (r: R) => number | null, ordered = false): FieldSpec<R> => ({ type: 'int', value, ordered });
+const float = <R>(value: (r: R) => number | null, ordered = false): FieldSpec<R> => ({ type: 'float', value, ordered });
+const text = <R>(value: (r: R) => string | null, ordered = false): FieldSpec<R> => ({ type: 'text', value, ordered });
+const bool = <R>(value: (r: R) => boolean | null): FieldSpec<R> => ({ type: 'bool', value });
+const ints = <R>(value: (r: R) => readonly number[]): FieldSpec<R> => ({ type: 'ints', value });
+const texts = <R>(value: (r: R) => readonly string[]): FieldSpec<R> => ({ type: 'texts', value });
+const owners = <R>(value: (r: R) => readonly string[]): FieldSpec<R> => ({ type: 'texts', value: (r) => [...new Set(value(r))] });
+const malId = <R extends { mal_id: number }>() => int<R>((r) => r.mal_id, true);
+const asc = (field: string): OrderKey => ({ field, dir: 'asc' });
+const desc = (field: string): OrderKey => ({ field, dir: 'desc' });
+
+/** The distinct ids of some lists of references, in first-seen order. */
+function idsOf(...lists: ReadonlyArray<ReadonlyArray<{ mal_id: number }>>): number[] {
+  const ids: number[] = [];
+  for (const list of lists) for (const { mal_id } of list) if (!ids.includes(mal_id)) ids.push(mal_id);
+  return ids;
+}
+
+/** Every title of an anime or manga that search matches. */
+export function mediaTitles(e: Anime | Manga): string[] {
+  const titles = [e.title, ...e.title_synonyms, ...e.titles.map((t) => t.title)];
+  if (e.title_english) titles.push(e.title_english);
+  if (e.title_japanese) titles.push(e.title_japanese);
+  return titles;
+}
+
+/** The seasons in calendar order. */
+export const SEASONS = ['winter', 'spring', 'summer', 'fall'] as const;
+/** A season of the year. */
+export type Season = (typeof SEASONS)[number];
+
+/**
+ * The season an anime premiered in, as `"2024-spring"`: its `season`/`year`, else the quarter of
+ * `aired.from` (docs/specification.md: Jikan seasons, schedules, top lists and random picks), else
+ * `null` (no start date, or only a year: `"2024 to ?"`).
+ * @param a - The anime.
+ */
+export function premiere(a: Anime): string | null {
+  if (a.season && a.year) return `${a.year}-${a.season}`;
+  const from = a.aired.from;
+  if (!from || a.aired.string === `${from.slice(0, 4)} to ?`) return null;
+  return `${from.slice(0, 4)}-${SEASONS[Math.floor((Number(from.slice(5, 7)) - 1) / 3)]!}`;
+}
+
+/** The weekdays of `/v1/schedules`. */
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
+/**
+ * An anime's broadcast day as `/v1/schedules` files it: a weekday (`broadcast.day` `"Saturdays"` is
+ * `saturday`), `other` (not weekly), `unknown` (no day), or `null` (a day that is none of these).
+ * @param a - The anime.
+ */
+export function broadcastDay(a: Anime): string | null {
+  const b = a.broadcast;
+  if (b.string === 'Not scheduled once per week') return 'other';
+  if (b.day === null) return 'unknown';
+  const day = b.day.toLowerCase();
+  return WEEKDAYS.find((d) => day.startsWith(d)) ?? null;
+}
+
+/**
+ * The fields anime and manga share, with the record field of their dates (`aired`, `published`):
+ * every filter and `order_by` of `/v1/anime` and `/v1/manga`, the top lists, seasons and schedules.
+ */
+function mediaFields<R extends Anime | Manga>(dates: (r: R) => { from: string | null; to: string | null }) {
+  return {
+    mal_id: malId<R>(),
+    title: text<R>((r) => r.title.toLowerCase(), true),
+    start_date: text<R>((r) => dates(r).from, true),
+    end_date: text<R>((r) => dates(r).to, true),
+    start_day: text<R>((r) => dates(r).from?.slice(0, 10) ?? null),
+    end_day: text<R>((r) => dates(r).to?.slice(0, 10) ?? null),
+    score: float<R>((r) => r.score, true),
+    scored_by: int<R>((r) => r.scored_by, true),
+    rank: int<R>((r) => r.rank, true),
+    popularity: int<R>((r) => r.popularity, true),
+    members: int<R>((r) => r.members, true),
+    favorites: int<R>((r) => r.favorites, true),
+    type: text<R>((r) => r.type),
+    status: text<R>((r) => r.status),
+    approved: bool<R>((r) => r.approved),
+    /** 0 safe, 1 Ecchi (hidden in strict mode), 2 adult (hidden whenever SFW is on): `sfwClass`. */
+    sfw: int<R>((r) => sfwClass(r)),
+    /** Every genre, explicit genre, theme and demographic id. */
+    tags: ints<R>((r) => idsOf(r.genres, r.explicit_genres, r.themes, r.demographics)),
+  };
+}
+
+/** The relevance order of media search hits: more popular first (unranked last), then `mal_id`. */
+const BY_POPULARITY: readonly OrderKey[] = [asc('popularity'), asc('mal_id')];
+const BY_FAVORITES: readonly OrderKey[] = [desc('favorites'), asc('mal_id')];
+const NEWEST: readonly OrderKey[] = [desc('date'), asc('mal_id')];
+const refs = (kind: string, ids: readonly number[]) => ids.map((id) => `${kind}:${id}`);
+const byOwner = <R>(value: (r: R) => string): FieldSpec<R> => owners((r) => [value(r)]);
+
+/**
+ * Every collection, by name. The spec of a collection is typed over its record.
+ * @example
+ * ```ts
+ * COLLECTIONS.episodes.key; // ['anime_id', 'mal_id']
+ * COLLECTIONS.anime.fields.sfw.value(anime); // 0, 1 or 2
+ * ```
+ */
+export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<CollectionRecord<C>> } = {
+  anime: {
+    schema: animeInputSchema,
+    key: ['mal_id'],
+    fields: {
+      ...mediaFields<Anime>((a) => a.aired),
+      episodes: int((a) => a.episodes, true),
+      rating: text((a) => a.rating),
+      airing: bool((a) => a.airing),
+      /** Every producer, studio and licensor id. */
+      companies: ints((a) => idsOf(a.producers, a.studios, a.licensors)),
+      season: text(premiere),
+      broadcast: text(broadcastDay),
+    },
+    search: mediaTitles,
+    relevance: BY_POPULARITY,
+  },
+  manga: {
+    schema: mangaInputSchema,
+    key: ['mal_id'],
+    fields: {
+      ...mediaFields<Manga>((m) => m.published),
+      chapters: int((m) => m.chapters, true),
+      volumes: int((m) => m.volumes, true),
+      publishing: bool((m) => m.publishing),
+      magazines: ints((m) => idsOf(m.serializations)),
+    },
+    search: mediaTitles,
+    relevance: BY_POPULARITY,
+  },
+  characters: {
+    schema: characterInputSchema,
+    key: ['mal_id'],
+    fields: { mal_id: malId(), name: text((c) => c.name.toLowerCase(), true), favorites: int((c) => c.favorites, true) },
+    search: (c) => [c.name, c.name_kanji ?? '', ...c.nicknames],
+    relevance: BY_FAVORITES,
+  },
+  people: {
+    schema: personSchema,
+    key: ['mal_id'],
+    fields: {
+      mal_id: malId(),
+      name: text((p) => p.name.toLowerCase(), true),
+      birthday: text((p) => p.birthday, true),
+      favorites: int((p) => p.favorites, true),
+    },
+    search: (p) => [p.name, ...p.alternate_names, [p.given_name, p.family_name].filter(Boolean).join(' ')],
+    relevance: BY_FAVORITES,
+  },
+  producers: {
+    schema: producerSchema,
+    key: ['mal_id'],
+    fields: {
+      mal_id: malId(),
+      /** The first title, lower-cased: what `letter` tests. */
+      name: text((p) => (p.titles[0]?.title ?? '').toLowerCase()),
+      count: int((p) => p.count, true),
+      favorites: int((p) => p.favorites, true),
+      established: text((p) => p.established, true),
+    },
+    search: (p) => p.titles.map((t) => t.title),
+    relevance: BY_FAVORITES,
+  },
+  magazines: {
+    schema: magazineSchema,
+    key: ['mal_id'],
+    fields: { mal_id: malId(), name: text((m) => m.name.toLowerCase(), true), count: int((m) => m.count, true) },
+    search: (m) => [m.name],
+    relevance: [desc('count'), asc('mal_id')],
+  },
+  genres: {
+    schema: genreRecordSchema,
+    key: ['kind', 'mal_id'],
+    fields: {
+      mal_id: malId(),
+      kind: text((g) => g.kind),
+      category: text((g) => g.category),
+      /** The category's place in `genres`, `explicit_genres`, `themes`, `demographics`. */
+      category_order: int((g) => ['genres', 'explicit_genres', 'themes', 'demographics'].indexOf(g.category), true),
+    },
+  },
+  animeCharacters: {
+    schema: animeCharacterRecordSchema,
+    key: ['anime_id', 'character_id'],
+    fields: {
+      owners: owners((r) => [`anime:${r.anime_id}`, `character:${r.character_id}`, ...refs('person', r.voice_actors.map((v) => v.person_id))]),
+    },
+  },
+  mangaCharacters: {
+    schema: mangaCharacterRecordSchema,
+    key: ['manga_id', 'character_id'],
+    fields: { owners: owners((r) => [`manga:${r.manga_id}`, `character:${r.character_id}`]) },
+  },
+  animeStaff: {
+    schema: animeStaffRecordSchema,
+    key: ['anime_id', 'person_id', 'positions'],
+    fields: { owners: owners((r) => [`anime:${r.anime_id}`, `person:${r.person_id}`]) },
+  },
+  mangaStaff: {
+    schema: mangaStaffRecordSchema,
+    key: ['manga_id', 'person_id', 'position'],
+    fields: { owners: owners((r) => [`manga:${r.manga_id}`, `person:${r.person_id}`]) },
+  },
+  relations: {
+    schema: relationRecordSchema,
+    key: ['from_type', 'from_id', 'relation', 'to_type', 'to_id'],
+    fields: { owners: byOwner((r) => `${r.from_type}:${r.from_id}`) },
+  },
+  external: { schema: externalRecordSchema, key: ['type', 'mal_id'], fields: {} },
+  streaming: { schema: streamingRecordSchema, key: ['anime_id'], fields: {} },
+  themes: { schema: themesRecordSchema, key: ['anime_id'], fields: {} },
+  episodes: {
+    schema: episodeRecordInputSchema,
+    key: ['anime_id', 'mal_id'],
+    fields: { owners: byOwner((e) => `anime:${e.anime_id}`), mal_id: malId() },
+  },
+  videos: { schema: videosRecordInputSchema, key: ['anime_id'], fields: {} },
+  pictures: { schema: picturesRecordSchema, key: ['type', 'mal_id'], fields: {} },
+  animeStatistics: { schema: animeStatisticsRecordSchema, key: ['anime_id'], fields: {} },
+  mangaStatistics: { schema: mangaStatisticsRecordSchema, key: ['manga_id'], fields: {} },
+  moreinfo: { schema: moreinfoRecordSchema, key: ['type', 'mal_id'], fields: {} },
+  recommendations: {
+    schema: recommendationRecordSchema,
+    key: ['type', 'entry_ids', 'user', 'date'],
+    fields: {
+      owners: owners((r) => refs(r.type, r.entry_ids)),
+      type: text((r) => r.type),
+      date: text((r) => r.date, true),
+      first: int((r) => r.entry_ids[0], true),
+      second: int((r) => r.entry_ids[1], true),
+      entry_ids: ints((r) => r.entry_ids),
+    },
+  },
+  reviews: {
+    schema: reviewRecordSchema,
+    key: ['type', 'mal_id'],
+    fields: {
+      owners: byOwner((r) => `${r.type}:${r.entry_id}`),
+      mal_id: malId(),
+      type: text((r) => r.type),
+      entry_id: int((r) => r.entry_id),
+      date: text((r) => r.date, true),
+      reactions: int((r) => r.reactions.overall, true),
+      is_preliminary: bool((r) => r.is_preliminary),
+      is_spoiler: bool((r) => r.is_spoiler),
+    },
+  },
+  news: {
+    schema: newsRecordSchema,
+    key: ['mal_id'],
+    fields: {
+      owners: owners((n) => [...refs('anime', n.anime_ids), ...refs('manga', n.manga_ids)]),
+      mal_id: malId(),
+      date: text((n) => n.date, true),
+      tag_ids: ints((n) => n.tag_ids),
+      anime_ids: ints((n) => n.anime_ids),
+      manga_ids: ints((n) => n.manga_ids),
+    },
+    search: (n) => [n.title],
+    relevance: NEWEST,
+  },
+  newsTags: {
+    schema: newsTagRecordSchema,
+    key: ['mal_id'],
+    fields: { mal_id: malId(), category: text((t) => t.category, true), name: text((t) => t.name, true) },
+  },
+  articles: {
+    schema: articleRecordSchema,
+    key: ['mal_id'],
+    fields: {
+      owners: owners((a) => [
+        ...refs('anime', a.anime_ids),
+        ...refs('manga', a.manga_ids),
+        ...refs('character', a.character_ids),
+        ...refs('person', a.person_ids),
+      ]),
+      mal_id: malId(),
+      date: text((a) => a.date, true),
+      tag_ids: ints((a) => a.tag_ids),
+    },
+    search: (a) => [a.title],
+    relevance: NEWEST,
+  },
+  articleTags: {
+    schema: articleTagRecordSchema,
+    key: ['mal_id'],
+    fields: { mal_id: malId(), name: text((t) => t.name, true) },
+  },
+  stacks: {
+    schema: stackRecordSchema,
+    key: ['mal_id'],
+    fields: {
+      owners: owners((s) => s.entries.map((e) => `${e.type}:${e.mal_id}`)),
+      mal_id: malId(),
+      created_at: text((s) => s.created_at, true),
+      type: text((s) => s.type),
+      restacks: int((s) => s.restacks, true),
+    },
+    search: (s) => [s.title],
+    relevance: [desc('restacks'), asc('mal_id')],
+  },
+  forum: {
+    schema: forumRecordSchema,
+    key: ['anime_id', 'mal_id'],
+    fields: { owners: byOwner((f) => `anime:${f.anime_id}`), mal_id: malId(), date: text((f) => f.date, true) },
+  },
+  updates: {
+    schema: updateRecordSchema,
+    key: ['type', 'mal_id'],
+    fields: { type: text((u) => u.type), mal_id: malId(), updated_at: float((u) => Date.parse(u.updated_at)) },
+  },
+  deletedAnimeIds: { schema: deletedIdsResponseSchema.shape.data.element, key: [], fields: { mal_id: int((id) => id, true) } },
+  deletedMangaIds: { schema: deletedIdsResponseSchema.shape.data.element, key: [], fields: { mal_id: int((id) => id, true) } },
+};
+
+/** Every collection name, in `CatalogueData` order. */
+export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
+
+/**
+ * Whether a string names a collection.
+ * @param name - Any string.
+ */
+export function isCollectionName(name: string): name is CollectionName {
+  return Object.hasOwn(COLLECTIONS, name);
+}
+
+/**
+ * The key of a record in its collection: its key fields' values joined by `:` (objects and arrays
+ * as JSON); a record without key fields (a bare deleted id) is its own key.
+ * @param collection - The collection.
+ * @param record - A record of it.
+ * @returns `"20"` for anime 20, `"20:17"` for character 17 in anime 20, …
+ * @example
+ * ```ts
+ * collectionKey('episodes', { anime_id: 20, mal_id: 3, ... }); // '20:3'
+ * ```
+ */
+export function collectionKey(collection: CollectionName, record: unknown): string {
+  const { key } = COLLECTIONS[collection];
+  if (key.length === 0) return typeof record === 'object' ? JSON.stringify(record) : String(record);
+  const r = record as Record<string, unknown>;
+  return key.map((field) => (typeof r[field] === 'object' ? JSON.stringify(r[field]) : String(r[field]))).join(':');
+}
+
+/**
+ * Computes every declared field of a record (what a store indexes when it writes one).
+ * @param collection - The collection.
+ * @param record - A record of it.
+ * @returns Field values by field name.
+ */
+export function fieldValues(collection: CollectionName, record: unknown): Record<string, FieldValue | readonly (number | string)[]> {
+  const out: Record<string, FieldValue | readonly (number | string)[]> = {};
+  for (const [name, spec] of Object.entries(COLLECTIONS[collection].fields) as [string, FieldSpec<unknown>][]) out[name] = spec.value(record);
+  return out;
+}
