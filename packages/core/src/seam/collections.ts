@@ -90,7 +90,6 @@ const float = <R>(value: (r: R) => number | null, ordered = false): FieldSpec<R>
 const text = <R>(value: (r: R) => string | null, ordered = false): FieldSpec<R> => ({ type: 'text', value, ordered });
 const bool = <R>(value: (r: R) => boolean | null): FieldSpec<R> => ({ type: 'bool', value });
 const ints = <R>(value: (r: R) => readonly number[]): FieldSpec<R> => ({ type: 'ints', value });
-const texts = <R>(value: (r: R) => readonly string[]): FieldSpec<R> => ({ type: 'texts', value });
 const owners = <R>(value: (r: R) => readonly string[]): FieldSpec<R> => ({ type: 'texts', value: (r) => [...new Set(value(r))] });
 const malId = <R extends { mal_id: number }>() => int<R>((r) => r.mal_id, true);
 const asc = (field: string): OrderKey => ({ field, dir: 'asc' });
