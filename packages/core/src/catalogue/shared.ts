@@ -1,0 +1,74 @@
+/**
+ * What the endpoint logic of every section shares: short references to records, SFW conditions,
+ * and paging over the seam.
+ * @module
+ */
+import type { SfwMode } from '../sfw.js';
+import type { Paging } from '../store.js';
+import type { Anime } from '../schemas/anime.js';
+import type { Character } from '../schemas/character.js';
+import type { AnimeMeta, CharacterMeta, Images, PersonMeta, RelatedEntry } from '../schemas/common.js';
+import type { Manga } from '../schemas/manga.js';
+import type { Person } from '../schemas/person.js';
+import type { Condition, RecordStore } from '../seam/types.js';
+
+/** A media kind. */
+export type Kind = 'anime' | 'manga';
+
+/** A short reference to an anime or manga (`anime_meta` / `manga_meta`). */
+export const toMeta = (e: Anime | Manga): AnimeMeta => ({ mal_id: e.mal_id, url: e.url, images: e.images, title: e.title });
+/** A short reference to a character. */
+export const toCharacterMeta = (c: Character): CharacterMeta => ({ mal_id: c.mal_id, url: c.url, images: c.images, name: c.name });
+/** A short reference to a person. */
+export const toPersonMeta = (p: Person): PersonMeta => ({ mal_id: p.mal_id, url: p.url, images: p.images, name: p.name });
+/** The JPG-only picture shape of characters and people. */
+export const jpgOnly = (i: Images) => ({ jpg: { image_url: i.jpg.image_url } });
+/** A related entry of a relation, news item, article or stack. */
+export const toRelated = (kind: Kind, e: Anime | Manga): RelatedEntry => ({
+  mal_id: e.mal_id,
+  type: kind,
+  name: e.title,
+  url: e.url,
+  images: e.images,
+  media_type: e.type,
+});
+
+/** The owner reference of a record, as the `owners` field holds it. */
+export const owner = (kind: 'anime' | 'manga' | 'character' | 'person' | 'producer', id: number) => `${kind}:${id}`;
+
+/** The `owners` condition of a sub-resource. */
+export const ownedBy = (kind: 'anime' | 'manga' | 'character' | 'person' | 'producer', id: number): Condition => ({
+  field: 'owners',
+  op: 'has',
+  value: owner(kind, id),
+});
+
+/** The slice of a 1-based page. */
+export const slice = (p: Paging) => ({ offset: (p.page - 1) * p.limit, limit: p.limit });
+
+/** Every record of a query, in one call (sub-resources are small). */
+export const ALL = { offset: 0, limit: Number.MAX_SAFE_INTEGER } as const;
+
+/**
+ * The condition on an entry's `sfw` class (0 safe, 1 Ecchi, 2 adult) that a mode lets through, or
+ * none when the mode is `off`.
+ * @param mode - The request's SFW mode.
+ */
+export function sfwWhere(mode: SfwMode): Condition[] {
+  if (mode === 'off') return [];
+  return [{ field: 'sfw', op: mode === 'normal' ? 'lte' : 'eq', value: mode === 'normal' ? 1 : 0 } as Condition];
+}
+
+/**
+ * The ids of the entries of a kind that a mode hides (none when `off`): what a list of other
+ * records (reviews, recommendations, news) leaves out by its referenced entries.
+ * @param records - The store.
+ * @param kind - Anime or manga.
+ * @param mode - The request's SFW mode.
+ */
+export async function hiddenIds(records: RecordStore, kind: Kind, mode: SfwMode): Promise<number[]> {
+  if (mode === 'off') return [];
+  const where: Condition[] = [{ field: 'sfw', op: 'gt', value: mode === 'normal' ? 1 : 0 }];
+  const page = await records.query(kind, { where, ...ALL, select: ['mal_id'] });
+  return page.data.map((e) => e.mal_id);
+}
