@@ -7,7 +7,7 @@ import { ApiError } from './errors.js';
 import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from './internal/bounded-store.js';
 import { toCanonicalPath } from './internal/request-target.js';
 import { toDeprecationHeaders, type DeprecationOptions } from './deprecation.js';
-import { createPipeline, EXPOSED, type Logger } from './internal/pipeline.js';
+import { createPipeline, EXPOSED, routeMatcher, type Logger } from './internal/pipeline.js';
 import { createGateway, type GatewayOptions } from './gateway/gateway.js';
 import { createMemoryStore } from './memory-store.js';
 import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
@@ -118,12 +118,13 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     logger,
     name: 'Catalogue store',
   });
+  const routes = [...catalogueRoutes, createOpenApiRoute(mountPath)];
   const handle = createPipeline({
-    routes: [...catalogueRoutes, createOpenApiRoute(mountPath)],
+    routes,
     mountPath,
     notFound: (path) => new ApiError(404, `No endpoint at ${path}`, `Every endpoint is under ${mountPath}/v1; the API is described at ${docs} (OpenAPI 3.1).`),
     context: { store, now: options.now ?? Date.now, random: options.random ?? Math.random },
-    middleware: withGateway(options),
+    middleware: withGateway(options, routeMatcher(routes, (route) => route.cache === 'no-store')),
     logger,
     serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),
     headers: versionHeaders(options.deprecation),
@@ -160,9 +161,9 @@ function toHeaderCase(name: string): string {
   return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 
-function withGateway(options: CatalogueAppOptions): readonly Middleware[] | undefined {
+function withGateway(options: CatalogueAppOptions, noStore: (path: string) => boolean): readonly Middleware[] | undefined {
   if (options.gateway === false) return options.middleware;
-  const gateway = createGateway(options.gateway, { now: options.now, logger: options.logger ?? console, mountPath: toMountPath(options.mountPath) });
+  const gateway = createGateway(options.gateway, { now: options.now, logger: options.logger ?? console, mountPath: toMountPath(options.mountPath), noStore });
   return [...(options.middleware ?? []), gateway];
 }
 

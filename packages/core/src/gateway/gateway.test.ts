@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogueApp } from '../app.js';
 import type { PlainRequest, PlainResponse } from '../http.js';
-import { createPipeline } from '../internal/pipeline.js';
+import { createPipeline, routeMatcher, type Route } from '../internal/pipeline.js';
 import { createMemoryStore } from '../memory-store.js';
 import type { GatewayBackend } from './back-end.js';
 import { createGateway, createMemoryGatewayBackend, type GatewayOptions } from './gateway.js';
@@ -26,14 +26,17 @@ function setup(options: GatewayOptions = {}) {
     calls.set(name, n);
     return n;
   };
+  const routes: Route<object>[] = [
+    { path: '/v1/anime/:id', handler: (req) => ({ body: { data: { id: Number(req.params.id), load: count(`anime/${req.params.id}`) } } }) },
+    { path: '/v1/random/anime', handler: () => ({ body: { data: { pick: count('random') } } }), cache: 'no-store' },
+    { path: '/v1/top/anime', handler: () => ({ body: { data: [count('top')] } }) },
+    { path: '/v1/fresh/:n', handler: () => ({ body: { data: count('fresh') } }), cache: 'no-store' },
+  ];
+  const noStore = routeMatcher(routes, (route) => route.cache === 'no-store');
   const handle = createPipeline({
-    routes: [
-      { path: '/v1/anime/:id', handler: (req) => ({ body: { data: { id: Number(req.params.id), load: count(`anime/${req.params.id}`) } } }) },
-      { path: '/v1/random/anime', handler: () => ({ body: { data: { pick: count('random') } } }) },
-      { path: '/v1/top/anime', handler: () => ({ body: { data: [count('top')] } }) },
-    ],
+    routes,
     context: {},
-    middleware: [createGateway(options, { now: () => clock.now, logger: { error: () => undefined } })],
+    middleware: [createGateway(options, { now: () => clock.now, logger: { error: () => undefined }, noStore })],
   });
   async function send(path: string, sent: Sent = {}): Promise<PlainResponse & { json: Record<string, unknown> | null }> {
     const headers: Record<string, string> = { ...sent.headers };
@@ -337,7 +340,7 @@ describe('gateway response cache', () => {
     expect(calls.get('anime/3')).toBe(1);
   });
 
-  it('never caches /v1/random/*', async () => {
+  it("never caches a route whose row says cache: 'no-store'", async () => {
     const { send, calls } = setup();
     const a = await send('/v1/random/anime');
     const b = await send('/v1/random/anime');
@@ -345,6 +348,10 @@ describe('gateway response cache', () => {
     expect(a.body).not.toBe(b.body);
     expect(b.headers['cache-control']).toBe('no-store');
     expect(b.headers.etag).toMatch(/^"/);
+    // The row decides, not the path's prefix.
+    await send('/v1/fresh/1');
+    expect((await send('/v1/fresh/1')).headers['cache-control']).toBe('no-store');
+    expect(calls.get('fresh')).toBe(2);
   });
 
   it('does not cache errors', async () => {

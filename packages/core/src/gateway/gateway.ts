@@ -30,7 +30,8 @@ export interface GatewayCacheOptions {
   /** Lifetime of Server Key cache entries (spec, "Caching"). @default 600_000 (10 minutes) */
   serverTtlMs?: number;
   /**
-   * Which paths may be cached. `/v1/random/*` never is, whatever this says (spec: each request returns a fresh pick).
+   * Which paths may be cached. A route of the app whose row says `cache: 'no-store'` (the random
+   * picks: each request returns a fresh pick) never is, whatever this says.
    * @default every path
    */
   cacheable?: (path: string) => boolean;
@@ -80,6 +81,12 @@ export interface GatewayContext {
   logger?: Logger | undefined;
   /** The app's `mountPath`, for paths named in error messages (as in the envelope's `path`). @default '' */
   mountPath?: string | undefined;
+  /**
+   * The paths whose answers are never stored and carry `Cache-Control: no-store`: the app's routes
+   * whose row says `cache: 'no-store'` (the random picks, which give a fresh pick each time).
+   * @default none
+   */
+  noStore?: ((path: string) => boolean) | undefined;
 }
 
 /** Options of {@link createMemoryGatewayBackend}. */
@@ -214,7 +221,8 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
   const ttl: Record<Tier, number> = { public: cacheOptions?.publicTtlMs ?? 86_400_000, server: cacheOptions?.serverTtlMs ?? 600_000 };
   const caches: Record<Tier, CacheStore> = { public: backend.publicCache, server: backend.serverCache };
   const userCacheable = cacheOptions?.cacheable ?? (() => true);
-  const cacheable = (path: string) => cacheOptions !== undefined && !path.startsWith('/v1/random/') && userCacheable(path);
+  const noStore = context.noStore ?? (() => false);
+  const cacheable = (path: string) => cacheOptions !== undefined && !noStore(path) && userCacheable(path);
 
   // Blocks this process has seen, so a blocked client costs no back-end call (docs/specification.md: Blocks).
   const knownBlocks = new Map<string, number>();
@@ -360,7 +368,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
     const etag = toEtag(response.body);
     headers.etag = etag;
     headers.vary = 'X-Server-Key';
-    headers['cache-control'] = request.path.startsWith('/v1/random/') ? 'no-store' : `${tier === 'server' ? 'private' : 'public'}, max-age=0`;
+    headers['cache-control'] = noStore(request.path) ? 'no-store' : `${tier === 'server' ? 'private' : 'public'}, max-age=0`;
     return conditional(request, headers, response.status, response.body, etag);
   }
 

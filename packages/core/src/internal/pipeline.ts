@@ -40,6 +40,29 @@ export interface Route<C> {
   query?: z.ZodType;
   /** The 200 body's schema, for the OpenAPI document (else `responseSchemas[path]`). */
   response?: z.ZodType;
+  /**
+   * Whether the gateway may keep this route's answers: `public` (the default; Server Key answers
+   * are kept apart) or `no-store` (never kept, `Cache-Control: no-store`; a fresh answer each time).
+   */
+  cache?: 'public' | 'no-store';
+}
+
+/**
+ * A test of whether a path is answered by one of the routes a predicate picks (the first route
+ * matching a path is the one that answers it, as in the pipeline).
+ * @param routes - The routes, in matching order.
+ * @param pick - Which routes to test for.
+ * @returns A predicate over canonical paths.
+ */
+export function routeMatcher<C>(routes: readonly Route<C>[], pick: (route: Route<C>) => boolean): (path: string) => boolean {
+  if (!routes.some(pick)) return () => false;
+  const router = Router();
+  for (const route of routes) router.get(route.path, () => undefined);
+  const patterns = router.routes.map((r, i) => [r[1], pick(routes[i]!)] as const);
+  return (path) => {
+    for (const [pattern, picked] of patterns) if (pattern.test(path)) return picked;
+    return false;
+  };
 }
 
 /** Something that logs unexpected failures. */

@@ -49,8 +49,8 @@ export const getRandomPeople: CatalogueHandler = async (_request, { store, rando
 
 /** The random-pick routes (`/v1/random/users` is answered as unavailable, ahead of these). */
 export const randomRoutes: CatalogueRoute[] = [
-  { path: '/v1/random/anime', handler: getRandomAnime, query: randomMediaQuery },
-  { path: '/v1/random/manga', handler: getRandomManga, query: randomMediaQuery },
-  { path: '/v1/random/characters', handler: getRandomCharacters },
-  { path: '/v1/random/people', handler: getRandomPeople },
+  { path: '/v1/random/anime', handler: getRandomAnime, query: randomMediaQuery, cache: 'no-store' },
+  { path: '/v1/random/manga', handler: getRandomManga, query: randomMediaQuery, cache: 'no-store' },
+  { path: '/v1/random/characters', handler: getRandomCharacters, cache: 'no-store' },
+  { path: '/v1/random/people', handler: getRandomPeople, cache: 'no-store' },
 ];
