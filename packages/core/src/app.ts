@@ -123,7 +123,7 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     routes,
     mountPath,
     notFound: (path) => new ApiError(404, `No endpoint at ${path}`, `Every endpoint is under ${mountPath}/v1; the API is described at ${docs} (OpenAPI 3.1).`),
-    context: { store, now: options.now ?? Date.now, random: options.random ?? Math.random },
+    context: { catalogue: store, now: options.now ?? Date.now, random: options.random ?? Math.random },
     middleware: withGateway(options, routeMatcher(routes, (route) => route.cache === 'no-store')),
     logger,
     serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),

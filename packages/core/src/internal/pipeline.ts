@@ -7,15 +7,17 @@ import { Router } from 'itty-router';
 import type { z } from 'zod';
 import { ApiError, toApiError } from '../errors.js';
 import { ALLOWED_METHODS, type Middleware, type PlainRequest, type PlainResponse } from '../http.js';
-import type { RawQuery } from '../query.js';
+import { parseQuery, type RawQuery } from '../query.js';
 import { toCanonicalRequest } from './request-target.js';
 
-/** What a route handler sees of the request. */
-export interface RouteRequest {
+/** What a route handler sees of the request. `Q` is its row's parsed query. */
+export interface RouteRequest<Q = unknown> {
   /** Path parameters, e.g. `{ id: '20' }`. */
   params: Record<string, string>;
   /** Raw query values; a repeated key gives an array. */
   query: RawQuery;
+  /** The query as the route's `query` schema parsed it (the pipeline parsed it; 400 when invalid); `undefined` without one. */
+  parsed: Q;
   /** The request path, canonical (see `toCanonicalRequest`). */
   path: string;
   /** The plain request, with its canonical path and query; for headers and the client address. */
@@ -29,14 +31,23 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-/** A route handler. `C` is the app's context (store, clock…). */
-export type Handler<C> = (request: RouteRequest, context: C) => Reply | Promise<Reply>;
+/** A route handler. `C` is the app's context (store, clock…), `Q` its row's parsed query. */
+export type Handler<C, Q = unknown> = (request: RouteRequest<Q>, context: C) => Reply | Promise<Reply>;
 
-/** One route: a GET path pattern (itty syntax, e.g. `/v1/anime/:id`) and its handler. */
+/**
+ * One route: a GET path pattern (itty syntax, e.g. `/v1/anime/:id`), its query schema, response
+ * schema and cache policy, and its handler. Declare rows with {@link defineRoute} so that the
+ * handler's `parsed` has the schema's type.
+ */
 export interface Route<C> {
   path: string;
-  handler: Handler<C>;
-  /** The query schema the handler parses with; the OpenAPI document lists its parameters. */
+  // The row's own schema types `parsed` (see defineRoute); the table holds rows of every schema.
+  handler: Handler<C, any>;
+  /**
+   * The query schema: the pipeline parses the query with it before the handler runs (a failure is
+   * a 400 naming the parameter) and hands the result over as `parsed`; the OpenAPI document lists
+   * its parameters.
+   */
   query?: z.ZodType;
   /** The 200 body's schema, for the OpenAPI document (else `responseSchemas[path]`). */
   response?: z.ZodType;
@@ -45,6 +56,25 @@ export interface Route<C> {
    * are kept apart) or `no-store` (never kept, `Cache-Control: no-store`; a fresh answer each time).
    */
   cache?: 'public' | 'no-store';
+}
+
+/**
+ * A route row whose handler's `parsed` has the type of its query schema's output.
+ * @param row - The row.
+ * @returns The row.
+ * @example
+ * ```ts
+ * defineRoute<CatalogueContext, typeof sfwQuery>({
+ *   path: '/v1/anime/:id/relations',
+ *   query: sfwQuery,
+ *   handler: async ({ params, parsed }, { catalogue }) => ok({ data: await catalogue.getAnimeRelations(Number(params.id), parsed) }),
+ * });
+ * ```
+ */
+export function defineRoute<C, S extends z.ZodType | undefined = undefined>(
+  row: Omit<Route<C>, 'query' | 'handler'> & { query?: S; handler: Handler<C, S extends z.ZodType ? z.output<S> : undefined> },
+): Route<C> {
+  return row as Route<C>;
 }
 
 /**
@@ -209,19 +239,24 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     const key = groupKey(pathname);
     const candidates = (key !== undefined && groups.get(key)) || anyGroup;
     let reply: Reply | undefined;
+    let matched: Route<C> | undefined;
     for (const { pattern, route } of candidates) {
       const match = pattern.exec(pathname);
       if (!match) continue;
       const trace = request.trace;
       if (trace) trace.route = route.path;
-      const routeRequest = { params: match.groups ?? {}, query: toQuery(params), path: request.path, request };
+      const query = toQuery(params);
+      const parsed = route.query ? parseQuery(route.query, query) : undefined;
+      const routeRequest: RouteRequest = { params: match.groups ?? {}, query, parsed, path: request.path, request };
       const answer = route.handler(routeRequest, context);
       reply = answer instanceof Promise ? await answer : answer;
+      matched = route;
       // As in itty-router, a handler that answers nothing passes the request to the next match.
       if (reply != null) break;
     }
     if (reply == null) throw notFound(mountPath + request.path);
     const headers = baseHeaders();
+    if (matched?.cache === 'no-store') headers['cache-control'] = 'no-store';
     if (reply.headers) Object.assign(headers, reply.headers);
     return { status: reply.status ?? 200, headers, body: serialize(reply.body) };
   }

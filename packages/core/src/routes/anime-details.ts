@@ -15,67 +15,67 @@ import { dataOr404, entryNewsQuery, pageOr404, pathId, scrapedPageQuery, sfwQuer
 export const forumQuery = z.object({ filter: enumParam('filter', { episode: 'episode' }) });
 
 /** `GET /v1/anime/{id}/full`: the anime with relations, themes, links and moreinfo. */
-export const getAnimeFullById: CatalogueHandler = async (request, { store }) => {
+export const getAnimeFullById: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   const sfw = parseQuery(sfwQuery, request.query);
   return dataOr404('anime', animeId, await store.getAnimeFull(animeId, sfw));
 };
 
 /** `GET /v1/anime/{id}/relations`: related anime and manga, grouped by relation. */
-export const getAnimeRelations: CatalogueHandler = async (request, { store }) => {
+export const getAnimeRelations: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   const sfw = parseQuery(sfwQuery, request.query);
   return dataOr404('anime', animeId, await store.getAnimeRelations(animeId, sfw));
 };
 
 /** `GET /v1/anime/{id}/recommendations`: anime recommended with this one. */
-export const getAnimeRecommendations: CatalogueHandler = async (request, { store }) => {
+export const getAnimeRecommendations: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   const sfw = parseQuery(sfwQuery, request.query);
   return dataOr404('anime', animeId, await store.getAnimeRecommendations(animeId, sfw));
 };
 
 /** `GET /v1/anime/{id}/news`: news about the anime (short pagination, as Jikan). */
-export const getAnimeNews: CatalogueHandler = async (request, { store }) => {
+export const getAnimeNews: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   const { paging, sfw } = parseQuery(entryNewsQuery, request.query);
   return pageOr404('anime', animeId, await store.getAnimeNews(animeId, paging, sfw), paging, 'short');
 };
 
 /** `GET /v1/anime/{id}/videos`: promos, episode videos and music videos. */
-export const getAnimeVideos: CatalogueHandler = async (request, { store }) => {
+export const getAnimeVideos: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   return dataOr404('anime', animeId, await store.getAnimeVideos(animeId));
 };
 
 /** `GET /v1/anime/{id}/videos/episodes`: episode videos (short pagination). */
-export const getAnimeVideosEpisodes: CatalogueHandler = async (request, { store }) => {
+export const getAnimeVideosEpisodes: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   const paging = parseQuery(scrapedPageQuery, request.query);
   return pageOr404('anime', animeId, await store.getAnimeVideoEpisodes(animeId, paging), paging, 'short');
 };
 
 /** `GET /v1/anime/{id}/characters`: characters with their voice actors. */
-export const getAnimeCharacters: CatalogueHandler = async (request, { store }) => {
+export const getAnimeCharacters: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   return dataOr404('anime', animeId, await store.getAnimeCharacters(animeId));
 };
 
 /** `GET /v1/anime/{id}/staff`: staff with their positions. */
-export const getAnimeStaff: CatalogueHandler = async (request, { store }) => {
+export const getAnimeStaff: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   return dataOr404('anime', animeId, await store.getAnimeStaff(animeId));
 };
 
 /** `GET /v1/anime/{id}/episodes`: episodes in order, 100 a page (short pagination). */
-export const getAnimeEpisodes: CatalogueHandler = async (request, { store }) => {
+export const getAnimeEpisodes: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   const paging = parseQuery(scrapedPageQuery, request.query);
   return pageOr404('anime', animeId, await store.getAnimeEpisodes(animeId, paging), paging, 'short');
 };
 
 /** `GET /v1/anime/{id}/episodes/{episode}`: one episode by number. */
-export const getAnimeEpisodeById: CatalogueHandler = async (request, { store }) => {
+export const getAnimeEpisodeById: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   const episode = parseId('episode', request.params.episode);
   const data = await store.getAnimeEpisode(animeId, episode);
@@ -87,58 +87,58 @@ export const getAnimeEpisodeById: CatalogueHandler = async (request, { store }) 
 };
 
 /** `GET /v1/anime/{id}/forum`: episode discussion threads (`filter=episode` or none). */
-export const getAnimeForum: CatalogueHandler = async (request, { store }) => {
+export const getAnimeForum: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   parseQuery(forumQuery, request.query);
   return dataOr404('anime', animeId, await store.getAnimeForum(animeId));
 };
 
 /** `GET /v1/anime/{id}/stacks`: interest stacks that contain the anime. */
-export const getAnimeStacks: CatalogueHandler = async (request, { store }) => {
+export const getAnimeStacks: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   const paging = parseQuery(subListQuery, request.query);
   return pageOr404('anime', animeId, await store.getAnimeStacks(animeId, paging), paging, 'full');
 };
 
 /** `GET /v1/anime/{id}/articles`: featured articles about the anime. */
-export const getAnimeArticles: CatalogueHandler = async (request, { store }) => {
+export const getAnimeArticles: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   const paging = parseQuery(subListQuery, request.query);
   return pageOr404('anime', animeId, await store.getAnimeArticles(animeId, paging), paging, 'full');
 };
 
 /** `GET /v1/anime/{id}/pictures`: pictures in JPG and WebP. */
-export const getAnimePictures: CatalogueHandler = async (request, { store }) => {
+export const getAnimePictures: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   return dataOr404('anime', animeId, await store.getAnimePictures(animeId));
 };
 
 /** `GET /v1/anime/{id}/statistics`: list-status counts and the score distribution. */
-export const getAnimeStatistics: CatalogueHandler = async (request, { store }) => {
+export const getAnimeStatistics: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   return dataOr404('anime', animeId, await store.getAnimeStatistics(animeId));
 };
 
 /** `GET /v1/anime/{id}/moreinfo`: the "more info" notes. */
-export const getAnimeMoreInfo: CatalogueHandler = async (request, { store }) => {
+export const getAnimeMoreInfo: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   return dataOr404('anime', animeId, await store.getAnimeMoreinfo(animeId));
 };
 
 /** `GET /v1/anime/{id}/themes`: opening and ending songs. */
-export const getAnimeThemes: CatalogueHandler = async (request, { store }) => {
+export const getAnimeThemes: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   return dataOr404('anime', animeId, await store.getAnimeThemes(animeId));
 };
 
 /** `GET /v1/anime/{id}/external`: links to other sites about the anime. */
-export const getAnimeExternal: CatalogueHandler = async (request, { store }) => {
+export const getAnimeExternal: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   return dataOr404('anime', animeId, await store.getAnimeExternal(animeId));
 };
 
 /** `GET /v1/anime/{id}/streaming`: where to watch the anime. */
-export const getAnimeStreaming: CatalogueHandler = async (request, { store }) => {
+export const getAnimeStreaming: CatalogueHandler = async (request, { catalogue: store }) => {
   const animeId = pathId(request);
   return dataOr404('anime', animeId, await store.getAnimeStreaming(animeId));
 };

@@ -131,14 +131,14 @@ export const animeSearchQuery = z
   );
 
 /** `GET /v1/anime`: search, filter and page through anime. */
-export const searchAnime: CatalogueHandler = async (request, { store }) => {
+export const searchAnime: CatalogueHandler = async (request, { catalogue: store }) => {
   const search = parseQuery(animeSearchQuery, request.query);
   const page = await store.searchAnime(search);
   return ok({ pagination: paginate(page.total, search.page, search.limit, page.data.length), data: page.data });
 };
 
 /** `GET /v1/anime/{id}`: one anime. */
-export const getAnimeById: CatalogueHandler = async (request, { store }) => {
+export const getAnimeById: CatalogueHandler = async (request, { catalogue: store }) => {
   const id = parseId('id', request.params.id);
   const anime = await store.getAnime(id);
   if (!anime) throw ApiError.notFound('anime', id);

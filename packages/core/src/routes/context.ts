@@ -7,7 +7,8 @@ import type { Handler, Route } from '../internal/pipeline.js';
 
 /** The catalogue app's handler context. */
 export interface CatalogueContext {
-  store: CatalogueStore;
+  /** Every endpoint's logic, over the app's store. */
+  catalogue: CatalogueStore;
   /** The injected clock, in milliseconds since the epoch. */
   now: () => number;
   /** The injected source of random numbers in [0, 1), for the random picks. */

@@ -4,10 +4,9 @@
  * @module
  */
 import { z } from 'zod';
-import { ok } from '../internal/pipeline.js';
-import { enumParam, parseQuery } from '../query.js';
-import type { MediaKind } from '../store.js';
-import type { CatalogueHandler, CatalogueRoute } from './context.js';
+import { enumParam } from '../query.js';
+import type { CatalogueRoute } from './context.js';
+import { dataRow } from './rows.js';
 
 /** The query of the genre lists: `filter`, one category (docs/specification.md: Jikan routes and parameters). */
 export const genresQuery = z.object({
@@ -19,21 +18,8 @@ export const genresQuery = z.object({
   }),
 });
 
-function listGenres(kind: MediaKind): CatalogueHandler {
-  return async (request, { store }) => {
-    const { filter } = parseQuery(genresQuery, request.query);
-    return ok({ data: await store.listGenres(kind, filter) });
-  };
-}
-
-/** `GET /v1/genres/anime`: anime genres with counts. */
-export const getAnimeGenres: CatalogueHandler = listGenres('anime');
-
-/** `GET /v1/genres/manga`: manga genres with counts. */
-export const getMangaGenres: CatalogueHandler = listGenres('manga');
-
 /** The genre routes. */
 export const genreRoutes: CatalogueRoute[] = [
-  { path: '/v1/genres/anime', handler: getAnimeGenres, query: genresQuery },
-  { path: '/v1/genres/manga', handler: getMangaGenres, query: genresQuery },
+  dataRow('/v1/genres/anime', { query: genresQuery }, ({ filter }, { catalogue }) => catalogue.listGenres('anime', filter)),
+  dataRow('/v1/genres/manga', { query: genresQuery }, ({ filter }, { catalogue }) => catalogue.listGenres('manga', filter)),
 ];

@@ -75,25 +75,25 @@ export const mangaIdsQuery = z
   );
 
 /** `GET /v1/anime/ids`: every matching anime id, ascending, with the total and any included fields. */
-export const getAnimeIds: CatalogueHandler = async (request, { store }) => {
+export const getAnimeIds: CatalogueHandler = async (request, { catalogue: store }) => {
   const query = parseQuery(animeIdsQuery, request.query);
   return ok(await store.listAnimeIds(query));
 };
 
 /** `GET /v1/manga/ids`: every matching manga id, ascending, with the total and any included fields. */
-export const getMangaIds: CatalogueHandler = async (request, { store }) => {
+export const getMangaIds: CatalogueHandler = async (request, { catalogue: store }) => {
   const query = parseQuery(mangaIdsQuery, request.query);
   return ok(await store.listMangaIds(query));
 };
 
 /** `GET /v1/anime/deleted`: ids of anime removed from the catalogue, ascending. */
-export const getDeletedAnime: CatalogueHandler = async (_request, { store }) => {
+export const getDeletedAnime: CatalogueHandler = async (_request, { catalogue: store }) => {
   const data = await store.getDeletedAnimeIds();
   return ok({ total: data.length, data });
 };
 
 /** `GET /v1/manga/deleted`: ids of manga removed from the catalogue, ascending. */
-export const getDeletedManga: CatalogueHandler = async (_request, { store }) => {
+export const getDeletedManga: CatalogueHandler = async (_request, { catalogue: store }) => {
   const data = await store.getDeletedMangaIds();
   return ok({ total: data.length, data });
 };

@@ -2,19 +2,14 @@
  * `GET /v1/magazines`: search and page through the magazines manga are serialized in.
  * @module
  */
-import { parseQuery } from '../query.js';
-import type { MagazineSearch } from '../store.js';
-import type { CatalogueHandler, CatalogueRoute } from './context.js';
-import { fullList, namedSearchQuery } from './params.js';
+import type { CatalogueRoute } from './context.js';
+import { namedSearchQuery } from './params.js';
+import { pageRow } from './rows.js';
 
 /** The query of `GET /v1/magazines`. */
 export const magazineSearchQuery = namedSearchQuery({ mal_id: 'mal_id', name: 'name', count: 'count' });
 
-/** `GET /v1/magazines`: magazines with their manga counts (full pagination, as Jikan's server). */
-export const searchMagazines: CatalogueHandler = async (request, { store }) => {
-  const search: MagazineSearch = parseQuery(magazineSearchQuery, request.query);
-  return fullList(await store.searchMagazines(search), search);
-};
-
 /** The magazine routes. */
-export const magazineRoutes: CatalogueRoute[] = [{ path: '/v1/magazines', handler: searchMagazines, query: magazineSearchQuery }];
+export const magazineRoutes: CatalogueRoute[] = [
+  pageRow('/v1/magazines', 'full', { query: magazineSearchQuery }, (search, { catalogue }) => catalogue.searchMagazines(search)),
+];

@@ -111,13 +111,13 @@ export const mangaSearchQuery = z
   );
 
 /** `GET /v1/manga`: search, filter and page through manga. */
-export const searchManga: CatalogueHandler = async (request, { store }) => {
+export const searchManga: CatalogueHandler = async (request, { catalogue: store }) => {
   const search = parseQuery(mangaSearchQuery, request.query);
   return fullList(await store.searchManga(search), search);
 };
 
 /** `GET /v1/manga/{id}`: one manga. */
-export const getMangaById: CatalogueHandler = async (request, { store }) => {
+export const getMangaById: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   const manga = await store.getManga(mangaId);
   if (!manga) throw ApiError.notFound('manga', mangaId);
@@ -125,73 +125,73 @@ export const getMangaById: CatalogueHandler = async (request, { store }) => {
 };
 
 /** `GET /v1/manga/{id}/full`: the manga with relations and external links. */
-export const getMangaFullById: CatalogueHandler = async (request, { store }) => {
+export const getMangaFullById: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   const sfw = parseQuery(sfwQuery, request.query);
   return dataOr404('manga', mangaId, await store.getMangaFull(mangaId, sfw));
 };
 
 /** `GET /v1/manga/{id}/relations`: related manga and anime, grouped by relation. */
-export const getMangaRelations: CatalogueHandler = async (request, { store }) => {
+export const getMangaRelations: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   const sfw = parseQuery(sfwQuery, request.query);
   return dataOr404('manga', mangaId, await store.getMangaRelations(mangaId, sfw));
 };
 
 /** `GET /v1/manga/{id}/recommendations`: manga recommended with this one. */
-export const getMangaRecommendations: CatalogueHandler = async (request, { store }) => {
+export const getMangaRecommendations: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   const sfw = parseQuery(sfwQuery, request.query);
   return dataOr404('manga', mangaId, await store.getMangaRecommendations(mangaId, sfw));
 };
 
 /** `GET /v1/manga/{id}/news`: news about the manga (short pagination, as Jikan). */
-export const getMangaNews: CatalogueHandler = async (request, { store }) => {
+export const getMangaNews: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   const { paging, sfw } = parseQuery(entryNewsQuery, request.query);
   return pageOr404('manga', mangaId, await store.getMangaNews(mangaId, paging, sfw), paging, 'short');
 };
 
 /** `GET /v1/manga/{id}/stacks`: interest stacks that contain the manga. */
-export const getMangaStacks: CatalogueHandler = async (request, { store }) => {
+export const getMangaStacks: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   const paging = parseQuery(subListQuery, request.query);
   return pageOr404('manga', mangaId, await store.getMangaStacks(mangaId, paging), paging, 'full');
 };
 
 /** `GET /v1/manga/{id}/articles`: featured articles about the manga. */
-export const getMangaArticles: CatalogueHandler = async (request, { store }) => {
+export const getMangaArticles: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   const paging = parseQuery(subListQuery, request.query);
   return pageOr404('manga', mangaId, await store.getMangaArticles(mangaId, paging), paging, 'full');
 };
 
 /** `GET /v1/manga/{id}/characters`: characters with their roles. */
-export const getMangaCharacters: CatalogueHandler = async (request, { store }) => {
+export const getMangaCharacters: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   return dataOr404('manga', mangaId, await store.getMangaCharacters(mangaId));
 };
 
 /** `GET /v1/manga/{id}/pictures`: pictures in JPG and WebP. */
-export const getMangaPictures: CatalogueHandler = async (request, { store }) => {
+export const getMangaPictures: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   return dataOr404('manga', mangaId, await store.getMangaPictures(mangaId));
 };
 
 /** `GET /v1/manga/{id}/statistics`: list-status counts and the score distribution. */
-export const getMangaStatistics: CatalogueHandler = async (request, { store }) => {
+export const getMangaStatistics: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   return dataOr404('manga', mangaId, await store.getMangaStatistics(mangaId));
 };
 
 /** `GET /v1/manga/{id}/moreinfo`: the "more info" notes. */
-export const getMangaMoreInfo: CatalogueHandler = async (request, { store }) => {
+export const getMangaMoreInfo: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   return dataOr404('manga', mangaId, await store.getMangaMoreinfo(mangaId));
 };
 
 /** `GET /v1/manga/{id}/external`: links to other sites about the manga. */
-export const getMangaExternal: CatalogueHandler = async (request, { store }) => {
+export const getMangaExternal: CatalogueHandler = async (request, { catalogue: store }) => {
   const mangaId = pathId(request);
   return dataOr404('manga', mangaId, await store.getMangaExternal(mangaId));
 };

@@ -4,11 +4,10 @@
  * @module
  */
 import { z } from 'zod';
-import { parseQuery } from '../query.js';
 import { sfwMode } from '../sfw.js';
-import type { MediaKind } from '../store.js';
-import type { CatalogueHandler, CatalogueRoute } from './context.js';
-import { pageParam, sfwShape, shortList } from './params.js';
+import type { CatalogueRoute } from './context.js';
+import { pageParam, sfwShape } from './params.js';
+import { pageRow } from './rows.js';
 
 /** Jikan's page size of the recent recommendations (MAL shows 100 a page). */
 export const RECOMMENDATION_PAGE_SIZE = 100;
@@ -18,21 +17,9 @@ export const recentRecommendationsQuery = z
   .object({ page: pageParam(), ...sfwShape() })
   .transform((v) => ({ page: v.page, limit: RECOMMENDATION_PAGE_SIZE, sfw: sfwMode(v.sfw, v['sfw-strict']) }));
 
-function recentRecommendations(type: MediaKind): CatalogueHandler {
-  return async (request, { store }) => {
-    const query = parseQuery(recentRecommendationsQuery, request.query);
-    return shortList(await store.getRecentRecommendations({ ...query, type }), query);
-  };
-}
-
-/** `GET /v1/recommendations/anime`: recent anime recommendations. */
-export const getRecentAnimeRecommendations: CatalogueHandler = recentRecommendations('anime');
-
-/** `GET /v1/recommendations/manga`: recent manga recommendations. */
-export const getRecentMangaRecommendations: CatalogueHandler = recentRecommendations('manga');
-
 /** The recent-recommendation routes. */
-export const recommendationRoutes: CatalogueRoute[] = [
-  { path: '/v1/recommendations/anime', handler: getRecentAnimeRecommendations, query: recentRecommendationsQuery },
-  { path: '/v1/recommendations/manga', handler: getRecentMangaRecommendations, query: recentRecommendationsQuery },
-];
+export const recommendationRoutes: CatalogueRoute[] = (['anime', 'manga'] as const).map((type) =>
+  pageRow(`/v1/recommendations/${type}`, 'short', { query: recentRecommendationsQuery }, (query, { catalogue }) =>
+    catalogue.getRecentRecommendations({ ...query, type }),
+  ),
+);

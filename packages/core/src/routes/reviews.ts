@@ -5,11 +5,12 @@
  * @module
  */
 import { z } from 'zod';
-import { enumParam, flagParam, parseQuery } from '../query.js';
+import { enumParam, flagParam } from '../query.js';
 import { sfwMode } from '../sfw.js';
-import type { EntryReviewQuery, MediaKind, ReviewQuery } from '../store.js';
-import type { CatalogueHandler, CatalogueRoute } from './context.js';
-import { pageOr404, pageParam, pathId, sfwShape, shortList } from './params.js';
+import type { EntryReviewQuery } from '../store.js';
+import type { CatalogueRoute } from './context.js';
+import { pageParam, sfwShape } from './params.js';
+import { pageRow, subPageRow } from './rows.js';
 import { REVIEW_PAGE_SIZE } from './top.js';
 
 /** `sort` values, case-insensitive, mapped to Jikan's spelling. */
@@ -33,19 +34,6 @@ export const reviewsQuery = z
     sfw: sfwMode(v.sfw, v['sfw-strict']),
   }));
 
-function reviews(type: MediaKind): CatalogueHandler {
-  return async (request, { store }) => {
-    const query: ReviewQuery = { ...parseQuery(reviewsQuery, request.query), type };
-    return shortList(await store.getReviews(query), query);
-  };
-}
-
-/** `GET /v1/reviews/anime`: anime reviews. */
-export const getRecentAnimeReviews: CatalogueHandler = reviews('anime');
-
-/** `GET /v1/reviews/manga`: manga reviews. */
-export const getRecentMangaReviews: CatalogueHandler = reviews('manga');
-
 /**
  * The query of one entry's reviews: `page`, `preliminary` and `spoilers` (both default false) and
  * `sort` (docs/specification.md: Jikan routes and parameters). No SFW: the only entry involved is the requested root (spec, SFW rule 3).
@@ -67,24 +55,11 @@ export const entryReviewsQuery = z
     }),
   );
 
-/** `GET /v1/anime/{id}/reviews`: the anime's reviews, most voted first by default (short pagination). */
-export const getAnimeReviews: CatalogueHandler = async (request, { store }) => {
-  const animeId = pathId(request);
-  const query = parseQuery(entryReviewsQuery, request.query);
-  return pageOr404('anime', animeId, await store.getAnimeReviews(animeId, query), query, 'short');
-};
-
-/** `GET /v1/manga/{id}/reviews`: the manga's reviews (short pagination). */
-export const getMangaReviews: CatalogueHandler = async (request, { store }) => {
-  const mangaId = pathId(request);
-  const query = parseQuery(entryReviewsQuery, request.query);
-  return pageOr404('manga', mangaId, await store.getMangaReviews(mangaId, query), query, 'short');
-};
-
-/** The review routes. */
+/** The review routes: recent reviews of a kind, and one entry's reviews (short pagination, as Jikan). */
 export const reviewRoutes: CatalogueRoute[] = [
-  { path: '/v1/reviews/anime', handler: getRecentAnimeReviews, query: reviewsQuery },
-  { path: '/v1/reviews/manga', handler: getRecentMangaReviews, query: reviewsQuery },
-  { path: '/v1/anime/:id/reviews', handler: getAnimeReviews, query: entryReviewsQuery },
-  { path: '/v1/manga/:id/reviews', handler: getMangaReviews, query: entryReviewsQuery },
+  ...(['anime', 'manga'] as const).map((type) =>
+    pageRow(`/v1/reviews/${type}`, 'short', { query: reviewsQuery }, (query, { catalogue }) => catalogue.getReviews({ ...query, type })),
+  ),
+  subPageRow('anime', '/v1/anime/:id/reviews', 'short', { query: entryReviewsQuery }, (id, query, { catalogue }) => catalogue.getAnimeReviews(id, query)),
+  subPageRow('manga', '/v1/manga/:id/reviews', 'short', { query: entryReviewsQuery }, (id, query, { catalogue }) => catalogue.getMangaReviews(id, query)),
 ];

@@ -8,8 +8,9 @@ import { enumParam, optionalFlagParam, parseQuery, unapprovedParam } from '../qu
 import { sfwMode } from '../sfw.js';
 import { animeListResponseSchema } from '../schemas/anime.js';
 import type { ScheduleQuery } from '../store.js';
-import type { CatalogueHandler, CatalogueRoute } from './context.js';
+import type { CatalogueRoute } from './context.js';
 import { fullList, pagingShape, sfwShape } from './params.js';
+import { pageRow } from './rows.js';
 
 /** `filter` values: the weekdays, `other` (not weekly) and `unknown`. */
 export const SCHEDULE_DAYS = {
@@ -44,20 +45,16 @@ export const scheduleQuery = z
     }),
   );
 
-/** `GET /v1/schedules`: airing TV anime of a broadcast day, or of every day. */
-export const getSchedules: CatalogueHandler = async (request, { store }) => {
-  const query = parseQuery(scheduleQuery, request.query);
-  return fullList(await store.getSchedules(query), query);
-};
-
-/** `GET /v1/schedules/{filter}`: the day as a path segment, as Jikan's server also accepts. */
-export const getSchedulesByDay: CatalogueHandler = async (request, { store }) => {
-  const query = parseQuery(scheduleQuery, { ...request.query, filter: request.params.filter });
-  return fullList(await store.getSchedules(query), query);
-};
-
-/** The schedule routes. */
+/** The schedule routes; `/v1/schedules/{filter}` takes the day from the path instead of the query. */
 export const scheduleRoutes: CatalogueRoute[] = [
-  { path: '/v1/schedules', handler: getSchedules, query: scheduleQuery },
-  { path: '/v1/schedules/:filter', handler: getSchedulesByDay, query: scheduleQuery, response: animeListResponseSchema },
+  pageRow('/v1/schedules', 'full', { query: scheduleQuery }, (query, { catalogue }) => catalogue.getSchedules(query)),
+  {
+    path: '/v1/schedules/:filter',
+    query: scheduleQuery,
+    response: animeListResponseSchema,
+    handler: async (request, { catalogue }) => {
+      const query = parseQuery(scheduleQuery, { ...request.query, filter: request.params.filter });
+      return fullList(await catalogue.getSchedules(query), query);
+    },
+  },
 ];

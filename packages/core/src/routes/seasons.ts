@@ -5,13 +5,14 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { ok } from '../internal/pipeline.js';
-import { enumListParam, flagParam, optionalFlagParam, parseQuery, unapprovedParam } from '../query.js';
+import { defineRoute, ok } from '../internal/pipeline.js';
+import { enumListParam, flagParam, optionalFlagParam, unapprovedParam } from '../query.js';
 import { sfwMode } from '../sfw.js';
 import type { AiringFilter, SeasonQuery } from '../store.js';
 import { ANIME_TYPES } from './anime.js';
-import type { CatalogueHandler, CatalogueRoute } from './context.js';
+import type { CatalogueContext, CatalogueRoute } from './context.js';
 import { fullList, pagingShape, sfwShape } from './params.js';
+import { pageRow } from './rows.js';
 
 /** A season of the year. */
 export type Season = SeasonQuery['season'];
@@ -80,36 +81,25 @@ export function seasonAt(now: number): { year: number; season: Season } {
   return { year: date.getUTCFullYear(), season: SEASONS[Math.floor(date.getUTCMonth() / 3)]! };
 }
 
-/** `GET /v1/seasons`: every year with anime and its seasons, newest first (short pagination, as Jikan). */
-export const getSeasonsList: CatalogueHandler = async (_request, { store }) => {
-  const data = await store.listSeasons();
-  return ok({ pagination: { last_visible_page: 1, has_next_page: false }, data });
-};
-
-/** `GET /v1/seasons/{year}/{season}`: the anime of one season, most members first. */
-export const getSeason: CatalogueHandler = async (request, { store }) => {
-  const year = parseYear(request.params.year);
-  const season = parseSeason(request.params.season);
-  const { filter, continuing } = parseQuery(seasonQuery, request.query);
-  return fullList(await store.getSeason({ ...filter, year, season, continuing }), filter);
-};
-
-/** `GET /v1/seasons/now`: the anime of the current season (by the injected clock, in Japan time). */
-export const getSeasonNow: CatalogueHandler = async (request, { store, now }) => {
-  const { filter, continuing } = parseQuery(seasonQuery, request.query);
-  return fullList(await store.getSeason({ ...filter, ...seasonAt(now()), continuing }), filter);
-};
-
-/** `GET /v1/seasons/upcoming`: every anime not yet aired, most members first (`continuing` is accepted and has no effect). */
-export const getSeasonUpcoming: CatalogueHandler = async (request, { store }) => {
-  const { filter } = parseQuery(seasonQuery, request.query);
-  return fullList(await store.getSeasonUpcoming(filter), filter);
-};
-
-/** The season routes; the literal paths precede `/:year/:season`. */
+/** The season routes. */
 export const seasonRoutes: CatalogueRoute[] = [
-  { path: '/v1/seasons', handler: getSeasonsList },
-  { path: '/v1/seasons/now', handler: getSeasonNow, query: seasonQuery },
-  { path: '/v1/seasons/upcoming', handler: getSeasonUpcoming, query: seasonQuery },
-  { path: '/v1/seasons/:year/:season', handler: getSeason, query: seasonQuery },
+  {
+    path: '/v1/seasons',
+    handler: async (_request, { catalogue }) => ok({ pagination: { last_visible_page: 1, has_next_page: false }, data: await catalogue.listSeasons() }),
+  },
+  defineRoute<CatalogueContext, typeof seasonQuery>({
+    path: '/v1/seasons/now',
+    query: seasonQuery,
+    handler: async ({ parsed: { filter, continuing } }, { catalogue, now }) =>
+      fullList(await catalogue.getSeason({ ...filter, ...seasonAt(now()), continuing }), filter),
+  }),
+  pageRow('/v1/seasons/upcoming', 'full', { query: seasonQuery, paging: (q) => q.filter }, ({ filter }, { catalogue }) => catalogue.getSeasonUpcoming(filter)),
+  defineRoute<CatalogueContext, typeof seasonQuery>({
+    path: '/v1/seasons/:year/:season',
+    query: seasonQuery,
+    handler: async ({ params, parsed: { filter, continuing } }, { catalogue }) => {
+      const season = { year: parseYear(params.year), season: parseSeason(params.season) };
+      return fullList(await catalogue.getSeason({ ...filter, ...season, continuing }), filter);
+    },
+  }),
 ];

@@ -4,13 +4,14 @@
  * @module
  */
 import { z } from 'zod';
-import { enumListParam, enumParam, flagParam, intParam, parseQuery } from '../query.js';
+import { enumListParam, enumParam, flagParam, intParam } from '../query.js';
 import { sfwMode } from '../sfw.js';
-import type { Paging, ReviewQuery, TopAnimeQuery, TopMangaQuery } from '../store.js';
+import type { ReviewQuery, TopAnimeQuery, TopMangaQuery } from '../store.js';
 import { ANIME_RATINGS, ANIME_TYPES } from './anime.js';
-import type { CatalogueHandler, CatalogueRoute } from './context.js';
+import type { CatalogueRoute } from './context.js';
 import { MANGA_TYPES } from './manga.js';
-import { fullList, pageParam, pagingShape, sfwShape, shortList } from './params.js';
+import { pageParam, pagingShape, sfwShape } from './params.js';
+import { pageRow } from './rows.js';
 
 /** The query of `GET /v1/top/anime`: `type` and `rating` (several each), `filter`, SFW, paging. */
 export const topAnimeQuery = z
@@ -81,41 +82,11 @@ export const topReviewsQuery = z
     }),
   );
 
-/** `GET /v1/top/anime`: approved anime by rank, or in the `filter`'s order (`TOP_ORDER`). */
-export const getTopAnime: CatalogueHandler = async (request, { store }) => {
-  const query = parseQuery(topAnimeQuery, request.query);
-  return fullList(await store.getTopAnime(query), query);
-};
-
-/** `GET /v1/top/manga`: approved manga by rank, or in the `filter`'s order (`TOP_ORDER`). */
-export const getTopManga: CatalogueHandler = async (request, { store }) => {
-  const query = parseQuery(topMangaQuery, request.query);
-  return fullList(await store.getTopManga(query), query);
-};
-
-/** `GET /v1/top/characters`: characters by favorites. */
-export const getTopCharacters: CatalogueHandler = async (request, { store }) => {
-  const paging: Paging = parseQuery(topPagingQuery, request.query);
-  return fullList(await store.getTopCharacters(paging), paging);
-};
-
-/** `GET /v1/top/people`: people by favorites. */
-export const getTopPeople: CatalogueHandler = async (request, { store }) => {
-  const paging: Paging = parseQuery(topPagingQuery, request.query);
-  return fullList(await store.getTopPeople(paging), paging);
-};
-
-/** `GET /v1/top/reviews`: the most-voted reviews of anime or manga (short pagination, as Jikan). */
-export const getTopReviews: CatalogueHandler = async (request, { store }) => {
-  const query = parseQuery(topReviewsQuery, request.query);
-  return shortList(await store.getTopReviews(query), query);
-};
-
-/** The top-list routes. */
+/** The top-list routes: anime and manga by rank or in the `filter`'s order (`TOP_ORDER`), characters and people by favorites, the most-voted reviews (short pagination, as Jikan). */
 export const topRoutes: CatalogueRoute[] = [
-  { path: '/v1/top/anime', handler: getTopAnime, query: topAnimeQuery },
-  { path: '/v1/top/manga', handler: getTopManga, query: topMangaQuery },
-  { path: '/v1/top/characters', handler: getTopCharacters, query: topPagingQuery },
-  { path: '/v1/top/people', handler: getTopPeople, query: topPagingQuery },
-  { path: '/v1/top/reviews', handler: getTopReviews, query: topReviewsQuery },
+  pageRow('/v1/top/anime', 'full', { query: topAnimeQuery }, (query, { catalogue }) => catalogue.getTopAnime(query)),
+  pageRow('/v1/top/manga', 'full', { query: topMangaQuery }, (query, { catalogue }) => catalogue.getTopManga(query)),
+  pageRow('/v1/top/characters', 'full', { query: topPagingQuery }, (paging, { catalogue }) => catalogue.getTopCharacters(paging)),
+  pageRow('/v1/top/people', 'full', { query: topPagingQuery }, (paging, { catalogue }) => catalogue.getTopPeople(paging)),
+  pageRow('/v1/top/reviews', 'short', { query: topReviewsQuery }, (query, { catalogue }) => catalogue.getTopReviews(query)),
 ];
