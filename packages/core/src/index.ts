@@ -62,7 +62,7 @@ export { loadCatalogue } from './seam/load.js';
 export { createRecordStore } from './seam/record-store.js';
 export type { Condition, FieldValue, OrderKey, RecordKey, RecordQuery, RecordStore, Tally } from './seam/types.js';
 export { catalogueOver } from './catalogue/index.js';
-export { compareTop, onTopList, TOP_ORDER, topRule, type TopEntry, type TopFilter, type TopRule } from './top-order.js';
+export { compareTop, onTopList, TOP_ORDER, topQuery, topRule, type TopEntry, type TopFilter, type TopRule } from './top-order.js';
 export {
   createOpenApiDocument,
   errorEnvelopeSchema,

@@ -22,6 +22,9 @@
  * @module
  */
 import { compareBy } from './internal/ordering.js';
+import { COLLECTIONS } from './seam/collections.js';
+import { holdsAll, type Fields } from './seam/evaluate.js';
+import type { Condition, OrderKey } from './seam/types.js';
 import type { Anime } from './schemas/anime.js';
 import type { Manga } from './schemas/manga.js';
 
@@ -39,8 +42,12 @@ export interface TopRule {
   readonly sort: 'asc' | 'desc';
   /** Whether an entry whose `key` is null is left out of the list. */
   readonly requireKey: boolean;
-  /** Which entries the list holds (besides approval, SFW and the `type`/`rating` query). */
-  readonly keep?: (e: TopEntry) => boolean;
+  /**
+   * Which entries the list holds (besides approval, SFW and the `type`/`rating` query): conditions
+   * on the fields of `COLLECTIONS.anime` and `COLLECTIONS.manga`, so that every store answers them
+   * in its own query.
+   */
+  readonly where?: readonly Condition[];
 }
 
 /**
@@ -55,9 +62,9 @@ export interface TopRule {
  */
 export const TOP_ORDER: Readonly<Record<TopFilter, TopRule>> = {
   none: { key: 'rank', sort: 'asc', requireKey: true },
-  airing: { key: 'score', sort: 'desc', requireKey: false, keep: (e) => 'airing' in e && e.airing },
-  publishing: { key: 'members', sort: 'desc', requireKey: false, keep: (e) => 'publishing' in e && e.publishing },
-  upcoming: { key: 'members', sort: 'desc', requireKey: false, keep: (e) => e.status === 'Not yet aired' || e.status === 'Not yet published' },
+  airing: { key: 'score', sort: 'desc', requireKey: false, where: [{ field: 'airing', op: 'eq', value: true }] },
+  publishing: { key: 'members', sort: 'desc', requireKey: false, where: [{ field: 'publishing', op: 'eq', value: true }] },
+  upcoming: { key: 'members', sort: 'desc', requireKey: false, where: [{ field: 'status', op: 'in', values: ['Not yet aired', 'Not yet published'] }] },
   bypopularity: { key: 'popularity', sort: 'asc', requireKey: true },
   favorite: { key: 'favorites', sort: 'desc', requireKey: false },
 };
@@ -76,8 +83,26 @@ export function topRule(filter: Exclude<TopFilter, 'none'> | undefined): TopRule
 }
 
 /**
- * Whether an entry belongs on the list of a rule: approved, with the ordering field when the rule
- * needs it, and kept by the rule's filter.
+ * The query of a rule's list over the anime or manga collection: approved entries, with the
+ * ordering field when the rule needs it, kept by the rule's conditions; ordered by the field in
+ * the rule's direction (nulls last), ties by `mal_id` ascending.
+ * @param rule - A rule of `TOP_ORDER`.
+ * @returns The conditions and the ordering.
+ * @example
+ * ```ts
+ * topQuery(TOP_ORDER.bypopularity).orderBy; // [{ field: 'popularity', dir: 'asc' }, { field: 'mal_id', dir: 'asc' }]
+ * ```
+ */
+export function topQuery(rule: TopRule): { where: Condition[]; orderBy: OrderKey[] } {
+  const where: Condition[] = [{ field: 'approved', op: 'eq', value: true }];
+  if (rule.requireKey) where.push({ field: rule.key, op: 'notNull' });
+  if (rule.where) where.push(...rule.where);
+  return { where, orderBy: [{ field: rule.key, dir: rule.sort }, { field: 'mal_id', dir: 'asc' }] };
+}
+
+/**
+ * Whether an entry belongs on the list of a rule: whether it meets the conditions of
+ * {@link topQuery}.
  * @param rule - A rule of `TOP_ORDER`.
  * @param e - The entry.
  * @returns True when the entry is listed.
@@ -87,7 +112,12 @@ export function topRule(filter: Exclude<TopFilter, 'none'> | undefined): TopRule
  * ```
  */
 export function onTopList(rule: TopRule, e: TopEntry): boolean {
-  return e.approved && (!rule.requireKey || e[rule.key] !== null) && (!rule.keep || rule.keep(e));
+  const { where } = topQuery(rule);
+  const fields: Readonly<Record<string, { value: (r: never) => Fields[string] }>> = 'aired' in e ? COLLECTIONS.anime.fields : COLLECTIONS.manga.fields;
+  // Only the fields the conditions read; a field the kind lacks (`airing` of a manga) is null.
+  const values: Record<string, Fields[string]> = {};
+  for (const c of where) if ('field' in c) values[c.field] = fields[c.field]?.value(e as never) ?? null;
+  return holdsAll(values, where);
 }
 
 /**

@@ -5,7 +5,14 @@
  */
 import type { CatalogueStore } from '../store.js';
 import type { RecordStore } from '../seam/types.js';
+import { airingMethods } from './airing.js';
+import { communityMethods } from './feeds.js';
 import type { EntryMethods } from './entries.js';
+import { characterMethods, personMethods } from './people.js';
+import { postMethods } from './posts.js';
+import { producerMethods } from './producers.js';
+import { randomMethods } from './random.js';
+import { topMethods } from './top.js';
 
 /** Every `CatalogueStore` method that is not an anime or manga one. */
 export type ListMethods = Omit<CatalogueStore, keyof EntryMethods>;
@@ -13,8 +20,23 @@ export type ListMethods = Omit<CatalogueStore, keyof EntryMethods>;
 /**
  * The other methods over a record store.
  * @param records - The record store.
+ * @returns The character, person, producer, magazine, genre, season, schedule, top, random and
+ * community methods, each answered from records.
+ * @example
+ * ```ts
+ * const lists = listMethods(await loadCatalogue(createRecordStore(), demoData));
+ * await lists.getTopCharacters({ page: 1, limit: 25 });
+ * ```
  */
 export function listMethods(records: RecordStore): ListMethods {
-  void records;
-  return {} as ListMethods; // not written yet
+  return {
+    ...characterMethods(records),
+    ...personMethods(records),
+    ...producerMethods(records),
+    ...airingMethods(records),
+    ...topMethods(records),
+    ...randomMethods(records),
+    ...communityMethods(records),
+    ...postMethods(records),
+  };
 }

@@ -1,0 +1,91 @@
+/**
+ * Seasons, the upcoming list and schedules (docs/specification.md: Jikan seasons, schedules, top
+ * lists and random picks): the season archive, one season's anime (with `continuing`), the
+ * not-yet-aired anime and the airing TV anime by broadcast day.
+ * @module
+ */
+import type { AiringFilter, Approval, CatalogueStore, SeasonQuery } from '../store.js';
+import type { SeasonArchive } from '../schemas/catalogue-lists.js';
+import { SEASONS } from '../seam/collections.js';
+import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import { BY_ID } from './named.js';
+import { sfwWhere, slice } from './shared.js';
+
+/** The Kids demographic (MAL genre id), which the `kids` filter tests. */
+const KIDS = 15;
+/** Most members first, ties by `mal_id`. */
+const MOST_MEMBERS: readonly OrderKey[] = [{ field: 'members', dir: 'desc' }, BY_ID];
+/** Fewest members first, ties by `mal_id` (schedules). */
+const FEWEST_MEMBERS: readonly OrderKey[] = [{ field: 'members', dir: 'asc' }, BY_ID];
+
+/**
+ * The condition on an entry's approval that a request lets through (none for `all`).
+ * @param approval - The request's approval states.
+ */
+export function approvalWhere(approval: Approval): Condition[] {
+  return approval === 'all' ? [] : [{ field: 'approved', op: 'eq', value: approval === 'approved' }];
+}
+
+/** The conditions of the filters the season, upcoming and schedule lists share. */
+function airingWhere(f: AiringFilter): Condition[] {
+  const where = [...approvalWhere(f.approval), ...sfwWhere(f.sfw)];
+  if (f.kids !== undefined) where.push(f.kids ? { field: 'tags', op: 'has', value: KIDS } : { field: 'tags', op: 'hasNone', values: [KIDS] });
+  if (f.types) where.push({ field: 'type', op: 'in', values: f.types });
+  return where;
+}
+
+/**
+ * The anime a season lists: those that premiered in it, and with `continuing` also those still
+ * airing that began before it and had not ended by its first day.
+ */
+function seasonWhere(q: SeasonQuery): Condition {
+  const premiered: Condition = { field: 'season', op: 'eq', value: `${q.year}-${q.season}` };
+  if (!q.continuing) return premiered;
+  const start = `${q.year}-${String(SEASONS.indexOf(q.season) * 3 + 1).padStart(2, '0')}-01`;
+  const running: Condition[] = [
+    { field: 'airing', op: 'eq', value: true },
+    { field: 'start_day', op: 'lt', value: start },
+  ];
+  return {
+    op: 'any',
+    of: [[premiered], [...running, { field: 'end_day', op: 'null' }], [...running, { field: 'end_day', op: 'gte', value: start }]],
+  };
+}
+
+/** The season, upcoming and schedule methods of `CatalogueStore`. */
+export type AiringMethods = Pick<CatalogueStore, 'listSeasons' | 'getSeason' | 'getSeasonUpcoming' | 'getSchedules'>;
+
+/**
+ * The season, upcoming and schedule methods over a record store.
+ * @param records - The record store.
+ */
+export function airingMethods(records: RecordStore): AiringMethods {
+  return {
+    async listSeasons() {
+      const years = new Map<number, Set<string>>();
+      for (const [value] of await records.tally('anime', 'season')) {
+        const s = String(value);
+        const cut = s.lastIndexOf('-');
+        const year = Number(s.slice(0, cut));
+        const set = years.get(year) ?? new Set<string>();
+        set.add(s.slice(cut + 1));
+        years.set(year, set);
+      }
+      return [...years]
+        .sort((a, b) => b[0] - a[0])
+        .map(([year, set]): SeasonArchive => ({ year, seasons: SEASONS.filter((s) => set.has(s)) }));
+    },
+    getSeason: (q) => records.query('anime', { where: [seasonWhere(q), ...airingWhere(q)], orderBy: MOST_MEMBERS, ...slice(q) }),
+    getSeasonUpcoming: (q) =>
+      records.query('anime', { where: [{ field: 'status', op: 'eq', value: 'Not yet aired' }, ...airingWhere(q)], orderBy: MOST_MEMBERS, ...slice(q) }),
+    getSchedules(q) {
+      const where: Condition[] = [
+        { field: 'type', op: 'eq', value: 'TV' },
+        { field: 'status', op: 'eq', value: 'Currently Airing' },
+        ...(q.day ? [{ field: 'broadcast', op: 'eq', value: q.day } as const] : []),
+        ...airingWhere(q),
+      ];
+      return records.query('anime', { where, orderBy: FEWEST_MEMBERS, ...slice(q) });
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Recent recommendations and the review lists. Both leave out records whose entries the request's
+ * SFW mode hides or the catalogue lacks; that is a condition of the query, so pages and totals
+ * count only what is shown.
+ * @module
+ */
+import type { SfwMode } from '../sfw.js';
+import type { CatalogueStore, Page, ReviewQuery } from '../store.js';
+import type { Anime } from '../schemas/anime.js';
+import type { Manga } from '../schemas/manga.js';
+import type { RecentRecommendation } from '../schemas/recommendation.js';
+import type { ReviewRecord } from '../schemas/records.js';
+import type { ReviewWithEntry } from '../schemas/review.js';
+import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import { BY_ID } from './named.js';
+import { ALL, sfwWhere, slice, toMeta, type Kind } from './shared.js';
+
+/**
+ * Which of some entry ids a list must leave out: those the mode hides, and those of entries the
+ * store does not have.
+ * @param records - The record store.
+ * @param kind - Anime or manga.
+ * @param mode - The request's SFW mode.
+ * @param referenced - The ids the list's records refer to.
+ */
+async function unshownIds(records: RecordStore, kind: Kind, mode: SfwMode, referenced: readonly number[]): Promise<number[]> {
+  if (referenced.length === 0) return [];
+  const where: Condition[] = [{ field: 'mal_id', op: 'in', values: referenced }, ...sfwWhere(mode)];
+  const shown = new Set((await records.query(kind, { where, ...ALL, select: ['mal_id'] })).data.map((e) => e.mal_id));
+  return referenced.filter((id) => !shown.has(id));
+}
+
+/** The entry ids that the records of a collection matching `where` refer to in a field. */
+async function referencedIds(records: RecordStore, collection: 'recommendations' | 'reviews', field: string, where: readonly Condition[]): Promise<number[]> {
+  return (await records.tally(collection, field, where)).map(([id]) => id as number);
+}
+
+/** The entries of some ids, by id. */
+async function entriesById(records: RecordStore, kind: Kind, ids: readonly number[]): Promise<Map<number, Anime | Manga>> {
+  const unique = [...new Set(ids)];
+  const found = await records.getMany(kind, unique);
+  return new Map(unique.flatMap((id, i) => (found[i] ? [[id, found[i]] as const] : [])));
+}
+
+/** Recommendations newest first; ties by the pair's first id, then its second. */
+const NEWEST_PAIR: readonly OrderKey[] = [
+  { field: 'date', dir: 'desc' },
+  { field: 'first', dir: 'asc' },
+  { field: 'second', dir: 'asc' },
+];
+
+/** The orders of the review lists: most reactions first, newest first, oldest first. */
+const REVIEW_ORDERS: Readonly<Record<'mostVoted' | 'newest' | 'oldest', readonly OrderKey[]>> = {
+  mostVoted: [{ field: 'reactions', dir: 'desc' }, BY_ID],
+  newest: [{ field: 'date', dir: 'desc' }, BY_ID],
+  // The reverse of newest, ties included.
+  oldest: [{ field: 'date', dir: 'asc' }, { field: 'mal_id', dir: 'desc' }],
+};
+
+/** A review with its entry, fields in Jikan's order (`user` first). */
+function toReview(r: ReviewRecord, entry: Anime | Manga): ReviewWithEntry {
+  const base = {
+    user: r.user,
+    mal_id: r.mal_id,
+    url: r.url,
+    reactions: r.reactions,
+    date: r.date,
+    review: r.review,
+    score: r.score,
+    tags: r.tags,
+    is_spoiler: r.is_spoiler,
+    is_preliminary: r.is_preliminary,
+  };
+  return r.type === 'anime'
+    ? { ...base, type: 'anime', episodes_watched: r.progress, entry: toMeta(entry) }
+    : { ...base, type: 'manga', chapters_read: r.progress, entry: toMeta(entry) };
+}
+
+/** One page of reviews of a kind, in an order, without those the query leaves out. */
+async function reviewPage(records: RecordStore, q: ReviewQuery, orderBy: readonly OrderKey[]): Promise<Page<ReviewWithEntry>> {
+  const where: Condition[] = [{ field: 'type', op: 'eq', value: q.type }];
+  if (!q.preliminary) where.push({ field: 'is_preliminary', op: 'ne', value: true });
+  if (!q.spoilers) where.push({ field: 'is_spoiler', op: 'ne', value: true });
+  const unshown = await unshownIds(records, q.type, q.sfw, await referencedIds(records, 'reviews', 'entry_id', where));
+  if (unshown.length > 0) where.push({ field: 'entry_id', op: 'notIn', values: unshown });
+  const page = await records.query('reviews', { where, orderBy, ...slice(q) });
+  const entries = await entriesById(records, q.type, page.data.map((r) => r.entry_id));
+  return { data: page.data.map((r) => toReview(r, entries.get(r.entry_id)!)), total: page.total };
+}
+
+/** The recommendation and review methods of `CatalogueStore`. */
+export type CommunityMethods = Pick<CatalogueStore, 'getRecentRecommendations' | 'getReviews' | 'getTopReviews'>;
+
+/**
+ * The recommendation and review methods over a record store.
+ * @param records - The record store.
+ */
+export function communityMethods(records: RecordStore): CommunityMethods {
+  return {
+    async getRecentRecommendations(q) {
+      const where: Condition[] = [{ field: 'type', op: 'eq', value: q.type }];
+      const unshown = await unshownIds(records, q.type, q.sfw, await referencedIds(records, 'recommendations', 'entry_ids', where));
+      if (unshown.length > 0) where.push({ field: 'entry_ids', op: 'hasNone', values: unshown });
+      const page = await records.query('recommendations', { where, orderBy: NEWEST_PAIR, ...slice(q) });
+      const entries = await entriesById(records, q.type, page.data.flatMap((r) => r.entry_ids));
+      const data = page.data.map((r): RecentRecommendation => {
+        const [a, b] = r.entry_ids;
+        return { mal_id: `${a}-${b}`, entry: [toMeta(entries.get(a)!), toMeta(entries.get(b)!)], content: r.content, date: r.date, user: r.user };
+      });
+      return { data, total: page.total };
+    },
+    getReviews: (q) => reviewPage(records, q, REVIEW_ORDERS[q.sort ?? 'mostVoted']),
+    getTopReviews: (q) => reviewPage(records, q, REVIEW_ORDERS.mostVoted),
+  };
+}

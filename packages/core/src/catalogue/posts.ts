@@ -1,0 +1,182 @@
+/**
+ * News, featured articles and stacks: browsing and search, one item with its related entries, the
+ * tag lists with counts, and the converters every list of them shares (an entry's, a character's
+ * or a person's articles are the same `Article` objects).
+ * @module
+ */
+import { isShown, type SfwMode } from '../sfw.js';
+import type { CatalogueStore, Page, Paging } from '../store.js';
+import type { Article, ArticleFull } from '../schemas/article.js';
+import type { RelatedEntry } from '../schemas/common.js';
+import type { News, NewsFull } from '../schemas/news.js';
+import type { ArticleRecord, NewsRecord, StackRecord } from '../schemas/records.js';
+import type { Stack, StackFull } from '../schemas/stack.js';
+import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import { BY_ID } from './named.js';
+import { ALL, slice, toRelated, type Kind } from './shared.js';
+
+/** Newest first, ties by `mal_id` (news and articles). */
+export const NEWEST_FIRST: readonly OrderKey[] = [{ field: 'date', dir: 'desc' }, BY_ID];
+/** Newest stack first, ties by `mal_id`. */
+const NEWEST_STACK_FIRST: readonly OrderKey[] = [{ field: 'created_at', dir: 'desc' }, BY_ID];
+
+/** A news item as lists show it. */
+export function toNews(n: NewsRecord): News {
+  return {
+    mal_id: n.mal_id,
+    url: n.url,
+    title: n.title,
+    date: n.date,
+    author_username: n.author_username,
+    author_url: n.author_url,
+    forum_url: n.forum_url,
+    images: n.images,
+    comments: n.comments,
+    excerpt: n.excerpt,
+  };
+}
+
+/**
+ * Articles as lists show them, each with its tags (tags that do not exist are left out).
+ * @param records - The record store.
+ * @param list - Article records.
+ */
+export async function toArticles(records: RecordStore, list: readonly ArticleRecord[]): Promise<Article[]> {
+  const ids = [...new Set(list.flatMap((a) => a.tag_ids))];
+  const found = await records.getMany('articleTags', ids);
+  const tags = new Map(ids.map((id, i) => [id, found[i]]));
+  return list.map((a) => ({
+    mal_id: a.mal_id,
+    url: a.url,
+    title: a.title,
+    date: a.date,
+    author_username: a.author_username,
+    author_url: a.author_url,
+    images: a.images,
+    excerpt: a.excerpt,
+    views: a.views,
+    comments: a.comments,
+    tags: a.tag_ids.flatMap((id) => {
+      const t = tags.get(id);
+      return t ? [{ mal_id: t.mal_id, name: t.name, url: t.url }] : [];
+    }),
+  }));
+}
+
+/** A stack as lists show it. */
+export function toStack(s: StackRecord): Stack {
+  return {
+    mal_id: s.mal_id,
+    url: s.url,
+    title: s.title,
+    description: s.description,
+    type: s.type,
+    user: s.user,
+    images: s.images,
+    entries_count: s.entries.length,
+    restacks: s.restacks,
+    created_at: s.created_at,
+  };
+}
+
+/**
+ * One page of the articles that meet some conditions, newest first.
+ * @param records - The record store.
+ * @param where - e.g. the owner condition of a character's articles.
+ * @param paging - The page.
+ */
+export async function articlePage(records: RecordStore, where: readonly Condition[], paging: Paging): Promise<Page<Article>> {
+  const page = await records.query('articles', { where, orderBy: NEWEST_FIRST, ...slice(paging) });
+  return { data: await toArticles(records, page.data), total: page.total };
+}
+
+/**
+ * The entries of a kind among some ids that exist and a mode shows, in the ids' order.
+ * @param records - The record store.
+ * @param kind - Anime or manga.
+ * @param ids - Entry ids.
+ * @param sfw - The request's SFW mode.
+ */
+async function shownRelated(records: RecordStore, kind: Kind, ids: readonly number[], sfw: SfwMode): Promise<RelatedEntry[]> {
+  const found = await records.getMany(kind, ids);
+  return found.flatMap((e) => (e && isShown(e, sfw) ? [toRelated(kind, e)] : []));
+}
+
+/** The related anime and manga of a news item or article. */
+async function relatedLists(records: RecordStore, post: { anime_ids: readonly number[]; manga_ids: readonly number[] }, sfw: SfwMode) {
+  const [anime, manga] = await Promise.all([shownRelated(records, 'anime', post.anime_ids, sfw), shownRelated(records, 'manga', post.manga_ids, sfw)]);
+  return { anime, manga };
+}
+
+/** How many records of a collection carry each tag. */
+async function tagCounts(records: RecordStore, collection: 'news' | 'articles'): Promise<Map<number | string, number>> {
+  return new Map(await records.tally(collection, 'tag_ids'));
+}
+
+/** The news, article and stack methods of `CatalogueStore`. */
+export type PostMethods = Pick<CatalogueStore, 'searchNews' | 'getNews' | 'listNewsTags' | 'searchArticles' | 'getArticle' | 'listArticleTags' | 'searchStacks' | 'getStack'>;
+
+/**
+ * The news, article and stack methods over a record store.
+ * @param records - The record store.
+ */
+export function postMethods(records: RecordStore): PostMethods {
+  const tagged = (tag: number | undefined): Condition[] => (tag === undefined ? [] : [{ field: 'tag_ids', op: 'has', value: tag }]);
+  return {
+    async searchNews(s) {
+      const page = await records.query('news', { where: tagged(s.tag), search: s.q, orderBy: s.q === undefined ? NEWEST_FIRST : undefined, ...slice(s) });
+      return { data: page.data.map(toNews), total: page.total };
+    },
+    async getNews(id, sfw) {
+      const n = await records.get('news', id);
+      if (!n) return undefined;
+      const [tags, related] = await Promise.all([records.getMany('newsTags', n.tag_ids), relatedLists(records, n, sfw)]);
+      const full: NewsFull = {
+        ...toNews(n),
+        content: n.content,
+        tags: tags.flatMap((t) => (t ? [{ mal_id: t.mal_id, name: t.name, url: t.url }] : [])),
+        related,
+      };
+      return full;
+    },
+    async listNewsTags() {
+      const orderBy: OrderKey[] = [{ field: 'category', dir: 'asc' }, { field: 'name', dir: 'asc' }];
+      const [tags, counts] = await Promise.all([records.query('newsTags', { orderBy, ...ALL }), tagCounts(records, 'news')]);
+      return tags.data.map((t) => ({ mal_id: t.mal_id, name: t.name, url: t.url, category: t.category, count: counts.get(t.mal_id) ?? 0 }));
+    },
+    async searchArticles(s) {
+      const page = await records.query('articles', { where: tagged(s.tag), search: s.q, orderBy: s.q === undefined ? NEWEST_FIRST : undefined, ...slice(s) });
+      return { data: await toArticles(records, page.data), total: page.total };
+    },
+    async getArticle(id, sfw) {
+      const a = await records.get('articles', id);
+      if (!a) return undefined;
+      const [[article], related] = await Promise.all([toArticles(records, [a]), relatedLists(records, a, sfw)]);
+      const full: ArticleFull = { ...article!, content: a.content, related };
+      return full;
+    },
+    async listArticleTags() {
+      const orderBy: OrderKey[] = [{ field: 'name', dir: 'asc' }, BY_ID];
+      const [tags, counts] = await Promise.all([records.query('articleTags', { orderBy, ...ALL }), tagCounts(records, 'articles')]);
+      return tags.data.map((t) => ({ mal_id: t.mal_id, name: t.name, url: t.url, count: counts.get(t.mal_id) ?? 0 }));
+    },
+    async searchStacks(s) {
+      const where: Condition[] = s.type === undefined ? [] : [{ field: 'type', op: 'eq', value: s.type }];
+      const page = await records.query('stacks', { where, search: s.q, orderBy: s.q === undefined ? NEWEST_STACK_FIRST : undefined, ...slice(s) });
+      return { data: page.data.map(toStack), total: page.total };
+    },
+    async getStack(id, sfw) {
+      const s = await records.get('stacks', id);
+      if (!s) return undefined;
+      const idsOf = (kind: Kind) => s.entries.filter((e) => e.type === kind).map((e) => e.mal_id);
+      const [anime, manga] = await Promise.all([records.getMany('anime', idsOf('anime')), records.getMany('manga', idsOf('manga'))]);
+      const found = { anime: new Map(anime.flatMap((e) => (e ? [[e.mal_id, e] as const] : []))), manga: new Map(manga.flatMap((e) => (e ? [[e.mal_id, e] as const] : []))) };
+      const entries = s.entries.flatMap((e) => {
+        const m = found[e.type].get(e.mal_id);
+        return m && isShown(m, sfw) ? [{ ...toRelated(e.type, m), comment: e.comment }] : [];
+      });
+      const full: StackFull = { ...toStack(s), entries };
+      return full;
+    },
+  };
+}
