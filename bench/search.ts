@@ -9,6 +9,7 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { catalogueOver } from '../packages/core/src/catalogue/index.ts';
 import { createMemoryStore } from '../packages/core/src/memory-store.ts';
 import type { AnimeSearch } from '../packages/core/src/store.ts';
 import type { Anime } from '../packages/core/src/schemas/anime.ts';
@@ -33,7 +34,7 @@ const search = (q: string): AnimeSearch => ({ q, page: 1, limit: 25, sfw: 'off',
 
 const anime = await loadAnime();
 const t0 = performance.now();
-const store = createMemoryStore({ anime });
+const store = catalogueOver(createMemoryStore({ anime }));
 const buildMs = performance.now() - t0;
 const battery = buildBattery(anime);
 const { short, long } = latencyQueries(anime);

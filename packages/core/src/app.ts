@@ -13,11 +13,12 @@ import { createMemoryStore } from './memory-store.js';
 import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
 import { createOpenApiRoute, OPENAPI_PATH } from './openapi.js';
 import { catalogueRoutes } from './routes/index.js';
-import type { CatalogueStore } from './store.js';
+import { catalogueOver } from './catalogue/index.js';
+import type { CatalogueStore } from './seam/types.js';
 
 /** Options of {@link createCatalogueApp}. */
 export interface CatalogueAppOptions {
-  /** Where the catalogue lives. @default an empty memory store */
+  /** Where the catalogue lives: the records every endpoint is computed from. @default an empty memory store */
   store?: CatalogueStore;
   /**
    * Longest wait for one store call, in milliseconds, whatever the store waits on (a pool
@@ -123,7 +124,7 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     routes,
     mountPath,
     notFound: (path) => new ApiError(404, `No endpoint at ${path}`, `Every endpoint is under ${mountPath}/v1; the API is described at ${docs} (OpenAPI 3.1).`),
-    context: { catalogue: store, now: options.now ?? Date.now, random: options.random ?? Math.random },
+    context: { catalogue: catalogueOver(store), now: options.now ?? Date.now, random: options.random ?? Math.random },
     middleware: withGateway(options, routeMatcher(routes, (route) => route.cache === 'no-store')),
     logger,
     serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),

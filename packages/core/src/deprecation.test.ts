@@ -6,7 +6,7 @@ import type { PlainRequest, PlainResponse } from './http.js';
 import { createMemoryStore } from './memory-store.js';
 import { createStatusApp } from './status/app.js';
 import { createMemoryStatusStore } from './status/memory-status-store.js';
-import type { CatalogueStore } from './store.js';
+import type { CatalogueStore } from './seam/types.js';
 import { makeAnime } from '../test/fixtures.js';
 
 const KEY = 'deprecation-test-key';

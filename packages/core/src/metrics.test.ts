@@ -67,13 +67,13 @@ describe('createCatalogueMetrics', () => {
   it('times store calls by method and counts their failures', async () => {
     const metrics = createCatalogueMetrics();
     const store = metrics.instrumentStore(createMemoryStore({ anime: [makeAnime({ mal_id: 1, title: 'Cowboy Bebop' })] }));
-    await store.getAnime(1);
-    await store.getAnime(2);
-    const failing = metrics.instrumentStore({ ...createMemoryStore(), getAnime: (id: number) => Promise.reject(new Error(`down (${id})`)) });
-    await expect(failing.getAnime(1)).rejects.toThrow('down');
+    await store.get('anime', 1);
+    await store.get('anime', 2);
+    const failing = metrics.instrumentStore({ ...createMemoryStore(), get: (_: string, id: unknown) => Promise.reject(new Error(`down (${String(id)})`)) });
+    await expect(failing.get('anime', 1)).rejects.toThrow('down');
     const text = metrics.render();
-    expect(sample(text, 'catalogue_store_query_duration_seconds_count{method="getAnime"}')).toBe(3);
-    expect(sample(text, 'catalogue_store_errors_total{method="getAnime"}')).toBe(1);
+    expect(sample(text, 'catalogue_store_query_duration_seconds_count{method="get"}')).toBe(3);
+    expect(sample(text, 'catalogue_store_errors_total{method="get"}')).toBe(1);
     expect(sample(text, 'catalogue_store_queries_in_flight')).toBe(0);
   });
 

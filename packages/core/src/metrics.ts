@@ -10,9 +10,8 @@
 import { errorEnvelope } from './errors.js';
 import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
 import type { RequestObserver, RequestRecord } from './observe.js';
-import { createMemoryStore } from './memory-store.js';
 import type { CheckOutcome } from './status/types.js';
-import type { CatalogueStore } from './store.js';
+import type { CatalogueStore } from './seam/types.js';
 
 /** The content type of {@link MetricsRegistry.render}'s text. */
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -232,12 +231,8 @@ export interface CatalogueMetricsOptions {
   buckets?: readonly number[];
 }
 
-let methods: string[] | undefined;
-/** The names of the CatalogueStore methods, read off the memory store (bounded label values). */
-function storeMethods(): string[] {
-  methods ??= Object.entries(createMemoryStore()).flatMap(([name, value]) => (typeof value === 'function' ? [name] : []));
-  return methods;
-}
+/** The `CatalogueStore` methods (bounded label values). */
+const STORE_METHODS: readonly (keyof CatalogueStore)[] = ['get', 'getMany', 'query', 'tally', 'upsert', 'delete'];
 
 interface RouteSeries {
   duration: HistogramSeries;
@@ -319,7 +314,7 @@ export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): C
   function instrumentStore<S extends CatalogueStore>(store: S): S {
     const timed = Object.create(store) as Record<string, unknown>;
     // The CatalogueStore methods only (a store's own extras, such as a SQL client, stay as they are).
-    for (const name of storeMethods()) {
+    for (const name of STORE_METHODS) {
       const method = (store as unknown as Record<string, unknown>)[name];
       if (typeof method !== 'function') continue;
       // Series appear on a method's first call: a store has dozens of methods, most rarely used.

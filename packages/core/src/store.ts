@@ -1,7 +1,7 @@
 /**
- * The abstract catalogue store. Stores return plain, spec-shaped records; the API decides
- * validation, envelopes and headers. A store may push filtering, ordering and paging down into its
- * back end, as long as it passes the store contract suite of `@catalogue-api/testkit`.
+ * What the endpoints answer: the `Catalogue` (one method per endpoint, computed in core over a
+ * `CatalogueStore`, see `seam/types.ts`), the validated queries it takes, and `CatalogueData`, a
+ * whole dataset of records.
  * @module
  */
 import type { DatePeriod } from './query.js';
@@ -350,18 +350,19 @@ export interface IdsResult {
 }
 
 /**
- * Where the catalogue lives. Every method is async so that a store may live in a database. Methods
- * about one record return `undefined` when the record does not exist (the route answers 404). SFW
- * modes on detail methods filter only the referenced media, never the root (spec, SFW rule 3).
+ * Every endpoint's answer, computed in core from a `CatalogueStore`'s records (`catalogueOver`):
+ * one method per endpoint. Methods about one record return `undefined` when the record does not
+ * exist (the route answers 404). SFW modes on detail methods filter only the referenced media,
+ * never the root (spec, SFW rule 3).
  *
  * @example
  * ```ts
- * const store: CatalogueStore = createMemoryStore(demoData);
- * const naruto = await store.getAnime(20);
- * const cast = await store.getAnimeCharacters(20);
+ * const catalogue = catalogueOver(createMemoryStore(demoData));
+ * const naruto = await catalogue.getAnime(20);
+ * const cast = await catalogue.getAnimeCharacters(20);
  * ```
  */
-export interface CatalogueStore {
+export interface Catalogue {
   // ---- anime ----
   /**
    * One anime by id.
@@ -421,7 +422,7 @@ export interface CatalogueStore {
   // ---- manga ----
   /** One manga by id; `undefined` when there is none. */
   getManga(id: number): Promise<Manga | undefined>;
-  /** Same ordering rules as {@link CatalogueStore.searchAnime}. */
+  /** Same ordering rules as {@link Catalogue.searchAnime}. */
   searchManga(search: MangaSearch): Promise<Page<Manga>>;
   /** The full manga: relations (SFW-filtered), external links, moreinfo. */
   getMangaFull(id: number, sfw: SfwMode): Promise<MangaFull | undefined>;
@@ -429,9 +430,9 @@ export interface CatalogueStore {
   getMangaRelations(id: number, sfw: SfwMode): Promise<Relation[] | undefined>;
   /** Entries recommended with this one, most votes first. */
   getMangaRecommendations(id: number, sfw: SfwMode): Promise<EntryRecommendation[] | undefined>;
-  /** News about the manga, newest first; SFW as {@link CatalogueStore.getAnimeNews}. */
+  /** News about the manga, newest first; SFW as {@link Catalogue.getAnimeNews}. */
   getMangaNews(id: number, paging: Paging, sfw: SfwMode): Promise<Page<News> | undefined>;
-  /** The manga's reviews, as {@link CatalogueStore.getAnimeReviews}. */
+  /** The manga's reviews, as {@link Catalogue.getAnimeReviews}. */
   getMangaReviews(id: number, query: EntryReviewQuery): Promise<Page<MangaReview> | undefined>;
   /** Stacks that contain the manga, newest first. */
   getMangaStacks(id: number, paging: Paging): Promise<Page<Stack> | undefined>;
@@ -449,7 +450,7 @@ export interface CatalogueStore {
   getMangaExternal(id: number): Promise<Link[] | undefined>;
   /** Every deleted manga id, ascending. */
   getDeletedMangaIds(): Promise<number[]>;
-  /** Manga ids for `GET /v1/manga/ids`, as {@link CatalogueStore.listAnimeIds}. */
+  /** Manga ids for `GET /v1/manga/ids`, as {@link Catalogue.listAnimeIds}. */
   listMangaIds(query: IdsQuery): Promise<IdsResult>;
 
   // ---- characters and people ----

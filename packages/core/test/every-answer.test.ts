@@ -36,7 +36,8 @@ function setup() {
   const memory = createMemoryStore({ anime: [makeAnime({ mal_id: 1, title: 'One' }), makeAnime({ mal_id: 2, title: 'Two' })] });
   // /v1/anime/13 fails inside the store: the 500 path.
   const store: CatalogueStore = Object.assign(Object.create(memory) as CatalogueStore, {
-    getAnime: (id: number) => (id === 13 ? Promise.reject(new Error('disk on fire at /srv/db.ts:42')) : memory.getAnime(id)),
+    get: ((collection, key) =>
+      collection === 'anime' && String(key) === '13' ? Promise.reject(new Error('disk on fire at /srv/db.ts:42')) : memory.get(collection, key)) as CatalogueStore['get'],
   });
   const backend = createMemoryGatewayBackend();
   const down = { counters: false };

@@ -9,7 +9,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoData } from '@catalogue-api/demo-data';
-import { createMemoryStore, type AnimeSearch } from '../src/index.js';
+import { catalogueOver, createMemoryStore, type AnimeSearch } from '../src/index.js';
 import { normalizeTitle } from '../src/search.js';
 
 type Kind = 'exact' | 'english' | 'synonym' | 'typo' | 'romaji' | 'partial';
@@ -17,7 +17,7 @@ type Kind = 'exact' | 'english' | 'synonym' | 'typo' | 'romaji' | 'partial';
 const RANK: Record<Kind, number> = { exact: 1, english: 1, synonym: 1, typo: 1, romaji: 1, partial: 10 };
 
 const anime = demoData.anime;
-const store = createMemoryStore(demoData);
+const store = catalogueOver(createMemoryStore(demoData));
 const search = (q: string): AnimeSearch => ({ q, page: 1, limit: 10, sfw: 'off', approval: 'all', sort: 'asc' });
 
 // How many entries carry each normalized title: a title shared by two entries names neither.

@@ -17,9 +17,9 @@ describe.skipIf(!REDIS_URL)('two app instances on one Redis', () => {
   beforeAll(async () => {
     const store = createMemoryStore({ anime: [] });
     const counting = Object.create(store) as typeof store;
-    counting.searchAnime = (query) => {
+    counting.query = (collection, query) => {
       loads++;
-      return store.searchAnime(query);
+      return store.query(collection, query);
     };
     backends = [0, 1].map(() => createRedisGateway({ url: REDIS_URL, prefix, timeoutMs: 2_000 }));
     await Promise.all(backends.map((backend) => backend.ready));

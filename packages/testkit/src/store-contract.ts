@@ -1,5 +1,5 @@
 /**
- * The `CatalogueStore` contract: one vitest suite that every catalogue store must pass on the demo
+ * The `Catalogue` contract: one vitest suite that every catalogue store must pass on the demo
  * dataset (the memory store in core, PostgreSQL in `@catalogue-api/store-postgres`, and any
  * third-party store). It checks behaviour through the interface only: lookups and unknown ids,
  * every filter, ordering and SFW rule, paging totals, and search-ranking properties that do not
@@ -7,7 +7,7 @@
  * @module
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeTitle, sfwClass, type Anime, type CatalogueStore, type Manga, type Page } from '@catalogue-api/core';
+import { normalizeTitle, sfwClass, type Anime, type Catalogue, type Manga, type Page } from '@catalogue-api/core';
 import { demoData, demoSfwTargets } from '@catalogue-api/demo-data';
 
 /** Options of {@link defineStoreContract}. */
@@ -73,11 +73,11 @@ const T = demoSfwTargets as Record<string, number>;
  */
 export function defineStoreContract(
   name: string,
-  makeStore: () => Promise<CatalogueStore> | CatalogueStore,
+  makeStore: () => Promise<Catalogue> | Catalogue,
   options: StoreContractOptions = {},
 ): void {
-  describe(`CatalogueStore contract: ${name}`, () => {
-    let store: CatalogueStore;
+  describe(`Catalogue contract: ${name}`, () => {
+    let store: Catalogue;
     beforeAll(async () => {
       store = await makeStore();
     });
@@ -430,8 +430,8 @@ export function defineStoreContract(
               const label = `${kind} filter=${filter} type=${type ?? '(any)'}`;
               const { data, total } = await pages<Media>((p) =>
                 kind === 'anime'
-                  ? store.getTopAnime({ ...query, ...p } as Parameters<CatalogueStore['getTopAnime']>[0])
-                  : store.getTopManga({ ...query, ...p } as Parameters<CatalogueStore['getTopManga']>[0]),
+                  ? store.getTopAnime({ ...query, ...p } as Parameters<Catalogue['getTopAnime']>[0])
+                  : store.getTopManga({ ...query, ...p } as Parameters<Catalogue['getTopManga']>[0]),
               );
               const expected = records.filter((e) => e.approved && rule.keep(e) && (!type || e.type === type));
               expect(total, label).toBe(expected.length);

@@ -4,10 +4,10 @@
  * not-yet-aired anime and the airing TV anime by broadcast day.
  * @module
  */
-import type { AiringFilter, Approval, CatalogueStore, SeasonQuery } from '../store.js';
+import type { AiringFilter, Approval, Catalogue, SeasonQuery } from '../store.js';
 import type { SeasonArchive } from '../schemas/catalogue-lists.js';
 import { SEASONS } from '../seam/collections.js';
-import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { BY_ID } from './named.js';
 import { sfwWhere, slice } from './shared.js';
 
@@ -52,14 +52,14 @@ function seasonWhere(q: SeasonQuery): Condition {
   };
 }
 
-/** The season, upcoming and schedule methods of `CatalogueStore`. */
-export type AiringMethods = Pick<CatalogueStore, 'listSeasons' | 'getSeason' | 'getSeasonUpcoming' | 'getSchedules'>;
+/** The season, upcoming and schedule methods of `Catalogue`. */
+export type AiringMethods = Pick<Catalogue, 'listSeasons' | 'getSeason' | 'getSeasonUpcoming' | 'getSchedules'>;
 
 /**
  * The season, upcoming and schedule methods over a record store.
  * @param records - The record store.
  */
-export function airingMethods(records: RecordStore): AiringMethods {
+export function airingMethods(records: CatalogueStore): AiringMethods {
   return {
     async listSeasons() {
       const years = new Map<number, Set<string>>();

@@ -11,7 +11,7 @@ import type { AnimeThemes } from '../schemas/media.js';
 import type { EpisodeRecord } from '../schemas/records.js';
 import type { AnimeVideos } from '../schemas/video.js';
 import type { Page, Paging } from '../store.js';
-import type { RecordStore } from '../seam/types.js';
+import type { CatalogueStore } from '../seam/types.js';
 import { ALL, ownedBy, slice, toCharacterMeta, toPersonMeta } from './shared.js';
 
 /** An episode as the episode list shows it. */
@@ -57,7 +57,7 @@ function toEpisodeDetail(e: EpisodeRecord): EpisodeDetail {
  * @param records - The store.
  * @param id - The anime's id.
  */
-export async function animeCastOf(records: RecordStore, id: number): Promise<AnimeCharacter[]> {
+export async function animeCastOf(records: CatalogueStore, id: number): Promise<AnimeCharacter[]> {
   const rows = (await records.query('animeCharacters', { where: [ownedBy('anime', id)], ...ALL })).data;
   const characters = await records.getMany('characters', rows.map((r) => r.character_id));
   const personIds = [...new Set(rows.flatMap((r) => r.voice_actors.map((va) => va.person_id)))];
@@ -85,7 +85,7 @@ export async function animeCastOf(records: RecordStore, id: number): Promise<Ani
  * @param records - The store.
  * @param id - The anime's id.
  */
-export async function animeStaffOf(records: RecordStore, id: number): Promise<AnimeStaff[]> {
+export async function animeStaffOf(records: CatalogueStore, id: number): Promise<AnimeStaff[]> {
   const rows = (await records.query('animeStaff', { where: [ownedBy('anime', id)], ...ALL })).data;
   const people = await records.getMany('people', rows.map((r) => r.person_id));
   return rows.flatMap((row, i) => {
@@ -100,7 +100,7 @@ export async function animeStaffOf(records: RecordStore, id: number): Promise<An
  * @param id - The anime's id.
  * @param paging - The page.
  */
-export async function episodesOf(records: RecordStore, id: number, paging: Paging): Promise<Page<Episode>> {
+export async function episodesOf(records: CatalogueStore, id: number, paging: Paging): Promise<Page<Episode>> {
   const page = await records.query('episodes', { where: [ownedBy('anime', id)], orderBy: [{ field: 'mal_id', dir: 'asc' }], ...slice(paging) });
   return { data: page.data.map(toEpisode), total: page.total };
 }
@@ -111,7 +111,7 @@ export async function episodesOf(records: RecordStore, id: number, paging: Pagin
  * @param id - The anime's id.
  * @param episode - The episode's number.
  */
-export async function episodeOf(records: RecordStore, id: number, episode: number): Promise<EpisodeDetail | undefined> {
+export async function episodeOf(records: CatalogueStore, id: number, episode: number): Promise<EpisodeDetail | undefined> {
   const e = await records.get('episodes', `${id}:${episode}`);
   return e && toEpisodeDetail(e);
 }
@@ -121,7 +121,7 @@ export async function episodeOf(records: RecordStore, id: number, episode: numbe
  * @param records - The store.
  * @param id - The anime's id.
  */
-export async function forumOf(records: RecordStore, id: number): Promise<ForumTopic[]> {
+export async function forumOf(records: CatalogueStore, id: number): Promise<ForumTopic[]> {
   const orderBy = [
     { field: 'date', dir: 'desc' },
     { field: 'mal_id', dir: 'asc' },
@@ -144,7 +144,7 @@ export async function forumOf(records: RecordStore, id: number): Promise<ForumTo
  * @param records - The store.
  * @param id - The anime's id.
  */
-export async function videosOf(records: RecordStore, id: number): Promise<AnimeVideos> {
+export async function videosOf(records: CatalogueStore, id: number): Promise<AnimeVideos> {
   const v = await records.get('videos', id);
   return { promo: v?.promo ?? [], episodes: v?.episodes ?? [], music_videos: v?.music_videos ?? [] };
 }
@@ -154,7 +154,7 @@ export async function videosOf(records: RecordStore, id: number): Promise<AnimeV
  * @param records - The store.
  * @param id - The anime's id.
  */
-export async function themesOf(records: RecordStore, id: number): Promise<AnimeThemes> {
+export async function themesOf(records: CatalogueStore, id: number): Promise<AnimeThemes> {
   const t = await records.get('themes', id);
   return t ? { openings: t.openings, endings: t.endings } : { openings: [], endings: [] };
 }
@@ -164,6 +164,6 @@ export async function themesOf(records: RecordStore, id: number): Promise<AnimeT
  * @param records - The store.
  * @param id - The anime's id.
  */
-export async function streamingOf(records: RecordStore, id: number): Promise<Link[]> {
+export async function streamingOf(records: CatalogueStore, id: number): Promise<Link[]> {
   return (await records.get('streaming', id))?.links ?? [];
 }

@@ -9,7 +9,7 @@ import type { ArticleRecord, NewsRecord, ReviewRecord, StackRecord } from '../sc
 import type { AnimeReview, MangaReview } from '../schemas/review.js';
 import type { Stack } from '../schemas/stack.js';
 import type { EntryReviewQuery } from '../store.js';
-import type { OrderKey, RecordStore } from '../seam/types.js';
+import type { OrderKey, CatalogueStore } from '../seam/types.js';
 import type { Kind } from './shared.js';
 
 const asc = (field: string): OrderKey => ({ field, dir: 'asc' });
@@ -70,7 +70,7 @@ export function toStack(s: StackRecord): Stack {
  * @param records - The store.
  * @param articles - The records.
  */
-export async function toArticles(records: RecordStore, articles: readonly ArticleRecord[]): Promise<Article[]> {
+export async function toArticles(records: CatalogueStore, articles: readonly ArticleRecord[]): Promise<Article[]> {
   const tagIds = [...new Set(articles.flatMap((a) => a.tag_ids))];
   const found = await records.getMany('articleTags', tagIds);
   const tags = new Map(tagIds.map((id, i) => [id, found[i]]));

@@ -10,8 +10,8 @@ import type { Anime, AnimeFull } from '../schemas/anime.js';
 import type { Manga, MangaFull } from '../schemas/manga.js';
 import type { AnimeStatistics, MangaStatistics } from '../schemas/media.js';
 import type { AnimeReview, MangaReview } from '../schemas/review.js';
-import type { AnimeSearch, CatalogueStore, EntryReviewQuery, IdsQuery, MangaSearch, Page, Paging } from '../store.js';
-import type { RecordStore } from '../seam/types.js';
+import type { AnimeSearch, Catalogue, EntryReviewQuery, IdsQuery, MangaSearch, Page, Paging } from '../store.js';
+import type { CatalogueStore } from '../seam/types.js';
 import {
   animeCastOf,
   animeStaffOf,
@@ -38,9 +38,9 @@ import {
 } from './media-details.js';
 import { deletedIds, listIds, searchEntries, type MediaSearch } from './media-search.js';
 
-/** The `CatalogueStore` methods of the anime and manga sections. */
+/** The `Catalogue` methods of the anime and manga sections. */
 export type EntryMethods = Pick<
-  CatalogueStore,
+  Catalogue,
   'getAnime' | 'searchAnime' | 'getAnimeFull' | 'getAnimeRelations' | 'getAnimeRecommendations' | 'getAnimeNews' | 'getAnimeReviews' | 'getAnimeVideos' | 'getAnimeVideoEpisodes' | 'getAnimeCharacters' | 'getAnimeStaff' | 'getAnimeEpisodes' | 'getAnimeEpisode' | 'getAnimeForum' | 'getAnimeStacks' | 'getAnimeArticles' | 'getAnimePictures' | 'getAnimeStatistics' | 'getAnimeMoreinfo' | 'getAnimeThemes' | 'getAnimeExternal' | 'getAnimeStreaming' | 'getDeletedAnimeIds' | 'listAnimeIds' | 'getManga' | 'searchManga' | 'getMangaFull' | 'getMangaRelations' | 'getMangaRecommendations' | 'getMangaNews' | 'getMangaReviews' | 'getMangaStacks' | 'getMangaArticles' | 'getMangaCharacters' | 'getMangaPictures' | 'getMangaStatistics' | 'getMangaMoreinfo' | 'getMangaExternal' | 'getDeletedMangaIds' | 'listMangaIds'
 >;
 
@@ -50,7 +50,7 @@ export type EntryMethods = Pick<
  * @param records - The record store.
  * @param spec - The kind.
  */
-function kindMethods(records: RecordStore, spec: KindSpec) {
+function kindMethods(records: CatalogueStore, spec: KindSpec) {
   const { kind } = spec;
   const get = (id: number) => records.get(kind, id) as Promise<Anime | Manga | undefined>;
   /** The answer of `part` when the entry exists, else `undefined`. */
@@ -81,7 +81,7 @@ function kindMethods(records: RecordStore, spec: KindSpec) {
  * The anime methods over a record store.
  * @param records - The record store.
  */
-function animeMethods(records: RecordStore) {
+function animeMethods(records: CatalogueStore) {
   const m = kindMethods(records, ANIME);
   const { ofEntry } = m;
   return {
@@ -130,7 +130,7 @@ function animeMethods(records: RecordStore) {
  * The manga methods over a record store.
  * @param records - The record store.
  */
-function mangaMethods(records: RecordStore) {
+function mangaMethods(records: CatalogueStore) {
   const m = kindMethods(records, MANGA);
   return {
     getManga: m.get as (id: number) => Promise<Manga | undefined>,
@@ -161,6 +161,6 @@ function mangaMethods(records: RecordStore) {
  * The anime and manga methods over a record store.
  * @param records - The record store.
  */
-export function entryMethods(records: RecordStore): EntryMethods {
+export function entryMethods(records: CatalogueStore): EntryMethods {
   return { ...animeMethods(records), ...mangaMethods(records) };
 }

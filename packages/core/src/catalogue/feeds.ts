@@ -5,13 +5,13 @@
  * @module
  */
 import type { SfwMode } from '../sfw.js';
-import type { CatalogueStore, Page, ReviewQuery } from '../store.js';
+import type { Catalogue, Page, ReviewQuery } from '../store.js';
 import type { Anime } from '../schemas/anime.js';
 import type { Manga } from '../schemas/manga.js';
 import type { RecentRecommendation } from '../schemas/recommendation.js';
 import type { ReviewRecord } from '../schemas/records.js';
 import type { ReviewWithEntry } from '../schemas/review.js';
-import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { BY_ID } from './named.js';
 import { ALL, sfwWhere, slice, toMeta, type Kind } from './shared.js';
 
@@ -23,7 +23,7 @@ import { ALL, sfwWhere, slice, toMeta, type Kind } from './shared.js';
  * @param mode - The request's SFW mode.
  * @param referenced - The ids the list's records refer to.
  */
-async function unshownIds(records: RecordStore, kind: Kind, mode: SfwMode, referenced: readonly number[]): Promise<number[]> {
+async function unshownIds(records: CatalogueStore, kind: Kind, mode: SfwMode, referenced: readonly number[]): Promise<number[]> {
   if (referenced.length === 0) return [];
   const where: Condition[] = [{ field: 'mal_id', op: 'in', values: referenced }, ...sfwWhere(mode)];
   const shown = new Set((await records.query(kind, { where, ...ALL, select: ['mal_id'] })).data.map((e) => e.mal_id));
@@ -31,12 +31,12 @@ async function unshownIds(records: RecordStore, kind: Kind, mode: SfwMode, refer
 }
 
 /** The entry ids that the records of a collection matching `where` refer to in a field. */
-async function referencedIds(records: RecordStore, collection: 'recommendations' | 'reviews', field: string, where: readonly Condition[]): Promise<number[]> {
+async function referencedIds(records: CatalogueStore, collection: 'recommendations' | 'reviews', field: string, where: readonly Condition[]): Promise<number[]> {
   return (await records.tally(collection, field, where)).map(([id]) => id as number);
 }
 
 /** The entries of some ids, by id. */
-async function entriesById(records: RecordStore, kind: Kind, ids: readonly number[]): Promise<Map<number, Anime | Manga>> {
+async function entriesById(records: CatalogueStore, kind: Kind, ids: readonly number[]): Promise<Map<number, Anime | Manga>> {
   const unique = [...new Set(ids)];
   const found = await records.getMany(kind, unique);
   return new Map(unique.flatMap((id, i) => (found[i] ? [[id, found[i]] as const] : [])));
@@ -77,7 +77,7 @@ function toReview(r: ReviewRecord, entry: Anime | Manga): ReviewWithEntry {
 }
 
 /** One page of reviews of a kind, in an order, without those the query leaves out. */
-async function reviewPage(records: RecordStore, q: ReviewQuery, orderBy: readonly OrderKey[]): Promise<Page<ReviewWithEntry>> {
+async function reviewPage(records: CatalogueStore, q: ReviewQuery, orderBy: readonly OrderKey[]): Promise<Page<ReviewWithEntry>> {
   const where: Condition[] = [{ field: 'type', op: 'eq', value: q.type }];
   if (!q.preliminary) where.push({ field: 'is_preliminary', op: 'ne', value: true });
   if (!q.spoilers) where.push({ field: 'is_spoiler', op: 'ne', value: true });
@@ -88,14 +88,14 @@ async function reviewPage(records: RecordStore, q: ReviewQuery, orderBy: readonl
   return { data: page.data.map((r) => toReview(r, entries.get(r.entry_id)!)), total: page.total };
 }
 
-/** The recommendation and review methods of `CatalogueStore`. */
-export type CommunityMethods = Pick<CatalogueStore, 'getRecentRecommendations' | 'getReviews' | 'getTopReviews'>;
+/** The recommendation and review methods of `Catalogue`. */
+export type CommunityMethods = Pick<Catalogue, 'getRecentRecommendations' | 'getReviews' | 'getTopReviews'>;
 
 /**
  * The recommendation and review methods over a record store.
  * @param records - The record store.
  */
-export function communityMethods(records: RecordStore): CommunityMethods {
+export function communityMethods(records: CatalogueStore): CommunityMethods {
   return {
     async getRecentRecommendations(q) {
       const where: Condition[] = [{ field: 'type', op: 'eq', value: q.type }];

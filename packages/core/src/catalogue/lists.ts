@@ -3,8 +3,8 @@
  * the community lists (recommendations, reviews, news, articles, stacks).
  * @module
  */
-import type { CatalogueStore } from '../store.js';
-import type { RecordStore } from '../seam/types.js';
+import type { Catalogue } from '../store.js';
+import type { CatalogueStore } from '../seam/types.js';
 import { airingMethods } from './airing.js';
 import { communityMethods } from './feeds.js';
 import type { EntryMethods } from './entries.js';
@@ -14,8 +14,8 @@ import { producerMethods } from './producers.js';
 import { randomMethods } from './random.js';
 import { topMethods } from './top.js';
 
-/** Every `CatalogueStore` method that is not an anime or manga one. */
-export type ListMethods = Omit<CatalogueStore, keyof EntryMethods>;
+/** Every `Catalogue` method that is not an anime or manga one. */
+export type ListMethods = Omit<Catalogue, keyof EntryMethods>;
 
 /**
  * The other methods over a record store.
@@ -28,7 +28,7 @@ export type ListMethods = Omit<CatalogueStore, keyof EntryMethods>;
  * await lists.getTopCharacters({ page: 1, limit: 25 });
  * ```
  */
-export function listMethods(records: RecordStore): ListMethods {
+export function listMethods(records: CatalogueStore): ListMethods {
   return {
     ...characterMethods(records),
     ...personMethods(records),

@@ -15,7 +15,7 @@ import type { EntryRecommendation } from '../schemas/recommendation.js';
 import type { AnimeReview, MangaReview } from '../schemas/review.js';
 import type { Stack } from '../schemas/stack.js';
 import type { EntryReviewQuery, Page, Paging } from '../store.js';
-import type { Condition, RecordStore } from '../seam/types.js';
+import type { Condition, CatalogueStore } from '../seam/types.js';
 import { NEWEST_FIRST, NEWEST_STACKS_FIRST, REVIEW_ORDERS, toArticles, toEntryReview, toNews, toStack } from './community.js';
 import type { KindSpec } from './kinds.js';
 import { ALL, entriesById, hiddenIds, ownedBy, slice, toCharacterMeta, toMeta, toRelated, type Kind } from './shared.js';
@@ -28,7 +28,7 @@ import { ALL, entriesById, hiddenIds, ownedBy, slice, toCharacterMeta, toMeta, t
  * @param id - The entry's id.
  * @param sfw - The request's SFW mode.
  */
-export async function relationsOf(records: RecordStore, kind: Kind, id: number, sfw: SfwMode): Promise<Relation[]> {
+export async function relationsOf(records: CatalogueStore, kind: Kind, id: number, sfw: SfwMode): Promise<Relation[]> {
   const rows = (await records.query('relations', { where: [ownedBy(kind, id)], ...ALL })).data;
   const targets = {
     anime: await entriesById(records, 'anime', rows.filter((r) => r.to_type === 'anime').map((r) => r.to_id)),
@@ -52,7 +52,7 @@ export async function relationsOf(records: RecordStore, kind: Kind, id: number, 
  * @param id - The entry's id.
  * @param sfw - The request's SFW mode.
  */
-export async function recommendationsOf(records: RecordStore, kind: Kind, id: number, sfw: SfwMode): Promise<EntryRecommendation[]> {
+export async function recommendationsOf(records: CatalogueStore, kind: Kind, id: number, sfw: SfwMode): Promise<EntryRecommendation[]> {
   const rows = (await records.query('recommendations', { where: [ownedBy(kind, id)], ...ALL })).data;
   const votes = new Map<number, number>();
   for (const r of rows) {
@@ -84,7 +84,7 @@ export async function recommendationsOf(records: RecordStore, kind: Kind, id: nu
  * @param paging - The page.
  * @param sfw - The request's SFW mode.
  */
-export async function newsOf(records: RecordStore, kind: Kind, id: number, paging: Paging, sfw: SfwMode): Promise<Page<News>> {
+export async function newsOf(records: CatalogueStore, kind: Kind, id: number, paging: Paging, sfw: SfwMode): Promise<Page<News>> {
   const where: Condition[] = [ownedBy(kind, id)];
   for (const other of ['anime', 'manga'] as const) {
     const hidden = (await hiddenIds(records, other, sfw)).filter((x) => other !== kind || x !== id);
@@ -101,7 +101,7 @@ export async function newsOf(records: RecordStore, kind: Kind, id: number, pagin
  * @param id - The entry's id.
  * @param q - The page, order and which reviews to include.
  */
-export async function reviewsOf(records: RecordStore, kind: Kind, id: number, q: EntryReviewQuery): Promise<Page<AnimeReview | MangaReview>> {
+export async function reviewsOf(records: CatalogueStore, kind: Kind, id: number, q: EntryReviewQuery): Promise<Page<AnimeReview | MangaReview>> {
   const where: Condition[] = [ownedBy(kind, id)];
   if (!q.preliminary) where.push({ field: 'is_preliminary', op: 'ne', value: true });
   if (!q.spoilers) where.push({ field: 'is_spoiler', op: 'ne', value: true });
@@ -116,7 +116,7 @@ export async function reviewsOf(records: RecordStore, kind: Kind, id: number, q:
  * @param id - The entry's id.
  * @param paging - The page.
  */
-export async function stacksOf(records: RecordStore, kind: Kind, id: number, paging: Paging): Promise<Page<Stack>> {
+export async function stacksOf(records: CatalogueStore, kind: Kind, id: number, paging: Paging): Promise<Page<Stack>> {
   const page = await records.query('stacks', { where: [ownedBy(kind, id)], orderBy: NEWEST_STACKS_FIRST, ...slice(paging) });
   return { data: page.data.map(toStack), total: page.total };
 }
@@ -128,7 +128,7 @@ export async function stacksOf(records: RecordStore, kind: Kind, id: number, pag
  * @param id - The entry's id.
  * @param paging - The page.
  */
-export async function articlesOf(records: RecordStore, kind: Kind, id: number, paging: Paging): Promise<Page<Article>> {
+export async function articlesOf(records: CatalogueStore, kind: Kind, id: number, paging: Paging): Promise<Page<Article>> {
   const page = await records.query('articles', { where: [ownedBy(kind, id)], orderBy: NEWEST_FIRST, ...slice(paging) });
   return { data: await toArticles(records, page.data), total: page.total };
 }
@@ -139,7 +139,7 @@ export async function articlesOf(records: RecordStore, kind: Kind, id: number, p
  * @param records - The store.
  * @param id - The manga's id.
  */
-export async function mangaCastOf(records: RecordStore, id: number): Promise<MangaCharacter[]> {
+export async function mangaCastOf(records: CatalogueStore, id: number): Promise<MangaCharacter[]> {
   const rows = (await records.query('mangaCharacters', { where: [ownedBy('manga', id)], ...ALL })).data;
   const characters = await records.getMany('characters', rows.map((r) => r.character_id));
   return rows.flatMap((row, i) => {
@@ -154,7 +154,7 @@ export async function mangaCastOf(records: RecordStore, id: number): Promise<Man
  * @param kind - The entry's kind.
  * @param id - The entry's id.
  */
-export async function picturesOf(records: RecordStore, kind: Kind, id: number): Promise<MediaPicture[]> {
+export async function picturesOf(records: CatalogueStore, kind: Kind, id: number): Promise<MediaPicture[]> {
   return (await records.get('pictures', `${kind}:${id}`))?.pictures ?? [];
 }
 
@@ -164,7 +164,7 @@ export async function picturesOf(records: RecordStore, kind: Kind, id: number): 
  * @param kind - The entry's kind.
  * @param id - The entry's id.
  */
-export async function externalOf(records: RecordStore, kind: Kind, id: number): Promise<Link[]> {
+export async function externalOf(records: CatalogueStore, kind: Kind, id: number): Promise<Link[]> {
   return (await records.get('external', `${kind}:${id}`))?.links ?? [];
 }
 
@@ -174,7 +174,7 @@ export async function externalOf(records: RecordStore, kind: Kind, id: number): 
  * @param kind - The entry's kind.
  * @param id - The entry's id.
  */
-export async function moreinfoOf(records: RecordStore, kind: Kind, id: number): Promise<Moreinfo['moreinfo']> {
+export async function moreinfoOf(records: CatalogueStore, kind: Kind, id: number): Promise<Moreinfo['moreinfo']> {
   return (await records.get('moreinfo', `${kind}:${id}`))?.moreinfo ?? null;
 }
 
@@ -185,7 +185,7 @@ export async function moreinfoOf(records: RecordStore, kind: Kind, id: number): 
  * @param spec - The entry's kind.
  * @param id - The entry's id.
  */
-export async function statisticsOf(records: RecordStore, spec: KindSpec, id: number): Promise<Record<string, unknown>> {
+export async function statisticsOf(records: CatalogueStore, spec: KindSpec, id: number): Promise<Record<string, unknown>> {
   const s = (await records.get(spec.statistics.collection, id)) as Record<string, unknown> | undefined;
   if (!s) return spec.statistics.empty;
   return Object.fromEntries(Object.keys(spec.statistics.empty).map((k) => [k, s[k]]));

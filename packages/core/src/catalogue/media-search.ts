@@ -6,7 +6,7 @@
 import type { Anime } from '../schemas/anime.js';
 import type { Manga } from '../schemas/manga.js';
 import type { AnimeSearch, IdsQuery, IdsResult, MangaSearch, Page } from '../store.js';
-import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import type { KindSpec } from './kinds.js';
 import { ALL, sfwWhere, slice } from './shared.js';
 
@@ -61,7 +61,7 @@ export function searchOrder(spec: KindSpec, s: MediaSearch): OrderKey[] | undefi
  * @param spec - The kind.
  * @param s - The validated search.
  */
-export async function searchEntries(records: RecordStore, spec: KindSpec, s: MediaSearch): Promise<Page<Anime | Manga>> {
+export async function searchEntries(records: CatalogueStore, spec: KindSpec, s: MediaSearch): Promise<Page<Anime | Manga>> {
   return records.query(spec.kind, { where: searchWhere(spec, s), search: s.q, orderBy: searchOrder(spec, s), ...slice(s) });
 }
 
@@ -72,7 +72,7 @@ export async function searchEntries(records: RecordStore, spec: KindSpec, s: Med
  * @param spec - The kind.
  * @param since - Milliseconds since the epoch.
  */
-async function updatedSinceWhere(records: RecordStore, spec: KindSpec, since: number): Promise<Condition> {
+async function updatedSinceWhere(records: CatalogueStore, spec: KindSpec, since: number): Promise<Condition> {
   // Past the epoch only entries with a late enough update record pass; at or before it, every entry
   // passes except those whose update record is older.
   const later = since > 0;
@@ -90,7 +90,7 @@ async function updatedSinceWhere(records: RecordStore, spec: KindSpec, since: nu
  * @param spec - The kind.
  * @param q - The validated query.
  */
-export async function listIds(records: RecordStore, spec: KindSpec, q: IdsQuery): Promise<IdsResult> {
+export async function listIds(records: CatalogueStore, spec: KindSpec, q: IdsQuery): Promise<IdsResult> {
   const where: Condition[] = [];
   if (q.types) where.push({ field: 'type', op: 'in', values: q.types });
   if (q.status) where.push({ field: 'status', op: 'eq', value: q.status });
@@ -111,6 +111,6 @@ export async function listIds(records: RecordStore, spec: KindSpec, q: IdsQuery)
  * @param records - The store.
  * @param spec - The kind.
  */
-export async function deletedIds(records: RecordStore, spec: KindSpec): Promise<number[]> {
+export async function deletedIds(records: CatalogueStore, spec: KindSpec): Promise<number[]> {
   return (await records.query(spec.deleted, { orderBy: [BY_ID], ...ALL })).data;
 }

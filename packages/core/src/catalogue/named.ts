@@ -5,7 +5,7 @@
  */
 import type { NamedSearch, Page } from '../store.js';
 import type { CollectionRecord } from '../seam/collections.js';
-import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { slice } from './shared.js';
 
 /** The collections of named records; each declares a lower-cased `name` field. */
@@ -21,7 +21,7 @@ export const BY_ID: OrderKey = { field: 'mal_id', dir: 'asc' };
  * @param s - The search: `q`, `orderBy` (a field the collection orders by), `sort`, `letter`, paging.
  * @returns The page, in relevance order with `q` and no `orderBy`, else by `orderBy` (ties by `mal_id`).
  */
-export function searchNamed<C extends NamedCollection>(records: RecordStore, collection: C, s: NamedSearch<string>): Promise<Page<CollectionRecord<C>>> {
+export function searchNamed<C extends NamedCollection>(records: CatalogueStore, collection: C, s: NamedSearch<string>): Promise<Page<CollectionRecord<C>>> {
   const letter = s.letter?.toLowerCase();
   const where: Condition[] = letter ? [{ field: 'name', op: 'prefix', value: letter }] : [];
   const orderBy = s.orderBy ? [{ field: s.orderBy, dir: s.sort }, BY_ID] : s.q === undefined ? [BY_ID] : undefined;

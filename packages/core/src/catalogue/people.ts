@@ -4,17 +4,17 @@
  * @module
  */
 import { isShown, type SfwMode } from '../sfw.js';
-import type { CatalogueStore } from '../store.js';
+import type { Catalogue } from '../store.js';
 import type { CharacterAnime, CharacterManga, CharacterVoice } from '../schemas/character.js';
 import type { PersonAnime, PersonManga, PersonVoice } from '../schemas/person.js';
-import type { RecordStore } from '../seam/types.js';
+import type { CatalogueStore } from '../seam/types.js';
 import { searchNamed } from './named.js';
 import { articlePage } from './posts.js';
 import { ALL, jpgOnly, owner, ownedBy, toCharacterMeta, toMeta, toPersonMeta } from './shared.js';
 
 /** The rows of a cast or staff collection that belong to a character or person, in stored order. */
 async function rowsOf<C extends 'animeCharacters' | 'mangaCharacters' | 'animeStaff' | 'mangaStaff'>(
-  records: RecordStore,
+  records: CatalogueStore,
   collection: C,
   kind: 'character' | 'person',
   id: number,
@@ -22,7 +22,7 @@ async function rowsOf<C extends 'animeCharacters' | 'mangaCharacters' | 'animeSt
   return (await records.query(collection, { where: [ownedBy(kind, id)], ...ALL })).data;
 }
 
-async function characterAnime(records: RecordStore, id: number, sfw: SfwMode): Promise<CharacterAnime[]> {
+async function characterAnime(records: CatalogueStore, id: number, sfw: SfwMode): Promise<CharacterAnime[]> {
   const rows = await rowsOf(records, 'animeCharacters', 'character', id);
   const anime = await records.getMany('anime', rows.map((r) => r.anime_id));
   return rows.flatMap((row, i) => {
@@ -31,7 +31,7 @@ async function characterAnime(records: RecordStore, id: number, sfw: SfwMode): P
   });
 }
 
-async function characterManga(records: RecordStore, id: number, sfw: SfwMode): Promise<CharacterManga[]> {
+async function characterManga(records: CatalogueStore, id: number, sfw: SfwMode): Promise<CharacterManga[]> {
   const rows = await rowsOf(records, 'mangaCharacters', 'character', id);
   const manga = await records.getMany('manga', rows.map((r) => r.manga_id));
   return rows.flatMap((row, i) => {
@@ -41,7 +41,7 @@ async function characterManga(records: RecordStore, id: number, sfw: SfwMode): P
 }
 
 /** The character's voice actors in cast order, each person and language once. */
-async function characterVoices(records: RecordStore, id: number): Promise<CharacterVoice[]> {
+async function characterVoices(records: CatalogueStore, id: number): Promise<CharacterVoice[]> {
   const voices = (await rowsOf(records, 'animeCharacters', 'character', id)).flatMap((row) => row.voice_actors);
   const people = await records.getMany('people', voices.map((va) => va.person_id));
   const seen = new Set<string>();
@@ -54,7 +54,7 @@ async function characterVoices(records: RecordStore, id: number): Promise<Charac
   });
 }
 
-async function personAnime(records: RecordStore, id: number, sfw: SfwMode): Promise<PersonAnime[]> {
+async function personAnime(records: CatalogueStore, id: number, sfw: SfwMode): Promise<PersonAnime[]> {
   const rows = await rowsOf(records, 'animeStaff', 'person', id);
   const anime = await records.getMany('anime', rows.map((r) => r.anime_id));
   return rows.flatMap((row, i) => {
@@ -63,7 +63,7 @@ async function personAnime(records: RecordStore, id: number, sfw: SfwMode): Prom
   });
 }
 
-async function personManga(records: RecordStore, id: number, sfw: SfwMode): Promise<PersonManga[]> {
+async function personManga(records: CatalogueStore, id: number, sfw: SfwMode): Promise<PersonManga[]> {
   const rows = await rowsOf(records, 'mangaStaff', 'person', id);
   const manga = await records.getMany('manga', rows.map((r) => r.manga_id));
   return rows.flatMap((row, i) => {
@@ -73,7 +73,7 @@ async function personManga(records: RecordStore, id: number, sfw: SfwMode): Prom
 }
 
 /** The person's voice roles in cast order (once per voice-actor line), SFW-filtered by the anime. */
-async function personVoices(records: RecordStore, id: number, sfw: SfwMode): Promise<PersonVoice[]> {
+async function personVoices(records: CatalogueStore, id: number, sfw: SfwMode): Promise<PersonVoice[]> {
   const roles = (await rowsOf(records, 'animeCharacters', 'person', id)).flatMap((row) =>
     row.voice_actors.filter((va) => va.person_id === id).map(() => row),
   );
@@ -89,13 +89,13 @@ async function personVoices(records: RecordStore, id: number, sfw: SfwMode): Pro
 }
 
 /** Pictures of a character or person, JPG only. */
-async function picturesOf(records: RecordStore, kind: 'character' | 'person', id: number) {
+async function picturesOf(records: CatalogueStore, kind: 'character' | 'person', id: number) {
   return ((await records.get('pictures', owner(kind, id)))?.pictures ?? []).map(jpgOnly);
 }
 
-/** The character methods of `CatalogueStore`. */
+/** The character methods of `Catalogue`. */
 export type CharacterMethods = Pick<
-  CatalogueStore,
+  Catalogue,
   'getCharacter' | 'searchCharacters' | 'getCharacterFull' | 'getCharacterAnime' | 'getCharacterManga' | 'getCharacterVoices' | 'getCharacterPictures' | 'getCharacterArticles'
 >;
 
@@ -103,7 +103,7 @@ export type CharacterMethods = Pick<
  * The character methods over a record store.
  * @param records - The record store.
  */
-export function characterMethods(records: RecordStore): CharacterMethods {
+export function characterMethods(records: CatalogueStore): CharacterMethods {
   const exists = async (id: number) => (await records.get('characters', id)) !== undefined;
   return {
     getCharacter: (id) => records.get('characters', id),
@@ -122,9 +122,9 @@ export function characterMethods(records: RecordStore): CharacterMethods {
   };
 }
 
-/** The person methods of `CatalogueStore`. */
+/** The person methods of `Catalogue`. */
 export type PersonMethods = Pick<
-  CatalogueStore,
+  Catalogue,
   'getPerson' | 'searchPeople' | 'getPersonFull' | 'getPersonAnime' | 'getPersonManga' | 'getPersonVoices' | 'getPersonPictures' | 'getPersonArticles'
 >;
 
@@ -132,7 +132,7 @@ export type PersonMethods = Pick<
  * The person methods over a record store.
  * @param records - The record store.
  */
-export function personMethods(records: RecordStore): PersonMethods {
+export function personMethods(records: CatalogueStore): PersonMethods {
   const exists = async (id: number) => (await records.get('people', id)) !== undefined;
   return {
     getPerson: (id) => records.get('people', id),

@@ -5,13 +5,13 @@
  * @module
  */
 import { isShown, type SfwMode } from '../sfw.js';
-import type { CatalogueStore, Page, Paging } from '../store.js';
+import type { Catalogue, Page, Paging } from '../store.js';
 import type { Article, ArticleFull } from '../schemas/article.js';
 import type { RelatedEntry } from '../schemas/common.js';
 import type { News, NewsFull } from '../schemas/news.js';
 import type { ArticleRecord, NewsRecord, StackRecord } from '../schemas/records.js';
 import type { Stack, StackFull } from '../schemas/stack.js';
-import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { BY_ID } from './named.js';
 import { ALL, slice, toRelated, type Kind } from './shared.js';
 
@@ -41,7 +41,7 @@ export function toNews(n: NewsRecord): News {
  * @param records - The record store.
  * @param list - Article records.
  */
-export async function toArticles(records: RecordStore, list: readonly ArticleRecord[]): Promise<Article[]> {
+export async function toArticles(records: CatalogueStore, list: readonly ArticleRecord[]): Promise<Article[]> {
   const ids = [...new Set(list.flatMap((a) => a.tag_ids))];
   const found = await records.getMany('articleTags', ids);
   const tags = new Map(ids.map((id, i) => [id, found[i]]));
@@ -85,7 +85,7 @@ export function toStack(s: StackRecord): Stack {
  * @param where - e.g. the owner condition of a character's articles.
  * @param paging - The page.
  */
-export async function articlePage(records: RecordStore, where: readonly Condition[], paging: Paging): Promise<Page<Article>> {
+export async function articlePage(records: CatalogueStore, where: readonly Condition[], paging: Paging): Promise<Page<Article>> {
   const page = await records.query('articles', { where, orderBy: NEWEST_FIRST, ...slice(paging) });
   return { data: await toArticles(records, page.data), total: page.total };
 }
@@ -97,30 +97,30 @@ export async function articlePage(records: RecordStore, where: readonly Conditio
  * @param ids - Entry ids.
  * @param sfw - The request's SFW mode.
  */
-async function shownRelated(records: RecordStore, kind: Kind, ids: readonly number[], sfw: SfwMode): Promise<RelatedEntry[]> {
+async function shownRelated(records: CatalogueStore, kind: Kind, ids: readonly number[], sfw: SfwMode): Promise<RelatedEntry[]> {
   const found = await records.getMany(kind, ids);
   return found.flatMap((e) => (e && isShown(e, sfw) ? [toRelated(kind, e)] : []));
 }
 
 /** The related anime and manga of a news item or article. */
-async function relatedLists(records: RecordStore, post: { anime_ids: readonly number[]; manga_ids: readonly number[] }, sfw: SfwMode) {
+async function relatedLists(records: CatalogueStore, post: { anime_ids: readonly number[]; manga_ids: readonly number[] }, sfw: SfwMode) {
   const [anime, manga] = await Promise.all([shownRelated(records, 'anime', post.anime_ids, sfw), shownRelated(records, 'manga', post.manga_ids, sfw)]);
   return { anime, manga };
 }
 
 /** How many records of a collection carry each tag. */
-async function tagCounts(records: RecordStore, collection: 'news' | 'articles'): Promise<Map<number | string, number>> {
+async function tagCounts(records: CatalogueStore, collection: 'news' | 'articles'): Promise<Map<number | string, number>> {
   return new Map(await records.tally(collection, 'tag_ids'));
 }
 
-/** The news, article and stack methods of `CatalogueStore`. */
-export type PostMethods = Pick<CatalogueStore, 'searchNews' | 'getNews' | 'listNewsTags' | 'searchArticles' | 'getArticle' | 'listArticleTags' | 'searchStacks' | 'getStack'>;
+/** The news, article and stack methods of `Catalogue`. */
+export type PostMethods = Pick<Catalogue, 'searchNews' | 'getNews' | 'listNewsTags' | 'searchArticles' | 'getArticle' | 'listArticleTags' | 'searchStacks' | 'getStack'>;
 
 /**
  * The news, article and stack methods over a record store.
  * @param records - The record store.
  */
-export function postMethods(records: RecordStore): PostMethods {
+export function postMethods(records: CatalogueStore): PostMethods {
   const tagged = (tag: number | undefined): Condition[] => (tag === undefined ? [] : [{ field: 'tag_ids', op: 'has', value: tag }]);
   return {
     async searchNews(s) {

@@ -3,22 +3,22 @@
  * lists with how many entries carry each.
  * @module
  */
-import type { CatalogueStore } from '../store.js';
-import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import type { Catalogue } from '../store.js';
+import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { BY_ID, searchNamed } from './named.js';
 import { ALL, owner } from './shared.js';
 
 /** Genres by category (`genres`, `explicit_genres`, `themes`, `demographics`), then id. */
 const GENRE_ORDER: readonly OrderKey[] = [{ field: 'category_order', dir: 'asc' }, BY_ID];
 
-/** The producer, magazine and genre methods of `CatalogueStore`. */
-export type ProducerMethods = Pick<CatalogueStore, 'getProducer' | 'searchProducers' | 'getProducerFull' | 'getProducerExternal' | 'searchMagazines' | 'listGenres'>;
+/** The producer, magazine and genre methods of `Catalogue`. */
+export type ProducerMethods = Pick<Catalogue, 'getProducer' | 'searchProducers' | 'getProducerFull' | 'getProducerExternal' | 'searchMagazines' | 'listGenres'>;
 
 /**
  * The producer, magazine and genre methods over a record store.
  * @param records - The record store.
  */
-export function producerMethods(records: RecordStore): ProducerMethods {
+export function producerMethods(records: CatalogueStore): ProducerMethods {
   const external = async (id: number) => (await records.get('external', owner('producer', id)))?.links ?? [];
   return {
     getProducer: (id) => records.get('producers', id),

@@ -10,7 +10,7 @@ import type { Character } from '../schemas/character.js';
 import type { AnimeMeta, CharacterMeta, Images, PersonMeta, RelatedEntry } from '../schemas/common.js';
 import type { Manga } from '../schemas/manga.js';
 import type { Person } from '../schemas/person.js';
-import type { Condition, RecordStore } from '../seam/types.js';
+import type { Condition, CatalogueStore } from '../seam/types.js';
 
 /** A media kind. */
 export type Kind = 'anime' | 'manga';
@@ -66,7 +66,7 @@ export function sfwWhere(mode: SfwMode): Condition[] {
  * @param kind - Anime or manga.
  * @param mode - The request's SFW mode.
  */
-export async function hiddenIds(records: RecordStore, kind: Kind, mode: SfwMode): Promise<number[]> {
+export async function hiddenIds(records: CatalogueStore, kind: Kind, mode: SfwMode): Promise<number[]> {
   if (mode === 'off') return [];
   const where: Condition[] = [{ field: 'sfw', op: 'gt', value: mode === 'normal' ? 1 : 0 }];
   const page = await records.query(kind, { where, ...ALL, select: ['mal_id'] });
@@ -79,7 +79,7 @@ export async function hiddenIds(records: RecordStore, kind: Kind, mode: SfwMode)
  * @param kind - Anime or manga.
  * @param ids - The ids (repeats are fetched once).
  */
-export async function entriesById(records: RecordStore, kind: Kind, ids: readonly number[]): Promise<Map<number, Anime | Manga>> {
+export async function entriesById(records: CatalogueStore, kind: Kind, ids: readonly number[]): Promise<Map<number, Anime | Manga>> {
   const unique = [...new Set(ids)];
   const found = await records.getMany(kind, unique);
   const byId = new Map<number, Anime | Manga>();

@@ -2,8 +2,8 @@
  * The top lists: anime and manga by the rules of `TOP_ORDER`, characters and people by favorites.
  * @module
  */
-import type { CatalogueStore } from '../store.js';
-import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import type { Catalogue } from '../store.js';
+import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { topQuery, topRule } from '../top-order.js';
 import { BY_ID } from './named.js';
 import { sfwWhere, slice } from './shared.js';
@@ -16,14 +16,14 @@ const FAVORITED: readonly Condition[] = [{ field: 'favorites', op: 'gt', value: 
 /** The conditions of a `type` (or `rating`) filter: one of the labels, if any are given. */
 const oneOf = (field: string, values: readonly string[] | undefined): Condition[] => (values ? [{ field, op: 'in', values }] : []);
 
-/** The top-list methods of `CatalogueStore`. */
-export type TopMethods = Pick<CatalogueStore, 'getTopAnime' | 'getTopManga' | 'getTopCharacters' | 'getTopPeople'>;
+/** The top-list methods of `Catalogue`. */
+export type TopMethods = Pick<Catalogue, 'getTopAnime' | 'getTopManga' | 'getTopCharacters' | 'getTopPeople'>;
 
 /**
  * The top-list methods over a record store.
  * @param records - The record store.
  */
-export function topMethods(records: RecordStore): TopMethods {
+export function topMethods(records: CatalogueStore): TopMethods {
   return {
     getTopAnime(q) {
       const { where, orderBy } = topQuery(topRule(q.filter));

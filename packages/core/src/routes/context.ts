@@ -2,13 +2,13 @@
  * What catalogue route handlers are given besides the request.
  * @module
  */
-import type { CatalogueStore } from '../store.js';
+import type { Catalogue } from '../store.js';
 import type { Handler, Route } from '../internal/pipeline.js';
 
 /** The catalogue app's handler context. */
 export interface CatalogueContext {
   /** Every endpoint's logic, over the app's store. */
-  catalogue: CatalogueStore;
+  catalogue: Catalogue;
   /** The injected clock, in milliseconds since the epoch. */
   now: () => number;
   /** The injected source of random numbers in [0, 1), for the random picks. */

@@ -1,5 +1,5 @@
 /**
- * A plain in-memory `RecordStore` over the seam: each collection a `Map` from key to record and
+ * A plain in-memory `CatalogueStore` over the seam: each collection a `Map` from key to record and
  * its field values, every query a scan. It is the reference the faster memory store is checked
  * against, and the shape a third-party store can start from.
  * @module
@@ -7,7 +7,7 @@
 import { COLLECTIONS, collectionKey, fieldValues, type CollectionName, type CollectionRecord } from './collections.js';
 import { compareFields, holdsAll, type Fields } from './evaluate.js';
 import { createSearchIndex, MatchTier, type SearchIndex } from '../search.js';
-import type { Page, RecordKey, RecordQuery, RecordStore, Tally } from './types.js';
+import type { Page, RecordKey, RecordQuery, CatalogueStore, Tally } from './types.js';
 
 interface Row {
   record: unknown;
@@ -18,7 +18,7 @@ interface Row {
  * Creates an empty store that keeps every collection in `Map`s and answers queries by scanning.
  * @returns The store.
  */
-export function createRecordStore(): RecordStore {
+export function createRecordStore(): CatalogueStore {
   const collections = new Map<CollectionName, Map<string, Row>>();
   const searchIndexes = new Map<CollectionName, { index: SearchIndex; rows: Row[] }>();
   const rowsOf = (c: CollectionName) => {

@@ -101,7 +101,7 @@ export type Tally = Array<[value: number | string, count: number]>;
  * });
  * ```
  */
-export interface RecordStore {
+export interface CatalogueStore {
   /**
    * One record by its key.
    * @param collection - The collection.

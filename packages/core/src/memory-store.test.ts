@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { demoData } from '@catalogue-api/demo-data';
-import { COLLECTIONS, COLLECTION_NAMES, collectionKey, fieldValues, type CollectionName } from './collections.js';
-import { createIndexedStore } from './memory.js';
-import { createRecordStore } from './record-store.js';
-import { loadCatalogue } from './load.js';
-import type { Condition, OrderKey, RecordQuery, RecordStore } from './types.js';
+import { COLLECTIONS, COLLECTION_NAMES, collectionKey, fieldValues, type CollectionName } from './seam/collections.js';
+import { createIndexedStore } from './memory-store.js';
+import { createRecordStore } from './seam/record-store.js';
+import { loadCatalogue } from './seam/load.js';
+import type { Condition, OrderKey, RecordQuery, CatalogueStore } from './seam/types.js';
 
 /** mulberry32: a small seeded PRNG, so that a failing query can be replayed. */
 function createRandom(seed: number) {
@@ -89,7 +89,7 @@ function generateQuery(r: Random, name: CollectionName, pools: Map<string, Array
 }
 
 /** Runs the same generated questions against both stores and expects the same JSON. */
-async function expectSameAnswers(seed: number, indexed: RecordStore, reference: RecordStore, queriesPerCollection: number): Promise<number> {
+async function expectSameAnswers(seed: number, indexed: CatalogueStore, reference: CatalogueStore, queriesPerCollection: number): Promise<number> {
   const r = createRandom(seed);
   let asked = 0;
   for (const name of COLLECTION_NAMES) {
@@ -133,7 +133,7 @@ function rekeyed(name: CollectionName, model: unknown, keyOf: unknown, fresh: nu
 }
 
 /** Writes to a store, the same for every store given the same seed: new keys, existing keys with other content, deletes. */
-async function write(seed: number, store: RecordStore): Promise<number[]> {
+async function write(seed: number, store: CatalogueStore): Promise<number[]> {
   const r = createRandom(seed);
   const counts: number[] = [];
   for (const name of COLLECTION_NAMES) {
