@@ -473,11 +473,12 @@ export function defineRecordStoreContract(
       });
 
       it('keeps collections apart: the same key in another collection is another record', async () => {
-        const manga = rows.manga.find((m) => first.some((a) => a.key === m.key));
-        if (!manga) return;
-        await fresh.upsert('manga', [manga.record]);
-        expect(json(await fresh.get('manga', manga.key))).toBe(json(manga.record));
-        expect(json(await fresh.get('anime', manga.key))).not.toBe(json(manga.record));
+        const anime = first[1]!.record as Anime;
+        const manga = { ...(rows.manga[0]!.record as object), mal_id: anime.mal_id };
+        expect(await fresh.upsert('manga', [manga])).toBe(1);
+        expect(json(await fresh.get('manga', anime.mal_id))).toBe(json(manga));
+        expect(json(await fresh.get('anime', anime.mal_id))).toBe(json(anime));
+        expect((await fresh.query('manga', { offset: 0, limit: ALL })).total).toBe(1);
       });
     });
 
