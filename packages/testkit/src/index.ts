@@ -4,6 +4,16 @@
  * @module @catalogue-api/testkit
  */
 export { defineStoreContract, type StoreContractOptions } from './store-contract.js';
+export { defineRecordStoreContract, type RecordStoreContractOptions } from './record-store-contract.js';
+export {
+  compareApps,
+  defineDifferentialContract,
+  differentialRequests,
+  type DifferentialApps,
+  type DifferentialContractOptions,
+  type DifferentialRequest,
+  type FetchHandler,
+} from './differential.js';
 export { defineStatusStoreContract, type StatusStoreHarness } from './status-store-contract.js';
 export { defineHttpContract, type HttpContractOptions, type HttpContractSkips } from './http-contract.js';
 export { defineRequestTargetContract, type RequestTargetContractOptions } from './request-target-contract.js';
