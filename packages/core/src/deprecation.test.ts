@@ -27,7 +27,7 @@ function setup() {
   const flaky = new Proxy(store, {
     get: (target, name, receiver) => {
       const value = Reflect.get(target, name, receiver) as unknown;
-      if (name !== 'getAnime' || typeof value !== 'function') return value;
+      if (name !== 'get' || typeof value !== 'function') return value;
       return (...args: unknown[]) => (failing ? Promise.reject(new Error('boom')) : (value as (...a: unknown[]) => unknown).apply(target, args));
     },
   }) as CatalogueStore;

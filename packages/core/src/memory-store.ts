@@ -21,6 +21,8 @@ import type { Condition, FieldValue, OrderKey, Page, RecordKey, RecordQuery, Cat
 
 /** How many whole match lists a collection keeps for repeated queries. */
 const MEMO_ENTRIES = 48;
+/** How many slots those lists may hold in all (4 bytes each: 8 MiB). */
+const MEMO_SLOTS = 1 << 21;
 /** A query that looks at fewer records than this is cheap to repeat and is not kept. */
 const MEMO_MIN_SCANNED = 256;
 /** Dead slots a collection tolerates (and at least as many as live ones) before it is compacted. */
@@ -76,7 +78,11 @@ function writeColumn(column: Column, slot: number, value: Value | undefined): vo
 /** One collection: its records by slot, their field columns, and what is derived from them. */
 interface Collection {
   readonly name: CollectionName;
-  readonly specs: ReadonlyArray<readonly [string, FieldSpec<unknown>]>;
+  /** The single key field, when the key is one field (most collections: `mal_id`). */
+  readonly keyField: string | undefined;
+  /** The declared fields' value functions and columns, side by side. */
+  readonly values: ReadonlyArray<(record: unknown) => Value>;
+  readonly columnList: readonly Column[];
   readonly columns: Map<string, Column>;
   /** Records by slot, in stored order; `undefined` for a deleted one. */
   records: unknown[];
@@ -88,17 +94,22 @@ interface Collection {
   // Derived, dropped on every write:
   live: Int32Array | undefined;
   orderings: Map<string, Int32Array>;
-  memo: Map<string, readonly number[] | Int32Array>;
+  memo: Map<string, Int32Array>;
+  memoSlots: number;
   tallies: Map<string, Map<number | string, number>>;
   search: { index: SearchIndex; rows: Int32Array } | undefined;
 }
 
 function createCollection(name: CollectionName): Collection {
   const specs = Object.entries(COLLECTIONS[name].fields) as Array<[string, FieldSpec<unknown>]>;
+  const columnList = specs.map(([, spec]) => createColumn(spec.type));
+  const key = COLLECTIONS[name].key;
   return {
     name,
-    specs,
-    columns: new Map(specs.map(([field, spec]) => [field, createColumn(spec.type)])),
+    keyField: key.length === 1 ? key[0] : undefined,
+    values: specs.map(([, spec]) => spec.value),
+    columnList,
+    columns: new Map(specs.map(([field], i) => [field, columnList[i]!])),
     records: [],
     slots: new Map(),
     holes: 0,
@@ -106,6 +117,7 @@ function createCollection(name: CollectionName): Collection {
     live: undefined,
     orderings: new Map(),
     memo: new Map(),
+    memoSlots: 0,
     tallies: new Map(),
     search: undefined,
   };
@@ -115,6 +127,7 @@ function invalidate(c: Collection): void {
   c.live = undefined;
   c.orderings.clear();
   c.memo.clear();
+  c.memoSlots = 0;
   c.tallies.clear();
   c.search = undefined;
 }
@@ -131,9 +144,8 @@ function mapKey(key: RecordKey | number): string | number {
 
 /** The key of a record as the slot map holds it (no string for a plain integer key). */
 function recordMapKey(c: Collection, record: unknown): string | number {
-  const key = COLLECTIONS[c.name].key;
-  if (key.length === 1) {
-    const id = (record as Record<string, unknown>)[key[0]!];
+  if (c.keyField !== undefined) {
+    const id = (record as Record<string, unknown>)[c.keyField];
     if (isSmallInt(id)) return id === 0 ? 0 : id;
   }
   return mapKey(collectionKey(c.name, record));
@@ -197,7 +209,8 @@ function put(c: Collection, record: unknown): number {
     c.records.push(record);
     c.slots.set(key, slot);
   } else c.records[slot] = record;
-  for (const [field, spec] of c.specs) writeColumn(c.columns.get(field)!, slot, spec.value(record));
+  const { values, columnList } = c;
+  for (let i = 0; i < values.length; i++) writeColumn(columnList[i]!, slot, values[i]!(record));
   if (owners) indexOwners(c, slot, before, readColumn(owners, slot) as ArrayValue);
   return slot;
 }
@@ -248,14 +261,13 @@ function fieldsOf(where: readonly Condition[], out = new Set<string>()): Set<str
  * A view of one slot's field values that `holds` and `compareFields` read: a reused object whose
  * named fields are refilled from the columns for each slot (no object per record).
  */
-function createView(c: Collection, fields: Iterable<string>): { fields: Fields; fill: (slot: number) => Fields } {
+function createView(c: Collection, fields: Iterable<string>): { fill: (slot: number) => Fields } {
   // A field the collection does not declare reads as `null`, which `holds` and `compareFields`
   // treat as they treat an absent field.
   const view: Record<string, Value> = {};
   const readers = [...fields].map((field) => [field, c.columns.get(field)] as const);
   for (const [field] of readers) view[field] = null;
   return {
-    fields: view,
     fill(slot) {
       for (const [field, column] of readers) if (column) view[field] = readColumn(column, slot);
       return view;
@@ -373,9 +385,16 @@ function matches(c: Collection, q: RecordQuery): readonly number[] | Int32Array 
     out = test ? filtered(base, test) : base;
     scanned = base.length;
   }
-  if (scanned >= MEMO_MIN_SCANNED) {
-    if (c.memo.size >= MEMO_ENTRIES) c.memo.delete(c.memo.keys().next().value!);
-    c.memo.set(name, out);
+  // A search costs its ranking whatever the number of hits: always kept.
+  if (scanned >= MEMO_MIN_SCANNED || q.search !== undefined) {
+    const list = out instanceof Int32Array ? out : Int32Array.from(out);
+    while (c.memo.size > 0 && (c.memo.size >= MEMO_ENTRIES || c.memoSlots + list.length > MEMO_SLOTS)) {
+      const [oldest, dropped] = c.memo.entries().next().value!;
+      c.memo.delete(oldest);
+      c.memoSlots -= dropped.length;
+    }
+    c.memo.set(name, list);
+    c.memoSlots += list.length;
   }
   return out;
 }

@@ -73,10 +73,9 @@ describe('errors', () => {
   it('turns an unexpected failure into the 500 envelope without internals', async () => {
     const logged: unknown[] = [];
     const failing = createCatalogueApp({
-      // Only the two methods this request can reach; the rest of the interface is never called.
+      // Only the method this request reaches; the rest of the interface is never called.
       store: {
-        getAnime: async () => { throw new Error('secret database detail'); },
-        searchAnime: async () => ({ data: [], total: 0 }),
+        get: async () => { throw new Error('secret database detail'); },
       } as Partial<CatalogueStore> as CatalogueStore,
       logger: { error: (_m, detail) => logged.push(detail) },
       gateway: false,
