@@ -72,3 +72,20 @@ export async function hiddenIds(records: RecordStore, kind: Kind, mode: SfwMode)
   const page = await records.query(kind, { where, ...ALL, select: ['mal_id'] });
   return page.data.map((e) => e.mal_id);
 }
+
+/**
+ * Entries of a kind by id, for the ids that exist (one `getMany` for a list of references).
+ * @param records - The store.
+ * @param kind - Anime or manga.
+ * @param ids - The ids (repeats are fetched once).
+ */
+export async function entriesById(records: RecordStore, kind: Kind, ids: readonly number[]): Promise<Map<number, Anime | Manga>> {
+  const unique = [...new Set(ids)];
+  const found = await records.getMany(kind, unique);
+  const byId = new Map<number, Anime | Manga>();
+  unique.forEach((id, i) => {
+    const e = found[i];
+    if (e) byId.set(id, e);
+  });
+  return byId;
+}

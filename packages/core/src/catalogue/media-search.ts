@@ -1,0 +1,116 @@
+/**
+ * Searching and listing anime and manga over the seam, once for both kinds: the filters of
+ * `/v1/anime` and `/v1/manga` as seam conditions, their orderings, and the id lists.
+ * @module
+ */
+import type { Anime } from '../schemas/anime.js';
+import type { Manga } from '../schemas/manga.js';
+import type { AnimeSearch, IdsQuery, IdsResult, MangaSearch, Page } from '../store.js';
+import type { Condition, OrderKey, RecordStore } from '../seam/types.js';
+import type { KindSpec } from './kinds.js';
+import { ALL, sfwWhere, slice } from './shared.js';
+
+/** An anime or manga search. */
+export type MediaSearch = AnimeSearch | MangaSearch;
+
+const BY_ID: OrderKey = { field: 'mal_id', dir: 'asc' };
+
+/**
+ * The conditions of a search, everything except `q` (docs/specification.md: Jikan filters):
+ * approval, SFW, type, status, rating, score bounds, genres (all of / none of), companies (any of),
+ * the title's first letter, and the start and end date bounds.
+ * @param spec - The kind.
+ * @param s - The validated search.
+ */
+export function searchWhere(spec: KindSpec, s: MediaSearch): Condition[] {
+  const where: Condition[] = [];
+  if (s.approval !== 'all') where.push({ field: 'approved', op: 'eq', value: s.approval === 'approved' });
+  where.push(...sfwWhere(s.sfw));
+  if (s.types) where.push({ field: 'type', op: 'in', values: s.types });
+  if (s.status) where.push({ field: 'status', op: 'eq', value: s.status });
+  const ratings = 'ratings' in s ? s.ratings : undefined;
+  if (ratings) where.push({ field: 'rating', op: 'in', values: ratings });
+  if (s.score !== undefined) where.push({ field: 'score', op: 'eq', value: s.score });
+  if (s.minScore !== undefined) where.push({ field: 'score', op: 'gte', value: s.minScore });
+  if (s.maxScore !== undefined) where.push({ field: 'score', op: 'lte', value: s.maxScore });
+  if (s.genres) where.push({ field: 'tags', op: 'hasAll', values: s.genres });
+  if (s.genresExclude) where.push({ field: 'tags', op: 'hasNone', values: s.genresExclude });
+  const companies = (s as Partial<Record<KindSpec['companyParam'], number[]>>)[spec.companyParam];
+  if (companies) where.push({ field: spec.companies, op: 'hasAny', values: companies });
+  const letter = s.letter?.toLowerCase();
+  if (letter) where.push({ field: 'title', op: 'prefix', value: letter });
+  if (s.startDate) where.push({ field: 'start_day', op: 'gte', value: s.startDate.first });
+  if (s.endDate) where.push({ field: 'end_day', op: 'lte', value: s.endDate.last });
+  return where;
+}
+
+/**
+ * The order of a search: by `order_by` and `sort` (nulls last, ties by `mal_id` ascending); else
+ * relevance with `q` (none here: the store's ranking); else `mal_id` ascending.
+ * @param spec - The kind.
+ * @param s - The validated search.
+ */
+export function searchOrder(spec: KindSpec, s: MediaSearch): OrderKey[] | undefined {
+  if (s.orderBy) return [{ field: spec.orderBy[s.orderBy]!, dir: s.sort }, BY_ID];
+  return s.q === undefined ? [BY_ID] : undefined;
+}
+
+/**
+ * One page of a search.
+ * @param records - The store.
+ * @param spec - The kind.
+ * @param s - The validated search.
+ */
+export async function searchEntries(records: RecordStore, spec: KindSpec, s: MediaSearch): Promise<Page<Anime | Manga>> {
+  return records.query(spec.kind, { where: searchWhere(spec, s), search: s.q, orderBy: searchOrder(spec, s), ...slice(s) });
+}
+
+/**
+ * The condition of `updated_at` on an id list: entries updated at or after the instant, an entry
+ * without an update record counting as updated at 0 (the epoch).
+ * @param records - The store.
+ * @param spec - The kind.
+ * @param since - Milliseconds since the epoch.
+ */
+async function updatedSinceWhere(records: RecordStore, spec: KindSpec, since: number): Promise<Condition> {
+  // Past the epoch only entries with a late enough update record pass; at or before it, every entry
+  // passes except those whose update record is older.
+  const later = since > 0;
+  const where: Condition[] = [
+    { field: 'type', op: 'eq', value: spec.kind },
+    { field: 'updated_at', op: later ? 'gte' : 'lt', value: since },
+  ];
+  const updates = await records.query('updates', { where, ...ALL, select: ['mal_id'] });
+  return { field: 'mal_id', op: later ? 'in' : 'notIn', values: updates.data.map((u) => u.mal_id) };
+}
+
+/**
+ * Every matching id, ascending, with the chosen fields (`/v1/anime/ids`, `/v1/manga/ids`).
+ * @param records - The store.
+ * @param spec - The kind.
+ * @param q - The validated query.
+ */
+export async function listIds(records: RecordStore, spec: KindSpec, q: IdsQuery): Promise<IdsResult> {
+  const where: Condition[] = [];
+  if (q.types) where.push({ field: 'type', op: 'in', values: q.types });
+  if (q.status) where.push({ field: 'status', op: 'eq', value: q.status });
+  if (q.ratings) where.push({ field: 'rating', op: 'in', values: q.ratings });
+  where.push(...sfwWhere(q.sfw));
+  if (q.updatedSince !== undefined) where.push(await updatedSinceWhere(records, spec, q.updatedSince));
+  const include = q.include;
+  const select = include ? ['mal_id', ...include] : ['mal_id'];
+  const page = await records.query(spec.kind, { where, orderBy: [BY_ID], ...ALL, select });
+  const data: IdsResult['data'] = include
+    ? (page.data as unknown as IdsResult['data'])
+    : page.data.map((e) => e.mal_id);
+  return { total: data.length, data };
+}
+
+/**
+ * The deleted ids of a kind, ascending.
+ * @param records - The store.
+ * @param spec - The kind.
+ */
+export async function deletedIds(records: RecordStore, spec: KindSpec): Promise<number[]> {
+  return (await records.query(spec.deleted, { orderBy: [BY_ID], ...ALL })).data;
+}
