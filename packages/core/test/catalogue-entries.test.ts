@@ -10,7 +10,7 @@ import { createMemoryStore } from '../src/memory-store.js';
 import { loadCatalogue } from '../src/seam/load.js';
 import { createRecordStore } from '../src/seam/record-store.js';
 import type { SfwMode } from '../src/sfw.js';
-import type { AnimeOrderBy, AnimeSearch, Approval, CatalogueStore, EntryReviewQuery, IdsQuery, MangaOrderBy, MangaSearch, Paging } from '../src/store.js';
+import type { AnimeOrderBy, AnimeSearch, Approval, CatalogueData, CatalogueStore, EntryReviewQuery, IdsQuery, MangaOrderBy, MangaSearch, Paging } from '../src/store.js';
 
 const SFW: SfwMode[] = ['off', 'normal', 'strict'];
 const APPROVAL: Approval[] = ['approved', 'all', 'unapproved'];
@@ -24,10 +24,21 @@ const UNKNOWN_IDS = [0, -1, 2, 999_999_999];
 const animeIds = [...demoData.anime.map((a) => a.mal_id), ...UNKNOWN_IDS];
 const mangaIds = [...(demoData.manga ?? []).map((m) => m.mal_id), ...UNKNOWN_IDS, 20];
 
-let over: CatalogueStore;
+/**
+ * The collections whose lists the memory store orders by their own fields: written to the second
+ * record store in reverse, so that an answer relying on the stored order instead of an explicit
+ * `orderBy` (ties by `mal_id` included) shows up.
+ */
+const REORDERED = ['anime', 'manga', 'episodes', 'forum', 'news', 'articles', 'stacks', 'reviews', 'recommendations', 'updates', 'deletedAnimeIds', 'deletedMangaIds'] as const;
+const reversed: CatalogueData = { ...demoData, ...Object.fromEntries(REORDERED.map((c) => [c, [...(demoData[c] ?? [])].reverse()])) };
+
+let stores: [name: string, store: CatalogueStore][];
 const memory = createMemoryStore(demoData);
 beforeAll(async () => {
-  over = catalogueOver(await loadCatalogue(createRecordStore(), demoData));
+  stores = [
+    ['over records', catalogueOver(await loadCatalogue(createRecordStore(), demoData))],
+    ['over records written in reverse', catalogueOver(await loadCatalogue(createRecordStore(), reversed))],
+  ];
 });
 
 /** Calls a method on both stores with each argument list; the mismatching calls (at most 5). */
@@ -35,8 +46,15 @@ async function differences<K extends keyof CatalogueStore>(method: K, calls: Rea
   const out: string[] = [];
   for (const args of calls) {
     const call = (s: CatalogueStore) => (s[method] as (...a: unknown[]) => Promise<unknown>)(...args);
-    const [got, want] = [JSON.stringify(await call(over)), JSON.stringify(await call(memory))];
-    if (got !== want) out.push(`${method}(${JSON.stringify(args)}):\n  over records: ${got?.slice(0, 300)}\n  memory:       ${want?.slice(0, 300)}`);
+    const want = JSON.stringify(await call(memory));
+    for (const [name, store] of stores) {
+      const got = JSON.stringify(await call(store));
+      if (got === want) continue;
+      let at = 0;
+      while (got?.[at] === want?.[at]) at++;
+      const around = (s: string | undefined) => s?.slice(Math.max(0, at - 80), at + 120);
+      out.push(`${method}(${JSON.stringify(args)}) ${name}, from character ${at}:\n  got:  ${around(got)}\n  want: ${around(want)}`);
+    }
     if (out.length >= 5) break;
   }
   return out;
