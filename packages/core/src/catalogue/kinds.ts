@@ -134,5 +134,17 @@ export const MANGA = {
   deleted: 'deletedMangaIds',
 } as const satisfies KindSpec;
 
+/**
+ * The `order_by` parameter's values of a kind, each standing for itself (what `enumParam` takes).
+ * @param orderBy - A kind's `order_by` table.
+ * @example
+ * ```ts
+ * enumParam('order_by', orderByValues(ANIME_ORDER_BY)); // mal_id, title, start_date, …
+ * ```
+ */
+export function orderByValues<O extends string>(orderBy: Readonly<Record<O, string>>): { readonly [K in O]: K } {
+  return Object.fromEntries(Object.keys(orderBy).map((k) => [k, k])) as { [K in O]: K };
+}
+
 /** Both kinds, by name. */
 export const KINDS: Readonly<Record<Kind, KindSpec>> = { anime: ANIME, manga: MANGA };

@@ -23,51 +23,10 @@ import {
 } from '../query.js';
 import { sfwMode } from '../sfw.js';
 import type { AnimeSearch } from '../store.js';
+import { ANIME, orderByValues } from '../catalogue/kinds.js';
 import type { CatalogueHandler, CatalogueRoute } from './context.js';
 
-/** `type` values and their labels (Jikan v4 anime types). */
-export const ANIME_TYPES = {
-  tv: 'TV',
-  movie: 'Movie',
-  ova: 'OVA',
-  special: 'Special',
-  ona: 'ONA',
-  music: 'Music',
-  cm: 'CM',
-  pv: 'PV',
-  tv_special: 'TV Special',
-} as const;
-
-/** `status` values and their labels. */
-export const ANIME_STATUSES = {
-  airing: 'Currently Airing',
-  complete: 'Finished Airing',
-  upcoming: 'Not yet aired',
-} as const;
-
-/** `rating` values and their labels, in the spec's order. */
-export const ANIME_RATINGS = {
-  g: 'G - All Ages',
-  pg: 'PG - Children',
-  pg13: 'PG-13 - Teens 13 or older',
-  r17: 'R - 17+ (violence & profanity)',
-  r: 'R+ - Mild Nudity',
-  rx: 'Rx - Hentai',
-} as const;
-
-const ORDER_BY = {
-  mal_id: 'mal_id',
-  title: 'title',
-  start_date: 'start_date',
-  end_date: 'end_date',
-  episodes: 'episodes',
-  score: 'score',
-  scored_by: 'scored_by',
-  rank: 'rank',
-  popularity: 'popularity',
-  members: 'members',
-  favorites: 'favorites',
-} as const;
+export { ANIME_RATINGS, ANIME_STATUSES, ANIME_TYPES } from '../catalogue/kinds.js';
 
 /** The query of `GET /v1/anime`, every parameter of the spec with its bounds. */
 export const animeSearchQuery = z
@@ -75,9 +34,9 @@ export const animeSearchQuery = z
     q: textParam('q', 200),
     page: intParam('page', 1, 1000, 1),
     limit: intParam('limit', 1, 50, 25),
-    type: enumListParam('type', ANIME_TYPES),
-    status: enumParam('status', ANIME_STATUSES),
-    rating: enumListParam('rating', ANIME_RATINGS),
+    type: enumListParam('type', ANIME.types),
+    status: enumParam('status', ANIME.statuses),
+    rating: enumListParam('rating', ANIME.ratings),
     sfw: flagParam('sfw'),
     'sfw-strict': flagParam('sfw-strict'),
     unapproved: unapprovedParam('unapproved'),
@@ -89,7 +48,7 @@ export const animeSearchQuery = z
     producers: idListParam('producers'),
     // Jikan's server also takes one producer id as `producer`, never together with `producers` (docs/specification.md: Jikan routes and parameters).
     producer: idParam('producer'),
-    order_by: enumParam('order_by', ORDER_BY),
+    order_by: enumParam('order_by', orderByValues(ANIME.orderBy)),
     sort: enumParam('sort', { asc: 'asc', desc: 'desc' }),
     letter: letterParam('letter'),
     start_date: dateParam('start_date'),

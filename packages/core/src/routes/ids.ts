@@ -12,9 +12,8 @@ import { animeSchema } from '../schemas/anime.js';
 import { mangaSchema } from '../schemas/manga.js';
 import { sfwMode } from '../sfw.js';
 import type { IdsQuery } from '../store.js';
-import { ANIME_RATINGS, ANIME_STATUSES, ANIME_TYPES } from './anime.js';
+import { ANIME, MANGA } from '../catalogue/kinds.js';
 import type { CatalogueHandler, CatalogueRoute } from './context.js';
-import { MANGA_STATUSES, MANGA_TYPES } from './manga.js';
 import { sfwShape } from './params.js';
 
 /** Each top-level field of a record except `mal_id`, which every item carries anyway. */
@@ -39,9 +38,9 @@ const common = () => ({
 /** The query of `GET /v1/anime/ids`. */
 export const animeIdsQuery = z
   .object({
-    type: enumListParam('type', ANIME_TYPES),
-    status: enumParam('status', ANIME_STATUSES),
-    rating: enumListParam('rating', ANIME_RATINGS),
+    type: enumListParam('type', ANIME.types),
+    status: enumParam('status', ANIME.statuses),
+    rating: enumListParam('rating', ANIME.ratings),
     include: enumListParam('include', ANIME_ID_FIELDS),
     ...common(),
   })
@@ -59,8 +58,8 @@ export const animeIdsQuery = z
 /** The query of `GET /v1/manga/ids` (manga have no rating). */
 export const mangaIdsQuery = z
   .object({
-    type: enumListParam('type', MANGA_TYPES),
-    status: enumParam('status', MANGA_STATUSES),
+    type: enumListParam('type', MANGA.types),
+    status: enumParam('status', MANGA.statuses),
     include: enumListParam('include', MANGA_ID_FIELDS),
     ...common(),
   })

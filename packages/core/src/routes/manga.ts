@@ -20,51 +20,19 @@ import {
 } from '../query.js';
 import { sfwMode } from '../sfw.js';
 import type { MangaSearch } from '../store.js';
+import { MANGA, orderByValues } from '../catalogue/kinds.js';
 import type { CatalogueHandler, CatalogueRoute } from './context.js';
 import { dataOr404, entryNewsQuery, fullList, pageOr404, pagingShape, pathId, sfwQuery, sfwShape, subListQuery } from './params.js';
 
-/** `type` values and their labels (Jikan v4 manga types, docs/specification.md: Jikan query parameters). */
-export const MANGA_TYPES = {
-  manga: 'Manga',
-  novel: 'Novel',
-  lightnovel: 'Light Novel',
-  oneshot: 'One-shot',
-  doujin: 'Doujinshi',
-  manhwa: 'Manhwa',
-  manhua: 'Manhua',
-} as const;
-
-/** `status` values and their labels (docs/specification.md: Jikan query parameters). */
-export const MANGA_STATUSES = {
-  publishing: 'Publishing',
-  complete: 'Finished',
-  hiatus: 'On Hiatus',
-  discontinued: 'Discontinued',
-  upcoming: 'Not yet published',
-} as const;
-
-const ORDER_BY = {
-  mal_id: 'mal_id',
-  title: 'title',
-  start_date: 'start_date',
-  end_date: 'end_date',
-  chapters: 'chapters',
-  volumes: 'volumes',
-  score: 'score',
-  scored_by: 'scored_by',
-  rank: 'rank',
-  popularity: 'popularity',
-  members: 'members',
-  favorites: 'favorites',
-} as const;
+export { MANGA_STATUSES, MANGA_TYPES } from '../catalogue/kinds.js';
 
 /** The query of `GET /v1/manga`: the anime search's parameters with manga types and statuses, `magazines` and no `rating`. */
 export const mangaSearchQuery = z
   .object({
     q: textParam('q', 200),
     ...pagingShape(),
-    type: enumListParam('type', MANGA_TYPES),
-    status: enumParam('status', MANGA_STATUSES),
+    type: enumListParam('type', MANGA.types),
+    status: enumParam('status', MANGA.statuses),
     ...sfwShape(),
     unapproved: unapprovedParam('unapproved'),
     score: numberParam('score', 1, 9.99),
@@ -73,7 +41,7 @@ export const mangaSearchQuery = z
     genres: idListParam('genres'),
     genres_exclude: idListParam('genres_exclude'),
     magazines: idListParam('magazines'),
-    order_by: enumParam('order_by', ORDER_BY),
+    order_by: enumParam('order_by', orderByValues(MANGA.orderBy)),
     sort: enumParam('sort', { asc: 'asc', desc: 'desc' }),
     letter: letterParam('letter'),
     start_date: dateParam('start_date'),
