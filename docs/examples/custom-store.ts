@@ -1,5 +1,5 @@
 /**
- * A complete `RecordStore` of your own, over plain `Map`s: shown in docs/custom-store.md and checked
+ * A complete `CatalogueStore` of your own, over plain `Map`s: shown in docs/custom-store.md and checked
  * by custom-store.test.ts with the record store contract. Swap the `Map`s for your database and keep
  * the meaning of each method.
  * @module
@@ -16,7 +16,7 @@ import {
   type CollectionRecord,
   type Fields,
   type RecordQuery,
-  type RecordStore,
+  type CatalogueStore,
   type Tally,
 } from '@catalogue-api/core';
 
@@ -28,7 +28,7 @@ interface Row {
 }
 
 /** Creates an empty store that keeps every collection in a `Map` (insertion order is the stored order). */
-export function createMapStore(): RecordStore {
+export function createMapStore(): CatalogueStore {
   const collections = new Map<CollectionName, Map<string, Row>>();
   const rowsOf = (collection: CollectionName) => {
     let rows = collections.get(collection);

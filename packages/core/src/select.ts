@@ -1,9 +1,15 @@
 /**
- * The meaning of the anime search filters and orderings, as pure functions over records. The
- * memory store uses them directly; other stores must reproduce them (the store contract checks).
+ * The anime search filters and orderings as predicates and keys over records, for the memory
+ * store: their meaning is the kind table's (`catalogue/kinds.ts`) and the search conditions'
+ * (`catalogue/media-search.ts`) over the fields of `seam/collections.ts`, computed once per record.
  * @module
  */
-import { passesSfw, sfwClass, type SfwClass } from './sfw.js';
+import { ANIME, type KindSpec } from './catalogue/kinds.js';
+import { searchWhere, type MediaSearch } from './catalogue/media-search.js';
+import type { SortKey } from './internal/ordering.js';
+import { fieldValues, type CollectionName } from './seam/collections.js';
+import { holdsAll, type Fields } from './seam/evaluate.js';
+import type { SfwClass } from './sfw.js';
 import type { AnimeOrderBy, AnimeSearch } from './store.js';
 import type { Anime } from './schemas/anime.js';
 
@@ -17,6 +23,18 @@ export interface IndexedAnime {
   companies: readonly number[];
   /** Lower-case title, for `letter` and `title` ordering. */
   titleKey: string;
+  /** Every field of the record (`COLLECTIONS.anime.fields`). */
+  fields: Fields;
+}
+
+/**
+ * The field values of an anime or manga record and the ones the memory store reads directly.
+ * @param collection - `anime` or `manga`.
+ * @param record - The record.
+ */
+export function entryFields(collection: CollectionName & KindSpec['kind'], record: unknown) {
+  const fields: Fields = fieldValues(collection, record);
+  return { fields, sfw: fields['sfw'] as SfwClass, tags: fields['tags'] as readonly number[], titleKey: fields['title'] as string };
 }
 
 /**
@@ -24,25 +42,19 @@ export interface IndexedAnime {
  * @param anime - The record.
  */
 export function indexAnime(anime: Anime): IndexedAnime {
-  return {
-    anime,
-    sfw: sfwClass(anime),
-    tags: idsOf(anime.genres, anime.explicit_genres, anime.themes, anime.demographics),
-    companies: idsOf(anime.producers, anime.studios, anime.licensors),
-    titleKey: anime.title.toLowerCase(),
-  };
+  const { fields, sfw, tags, titleKey } = entryFields('anime', anime);
+  return { anime, sfw, tags, companies: fields['companies'] as readonly number[], titleKey, fields };
 }
 
 /**
- * The distinct `mal_id`s of some lists of references, in first-seen order. An entry holds a few, so
- * an array searched with `includes` beats a `Set` both to build (half the load time of 100k
- * entries' filter values) and to probe.
- * @param lists - Lists of `{ mal_id }` references.
+ * The filter of a search over either kind, everything except `q`.
+ * @param spec - The kind.
+ * @param s - The validated search.
+ * @returns A predicate over indexed records.
  */
-export function idsOf(...lists: ReadonlyArray<ReadonlyArray<{ mal_id: number }>>): number[] {
-  const ids: number[] = [];
-  for (const list of lists) for (const { mal_id } of list) if (!ids.includes(mal_id)) ids.push(mal_id);
-  return ids;
+export function entryFilter(spec: KindSpec, s: MediaSearch): (entry: { fields: Fields }) => boolean {
+  const where = searchWhere(spec, s);
+  return (entry) => holdsAll(entry.fields, where);
 }
 
 /**
@@ -51,42 +63,21 @@ export function idsOf(...lists: ReadonlyArray<ReadonlyArray<{ mal_id: number }>>
  * @returns A predicate over indexed records.
  */
 export function animeFilter(s: AnimeSearch): (entry: IndexedAnime) => boolean {
-  const letter = s.letter?.toLowerCase();
-  return ({ anime: a, sfw, tags, companies, titleKey }) => {
-    if (s.approval === 'approved' ? !a.approved : s.approval === 'unapproved' && a.approved) return false;
-    if (!passesSfw(sfw, s.sfw)) return false;
-    if (s.types && !s.types.includes(a.type)) return false;
-    if (s.status && a.status !== s.status) return false;
-    if (s.ratings && (a.rating === null || !s.ratings.includes(a.rating))) return false;
-    if (s.score !== undefined && a.score !== s.score) return false;
-    if (s.minScore !== undefined && (a.score === null || a.score < s.minScore)) return false;
-    if (s.maxScore !== undefined && (a.score === null || a.score > s.maxScore)) return false;
-    if (s.genres && !s.genres.every((id) => tags.includes(id))) return false;
-    if (s.genresExclude && s.genresExclude.some((id) => tags.includes(id))) return false;
-    if (s.producers && !s.producers.some((id) => companies.includes(id))) return false;
-    if (letter && !titleKey.startsWith(letter)) return false;
-    if (s.startDate && (a.aired.from === null || a.aired.from.slice(0, 10) < s.startDate.first)) return false;
-    if (s.endDate && (a.aired.to === null || a.aired.to.slice(0, 10) > s.endDate.last)) return false;
-    return true;
-  };
+  return entryFilter(ANIME, s);
 }
 
-type Key = string | number | null;
+/**
+ * The key of each `order_by` value of a kind: the seam field it orders by.
+ * @param orderBy - The kind's `order_by` table.
+ */
+export function orderKeys<O extends string>(orderBy: Readonly<Record<O, string>>): Record<O, (e: { fields: Fields }) => SortKey> {
+  const keys = {} as Record<O, (e: { fields: Fields }) => SortKey>;
+  for (const [value, field] of Object.entries(orderBy) as [O, string][]) keys[value] = (e) => e.fields[field] as SortKey;
+  return keys;
+}
 
 /** The key of each `order_by` value of an anime search. */
-export const ANIME_ORDER_KEYS: Record<AnimeOrderBy, (e: IndexedAnime) => Key> = {
-  mal_id: (e) => e.anime.mal_id,
-  title: (e) => e.titleKey,
-  start_date: (e) => e.anime.aired.from,
-  end_date: (e) => e.anime.aired.to,
-  episodes: (e) => e.anime.episodes,
-  score: (e) => e.anime.score,
-  scored_by: (e) => e.anime.scored_by,
-  rank: (e) => e.anime.rank,
-  popularity: (e) => e.anime.popularity,
-  members: (e) => e.anime.members,
-  favorites: (e) => e.anime.favorites,
-};
+export const ANIME_ORDER_KEYS: Record<AnimeOrderBy, (e: IndexedAnime) => SortKey> = orderKeys(ANIME.orderBy);
 
 /**
  * The ordering of `order_by` + `sort`: nulls last in both directions, ties by `mal_id` ascending so

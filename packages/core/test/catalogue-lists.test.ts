@@ -10,7 +10,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { catalogueOver, createMemoryStore, createRecordStore, loadCatalogue, type CatalogueData, type Catalogue } from '../src/index.js';
 import { listMethods, type ListMethods } from '../src/catalogue/lists.js';
 import { demoData } from '../../demo-data/src/index.js';
-import { defineStoreContract } from '../../testkit/src/store-contract.js';
 
 type Args = readonly unknown[];
 const MODES = ['off', 'normal', 'strict'] as const;
@@ -198,4 +197,3 @@ for (const [name, data] of DATASETS) {
   });
 }
 
-defineStoreContract('over records', async () => catalogueOver(await loadCatalogue(createRecordStore(), demoData)));

@@ -1,118 +1,60 @@
-import { describe, expect, it } from "vitest";
-import { catalogueOver, createMemoryStore } from "../src/index.js";
-import { demoData } from "../../demo-data/src/index.js";
-import { defineStoreContract } from "../../testkit/src/store-contract.js";
+import { describe, expect, it } from 'vitest';
+import { catalogueOver, createMemoryStore } from '../src/index.js';
+import { demoData } from '../../demo-data/src/index.js';
+import { defineCatalogueContract } from '../../testkit/src/catalogue-contract.js';
+import { defineStoreContract } from '../../testkit/src/store-contract.js';
 
-defineStoreContract("memory", () => catalogueOver(createMemoryStore(demoData)));
+defineStoreContract('memory', () => createMemoryStore());
+defineCatalogueContract('memory', () => createMemoryStore(demoData));
 
-describe("memory store genre counts", () => {
+describe('memory store genre counts', () => {
   const store = catalogueOver(createMemoryStore(demoData));
-  it.each(["anime", "manga"] as const)(
-    "counts each %s genre once per entry tagged with it, and not the other kind",
-    async (kind) => {
-      const entries: readonly {
-        genres: { mal_id: number }[];
-        explicit_genres: { mal_id: number }[];
-        themes: { mal_id: number }[];
-        demographics: { mal_id: number }[];
-      }[] = kind === "anime" ? demoData.anime : demoData.manga ?? [];
-      const genres = await store.listGenres(kind);
-      expect(genres.length).toBeGreaterThan(0);
-      for (const g of genres) {
-        const tagged = entries.filter((e) =>
-          [
-            ...e.genres,
-            ...e.explicit_genres,
-            ...e.themes,
-            ...e.demographics,
-          ].some((r) => r.mal_id === g.mal_id)
-        );
-        expect(g.count, `${kind} genre ${g.mal_id}`).toBe(tagged.length);
-      }
+  it.each(['anime', 'manga'] as const)('counts each %s genre once per entry tagged with it, and not the other kind', async (kind) => {
+    const entries: readonly { genres: { mal_id: number }[]; explicit_genres: { mal_id: number }[]; themes: { mal_id: number }[]; demographics: { mal_id: number }[] }[] =
+      kind === 'anime' ? demoData.anime : (demoData.manga ?? []);
+    const genres = await store.listGenres(kind);
+    expect(genres.length).toBeGreaterThan(0);
+    for (const g of genres) {
+      const tagged = entries.filter((e) => [...e.genres, ...e.explicit_genres, ...e.themes, ...e.demographics].some((r) => r.mal_id === g.mal_id));
+      expect(g.count, `${kind} genre ${g.mal_id}`).toBe(tagged.length);
     }
-  );
+  });
 });
 
-describe("memory store: what a one-letter query keeps when more than 300 entries match", () => {
+describe('memory store: what a one-letter query keeps when more than 300 entries match', () => {
   // 400 entries named "Zqx <i>", with popularity and favourites scrambled (both unique).
   const scrambled = (i: number) => (i * 7919) % 997;
   const anime = demoData.anime[0]!;
   const manga = demoData.manga![0]!;
   const character = demoData.characters![0]!;
   const person = demoData.people![0]!;
-  const named = (i: number) => ({
-    mal_id: 7_000_000 + i,
-    title: `Zqx ${i}`,
-    name: `Zqx ${i}`,
-  });
-  const store = catalogueOver(
-    createMemoryStore({
-      anime: Array.from({ length: 400 }, (_, i) => ({
-        ...anime,
-        ...named(i),
-        titles: [],
-        title_synonyms: [],
-        title_english: null,
-        title_japanese: null,
-        popularity: scrambled(i),
-      })),
-      manga: Array.from({ length: 400 }, (_, i) => ({
-        ...manga,
-        ...named(i),
-        titles: [],
-        title_synonyms: [],
-        title_english: null,
-        title_japanese: null,
-        popularity: scrambled(i),
-      })),
-      characters: Array.from({ length: 400 }, (_, i) => ({
-        ...character,
-        ...named(i),
-        name_kanji: null,
-        nicknames: [],
-        favorites: scrambled(i),
-      })),
-      people: Array.from({ length: 400 }, (_, i) => ({
-        ...person,
-        ...named(i),
-        given_name: null,
-        family_name: null,
-        alternate_names: [],
-        favorites: scrambled(i),
-      })),
-    })
-  );
+  const named = (i: number) => ({ mal_id: 7_000_000 + i, title: `Zqx ${i}`, name: `Zqx ${i}` });
+  const store = catalogueOver(createMemoryStore({
+    anime: Array.from({ length: 400 }, (_, i) => ({ ...anime, ...named(i), titles: [], title_synonyms: [], title_english: null, title_japanese: null, popularity: scrambled(i) })),
+    manga: Array.from({ length: 400 }, (_, i) => ({ ...manga, ...named(i), titles: [], title_synonyms: [], title_english: null, title_japanese: null, popularity: scrambled(i) })),
+    characters: Array.from({ length: 400 }, (_, i) => ({ ...character, ...named(i), name_kanji: null, nicknames: [], favorites: scrambled(i) })),
+    people: Array.from({ length: 400 }, (_, i) => ({ ...person, ...named(i), given_name: null, family_name: null, alternate_names: [], favorites: scrambled(i) })),
+  }));
   const kept = (n: number, best: (i: number) => number) =>
     Array.from({ length: 400 }, (_, i) => i)
       .sort((x, y) => best(x) - best(y))
       .slice(0, n)
       .map((i) => 7_000_000 + i)
       .sort((a, b) => a - b);
-  const all = async (
-    search: (page: number) => Promise<{ data: { mal_id: number }[] }>
-  ) => {
+  const all = async (search: (page: number) => Promise<{ data: { mal_id: number }[] }>) => {
     const ids: number[] = [];
-    for (let page = 1; page <= 10; page++)
-      ids.push(...(await search(page)).data.map((e) => e.mal_id));
+    for (let page = 1; page <= 10; page++) ids.push(...(await search(page)).data.map((e) => e.mal_id));
     return ids.sort((a, b) => a - b);
   };
-  const base = { limit: 50, sort: "asc", sfw: "off", approval: "all" } as const;
+  const base = { limit: 50, sort: 'asc', sfw: 'off', approval: 'all' } as const;
 
-  it("anime and manga: the 300 most popular", async () => {
-    expect(
-      await all((page) => store.searchAnime({ ...base, page, q: "z" }))
-    ).toEqual(kept(300, scrambled));
-    expect(
-      await all((page) => store.searchManga({ ...base, page, q: "z" }))
-    ).toEqual(kept(300, scrambled));
+  it('anime and manga: the 300 most popular', async () => {
+    expect(await all((page) => store.searchAnime({ ...base, page, q: 'z' }))).toEqual(kept(300, scrambled));
+    expect(await all((page) => store.searchManga({ ...base, page, q: 'z' }))).toEqual(kept(300, scrambled));
   });
 
-  it("characters and people: the 300 most favourited", async () => {
-    expect(
-      await all((page) => store.searchCharacters({ ...base, page, q: "z" }))
-    ).toEqual(kept(300, (i) => -scrambled(i)));
-    expect(
-      await all((page) => store.searchPeople({ ...base, page, q: "z" }))
-    ).toEqual(kept(300, (i) => -scrambled(i)));
+  it('characters and people: the 300 most favourited', async () => {
+    expect(await all((page) => store.searchCharacters({ ...base, page, q: 'z' }))).toEqual(kept(300, (i) => -scrambled(i)));
+    expect(await all((page) => store.searchPeople({ ...base, page, q: 'z' }))).toEqual(kept(300, (i) => -scrambled(i)));
   });
 });

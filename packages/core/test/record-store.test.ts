@@ -1,5 +1,5 @@
 import { createRecordStore } from '../src/index.js';
-import { defineRecordStoreContract } from '../../testkit/src/record-store-contract.js';
+import { defineStoreContract } from '../../testkit/src/store-contract.js';
 
 // The reference record store over the seam must pass the suite every record store passes.
-defineRecordStoreContract('reference (createRecordStore)', () => createRecordStore());
+defineStoreContract('reference (createRecordStore)', () => createRecordStore());

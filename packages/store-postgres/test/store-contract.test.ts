@@ -5,7 +5,7 @@
 import { describe, it } from 'vitest';
 import postgres from 'postgres';
 import { demoData } from '@catalogue-api/demo-data';
-import { defineStoreContract } from '@catalogue-api/testkit';
+import { defineCatalogueContract } from '@catalogue-api/testkit';
 import { createPostgresStore } from '../src/catalogue-store.js';
 
 const url = process.env.DATABASE_URL;
@@ -13,7 +13,7 @@ const url = process.env.DATABASE_URL;
 if (url) {
   const sql = postgres(url, { max: 4, onnotice: () => {} });
   const schema = `catalogue_contract_${Math.random().toString(36).slice(2, 10)}`;
-  defineStoreContract(
+  defineCatalogueContract(
     'postgres',
     async () => {
       const store = createPostgresStore({ sql, schema });

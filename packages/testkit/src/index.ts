@@ -4,7 +4,7 @@
  * @module @catalogue-api/testkit
  */
 export { defineStoreContract, type StoreContractOptions } from './store-contract.js';
-export { defineRecordStoreContract, type RecordStoreContractOptions } from './record-store-contract.js';
+export { defineCatalogueContract, type CatalogueContractOptions } from './catalogue-contract.js';
 export {
   compareApps,
   defineDifferentialContract,

@@ -1,548 +1,529 @@
 /**
- * The `Catalogue` contract: one vitest suite that every catalogue store must pass on the demo
- * dataset (the memory store in core, PostgreSQL in `@catalogue-api/store-postgres`, and any
- * third-party store). It checks behaviour through the interface only: lookups and unknown ids,
- * every filter, ordering and SFW rule, paging totals, and search-ranking properties that do not
- * depend on the fuzzy scorer (an exact title is the top hit; exact and prefix matches come first).
+ * The `CatalogueStore` contract: one vitest suite that every record store must pass (core's reference
+ * `createRecordStore`, the fast memory store, PostgreSQL, and any third-party store). It loads the
+ * demo dataset through the store's own `upsert` and checks each method's documented meaning
+ * (`CatalogueStore` and `Condition` in `@catalogue-api/core`): lookups by key, every condition on
+ * scalar and array fields with their `null` rules, ordering with nulls last and ties in stored
+ * order, paging totals, field selection, tallies, search, and writes.
+ *
+ * The expected answers are computed here, in plain JavaScript over the demo records and their field
+ * values (`fieldValues`), not by core's evaluator, so that a store sharing a bug with core is caught.
  * @module
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalizeTitle, sfwClass, type Anime, type Catalogue, type Manga, type Page } from '@catalogue-api/core';
-import { demoData, demoSfwTargets } from '@catalogue-api/demo-data';
+import {
+  collectionKey,
+  COLLECTION_NAMES,
+  COLLECTIONS,
+  fieldValues,
+  loadCatalogue,
+  normalizeTitle,
+  type Anime,
+  type CollectionName,
+  type Condition,
+  type OrderKey,
+  type RecordQuery,
+  type CatalogueStore,
+} from '@catalogue-api/core';
+import { demoData } from '@catalogue-api/demo-data';
 
 /** Options of {@link defineStoreContract}. */
 export interface StoreContractOptions {
-  /** Called once after the suite, e.g. to close connections or drop a schema. */
+  /** Called once after the suite, e.g. to close connections or drop the schemas the stores used. */
   cleanup?: () => Promise<void> | void;
 }
 
-type Mode = 'off' | 'normal' | 'strict';
-type Paging = { page: number; limit: number };
-const UNKNOWN = 999_999_999;
-const MODES: Mode[] = ['off', 'normal', 'strict'];
-const shown = (cls: number, mode: Mode) => mode === 'off' || cls === 0 || (cls === 1 && mode === 'normal');
+type Value = number | string | boolean | null | readonly (number | string)[];
+type Fields = Record<string, Value>;
+interface Row {
+  key: string;
+  record: unknown;
+  fields: Fields;
+}
+type Loose = {
+  get(c: CollectionName, key: string | number): Promise<unknown>;
+  getMany(c: CollectionName, keys: readonly (string | number)[]): Promise<unknown[]>;
+  query(c: CollectionName, q: RecordQuery): Promise<{ data: unknown[]; total: number }>;
+  upsert(c: CollectionName, records: readonly unknown[]): Promise<number>;
+};
 
-/** Every page of a paged list, fetched 50 at a time. */
-async function all<T>(fetchPage: (p: Paging) => Promise<Page<T> | undefined>): Promise<{ data: T[]; total: number }> {
-  const data: T[] = [];
-  let total = 0;
-  for (let page = 1; page <= 1000; page++) {
-    const result = await fetchPage({ page, limit: 50 });
-    if (!result) throw new Error('expected a page, got undefined');
-    total = result.total;
-    data.push(...result.data);
-    if (result.data.length < 50) break;
+const ALL = 1_000_000;
+const UNKNOWN = '999999999';
+const json = (x: unknown) => JSON.stringify(x);
+
+/** A collection's records as a store must hold them: first-write order, the last write of a key wins. */
+function storedRows(c: CollectionName, records: readonly unknown[] = (demoData[c] ?? []) as readonly unknown[]): Row[] {
+  const rows = new Map<string, Row>();
+  for (const record of records) {
+    const key = collectionKey(c, record);
+    const row = { key, record, fields: fieldValues(c, record) as Fields };
+    const old = rows.get(key);
+    if (old) Object.assign(old, row);
+    else rows.set(key, row);
   }
-  return { data, total };
+  return [...rows.values()];
 }
 
-/** Whether keys are in order: nulls last, otherwise ascending or descending. */
-function ordered(keys: ReadonlyArray<string | number | null>, sort: 'asc' | 'desc'): boolean {
-  for (let i = 1; i < keys.length; i++) {
-    const x = keys[i - 1]!;
-    const y = keys[i]!;
-    if (x === null) {
-      if (y !== null) return false;
-      continue;
-    }
-    if (y === null) continue;
-    if (sort === 'asc' ? x > y : x < y) return false;
-  }
-  return true;
+const scalar = (v: Value | undefined): number | string | boolean | null => (Array.isArray(v) || v === undefined ? null : (v as number | string | boolean | null));
+const list = (v: Value | undefined): readonly (number | string)[] => (Array.isArray(v) ? v : []);
+
+/** Stable sort by an ordering, nulls last in both directions: the expected order, written out plainly. */
+function sortRows(rows: readonly Row[], orderBy: readonly OrderKey[]): Row[] {
+  return rows
+    .map((row, i) => ({ row, i }))
+    .sort((a, b) => {
+      for (const { field, dir } of orderBy) {
+        const x = scalar(a.row.fields[field]);
+        const y = scalar(b.row.fields[field]);
+        if (x === y) continue;
+        if (x === null) return 1;
+        if (y === null) return -1;
+        return (x < y ? -1 : 1) * (dir === 'asc' ? 1 : -1);
+      }
+      return a.i - b.i;
+    })
+    .map((x) => x.row);
 }
 
-const ids = (list: readonly { mal_id: number }[]) => list.map((e) => e.mal_id);
-const animeById = new Map(demoData.anime.map((a) => [a.mal_id, a]));
-const mangaById = new Map((demoData.manga ?? []).map((m) => [m.mal_id, m]));
-const classOf = (kind: 'anime' | 'manga', id: number) => sfwClass((kind === 'anime' ? animeById.get(id) : mangaById.get(id))!);
-const T = demoSfwTargets as Record<string, number>;
+/** A condition with its expected meaning written as a plain predicate over one record's fields. */
+interface Case {
+  name: string;
+  collection: CollectionName;
+  where: Condition[];
+  expect: (f: Fields) => boolean;
+  /** Whether some record with a `null` (or empty) tested field must be among the matches, or not. */
+  nulls?: 'kept' | 'dropped';
+  nullField?: string;
+}
+
+const num = (v: Value | undefined) => (typeof v === 'number' ? v : null);
+const str = (v: Value | undefined) => (typeof v === 'string' ? v : null);
+
+/** The cases over the demo data: every op, scalar and array fields, `null` on both sides of each rule. */
+function conditionCases(anime: readonly Row[]): Case[] {
+  const scores = anime.map((r) => num(r.fields.score)).filter((s): s is number => s !== null);
+  const median = [...scores].sort((a, b) => a - b)[Math.floor(scores.length / 2)]!;
+  const someRating = anime.map((r) => str(r.fields.rating)).find((x) => x !== null)!;
+  const tagCounts = new Map<number, number>();
+  for (const r of anime) for (const t of list(r.fields.tags)) tagCounts.set(t as number, (tagCounts.get(t as number) ?? 0) + 1);
+  const [t1, t2, t3] = [...tagCounts].sort((a, b) => b[1] - a[1]).map(([t]) => t);
+  const a = (name: string, where: Condition[], expect: Case['expect'], extra: Partial<Case> = {}): Case => ({ name, collection: 'anime', where, expect, ...extra });
+  return [
+    a('eq on an int', [{ field: 'mal_id', op: 'eq', value: 1 }], (f) => f.mal_id === 1),
+    a('eq on a float', [{ field: 'score', op: 'eq', value: median }], (f) => f.score === median),
+    a('eq on a text', [{ field: 'type', op: 'eq', value: 'TV' }], (f) => f.type === 'TV'),
+    a('eq on a bool', [{ field: 'airing', op: 'eq', value: true }], (f) => f.airing === true),
+    a('eq false on a bool', [{ field: 'approved', op: 'eq', value: false }], (f) => f.approved === false),
+    a('ne is true for null', [{ field: 'rating', op: 'ne', value: someRating }], (f) => f.rating !== someRating, { nulls: 'kept', nullField: 'rating' }),
+    a('ne on a number', [{ field: 'episodes', op: 'ne', value: 12 }], (f) => f.episodes !== 12, { nulls: 'kept', nullField: 'episodes' }),
+    a('lt is false for null', [{ field: 'score', op: 'lt', value: median }], (f) => num(f.score) !== null && num(f.score)! < median, { nulls: 'dropped', nullField: 'score' }),
+    a('lte', [{ field: 'score', op: 'lte', value: median }], (f) => num(f.score) !== null && num(f.score)! <= median, { nulls: 'dropped', nullField: 'score' }),
+    a('gt', [{ field: 'episodes', op: 'gt', value: 24 }], (f) => num(f.episodes) !== null && num(f.episodes)! > 24, { nulls: 'dropped', nullField: 'episodes' }),
+    a('gte', [{ field: 'rank', op: 'gte', value: 100 }], (f) => num(f.rank) !== null && num(f.rank)! >= 100, { nulls: 'dropped', nullField: 'rank' }),
+    a('lt on a text compares UTF-16 code units', [{ field: 'title', op: 'lt', value: 'n' }], (f) => str(f.title) !== null && str(f.title)! < 'n'),
+    a('gte on a text date', [{ field: 'start_date', op: 'gte', value: '2010-01-01' }], (f) => str(f.start_date) !== null && str(f.start_date)! >= '2010-01-01'),
+    a('lt on a text with nulls', [{ field: 'end_date', op: 'lt', value: '2010' }], (f) => str(f.end_date) !== null && str(f.end_date)! < '2010', { nulls: 'dropped', nullField: 'end_date' }),
+    a('in on a text', [{ field: 'type', op: 'in', values: ['Movie', 'OVA'] }], (f) => f.type === 'Movie' || f.type === 'OVA'),
+    a('in on an int, unknown values ignored', [{ field: 'mal_id', op: 'in', values: [1, 5, 999_999_999] }], (f) => f.mal_id === 1 || f.mal_id === 5),
+    a('in is false for null', [{ field: 'rating', op: 'in', values: [someRating] }], (f) => f.rating === someRating, { nulls: 'dropped', nullField: 'rating' }),
+    a('in with no values matches nothing', [{ field: 'type', op: 'in', values: [] }], () => false),
+    a('notIn is true for null', [{ field: 'rating', op: 'notIn', values: [someRating] }], (f) => f.rating !== someRating, { nulls: 'kept', nullField: 'rating' }),
+    a('notIn with no values matches everything', [{ field: 'rating', op: 'notIn', values: [] }], () => true),
+    a('prefix', [{ field: 'title', op: 'prefix', value: 'k' }], (f) => (str(f.title) ?? '').startsWith('k')),
+    a('prefix on a date', [{ field: 'start_date', op: 'prefix', value: '2006-' }], (f) => (str(f.start_date) ?? '').startsWith('2006-')),
+    a('prefix is false for null', [{ field: 'end_date', op: 'prefix', value: '20' }], (f) => (str(f.end_date) ?? '').startsWith('20'), { nulls: 'dropped', nullField: 'end_date' }),
+    a('null', [{ field: 'score', op: 'null' }], (f) => f.score === null),
+    a('notNull', [{ field: 'score', op: 'notNull' }], (f) => f.score !== null),
+    a('null on an array field matches nothing', [{ field: 'tags', op: 'null' }], () => false),
+    a('notNull on an array field matches everything', [{ field: 'tags', op: 'notNull' }], () => true),
+    a('has', [{ field: 'tags', op: 'has', value: t1! }], (f) => list(f.tags).includes(t1!), { nulls: 'dropped', nullField: 'tags' }),
+    a('hasAll', [{ field: 'tags', op: 'hasAll', values: [t1!, t2!] }], (f) => list(f.tags).includes(t1!) && list(f.tags).includes(t2!)),
+    a('hasAll with no values matches everything', [{ field: 'tags', op: 'hasAll', values: [] }], () => true),
+    a('hasAny', [{ field: 'tags', op: 'hasAny', values: [t2!, t3!] }], (f) => list(f.tags).includes(t2!) || list(f.tags).includes(t3!)),
+    a('hasAny with no values matches nothing', [{ field: 'tags', op: 'hasAny', values: [] }], () => false),
+    a('hasNone is true for an empty array', [{ field: 'tags', op: 'hasNone', values: [t1!, t3!] }], (f) => !list(f.tags).includes(t1!) && !list(f.tags).includes(t3!), {
+      nulls: 'kept',
+      nullField: 'tags',
+    }),
+    a('hasNone with no values matches everything', [{ field: 'companies', op: 'hasNone', values: [] }], () => true),
+    a('several conditions all hold', [{ field: 'type', op: 'eq', value: 'TV' }, { field: 'score', op: 'gte', value: median }, { field: 'tags', op: 'has', value: t1! }], (f) =>
+      f.type === 'TV' && num(f.score) !== null && num(f.score)! >= median && list(f.tags).includes(t1!),
+    ),
+    a(
+      'any: one of the AND-lists holds',
+      [{ op: 'any', of: [[{ field: 'type', op: 'eq', value: 'Movie' }], [{ field: 'score', op: 'gte', value: median }, { field: 'airing', op: 'eq', value: false }]] }],
+      (f) => f.type === 'Movie' || (num(f.score) !== null && num(f.score)! >= median && f.airing === false),
+    ),
+    a('any with no lists matches nothing', [{ op: 'any', of: [] }], () => false),
+    a('any beside other conditions', [{ field: 'type', op: 'eq', value: 'TV' }, { op: 'any', of: [[{ field: 'rating', op: 'null' }], [{ field: 'episodes', op: 'lt', value: 13 }]] }], (f) =>
+      f.type === 'TV' && (f.rating === null || (num(f.episodes) !== null && num(f.episodes)! < 13)),
+    ),
+    {
+      name: 'has on owners (a sub-resource)',
+      collection: 'animeCharacters',
+      where: [{ field: 'owners', op: 'has', value: 'anime:1' }],
+      expect: (f) => list(f.owners).includes('anime:1'),
+    },
+    {
+      name: 'hasAny on owners across kinds',
+      collection: 'articles',
+      where: [{ field: 'owners', op: 'hasAny', values: ['anime:1', 'character:1', 'person:1'] }],
+      expect: (f) => ['anime:1', 'character:1', 'person:1'].some((o) => list(f.owners).includes(o)),
+    },
+  ];
+}
 
 /**
- * Defines the store contract suite. Call it at the top level of a vitest test file.
+ * Defines the record store contract suite. Call it at the top level of a vitest test file.
  * @param name - A label for the store under test (shown in the suite name).
- * @param makeStore - Returns a store loaded with `demoData` of `@catalogue-api/demo-data`.
+ * @param makeEmptyStore - Returns a new, empty store; called once for the read tests (which load
+ *   `demoData` into it through `loadCatalogue`) and again for each group of write tests. Stores it
+ *   returns must not share records.
  * @param options - Cleanup hook.
  * @example
  * ```ts
- * import { createMemoryStore } from '@catalogue-api/core';
- * import { demoData } from '@catalogue-api/demo-data';
+ * import { createRecordStore } from '@catalogue-api/core';
  * import { defineStoreContract } from '@catalogue-api/testkit';
  *
- * defineStoreContract('memory', () => createMemoryStore(demoData));
+ * defineStoreContract('reference', () => createRecordStore());
  * ```
  */
 export function defineStoreContract(
   name: string,
-  makeStore: () => Promise<Catalogue> | Catalogue,
+  makeEmptyStore: () => Promise<CatalogueStore> | CatalogueStore,
   options: StoreContractOptions = {},
 ): void {
-  describe(`Catalogue contract: ${name}`, () => {
-    let store: Catalogue;
+  describe(`CatalogueStore contract: ${name}`, () => {
+    let store: Loose;
+    const tally = (c: CollectionName, field: string, where?: Condition[]) => (store as unknown as CatalogueStore).tally(c, field, where);
+    const rows = Object.fromEntries(COLLECTION_NAMES.map((c) => [c, storedRows(c)])) as Record<CollectionName, Row[]>;
+    const keysOf = (data: readonly unknown[], c: CollectionName) => data.map((r) => collectionKey(c, r));
+
     beforeAll(async () => {
-      store = await makeStore();
-    });
+      store = (await loadCatalogue(await makeEmptyStore(), demoData)) as unknown as Loose;
+    }, 120_000);
     afterAll(async () => {
       await options.cleanup?.();
     });
 
-    describe('lookups', () => {
-      it('returns the demo record for a known id of every kind', async () => {
-        expect(await store.getAnime(20)).toEqual(animeById.get(20));
-        expect(await store.getManga(11)).toEqual(mangaById.get(11));
-        expect(await store.getCharacter(17)).toEqual(demoData.characters!.find((c) => c.mal_id === 17));
-        const person = demoData.people![0]!;
-        expect(await store.getPerson(person.mal_id)).toEqual(person);
-        const producer = demoData.producers![0]!;
-        expect(await store.getProducer(producer.mal_id)).toEqual(producer);
+    describe('get and getMany', () => {
+      it('holds every record of every collection, byte for byte, under its key', async () => {
+        for (const c of COLLECTION_NAMES) {
+          const got = await store.getMany(c, rows[c].map((r) => r.key));
+          expect(got.map(json), c).toEqual(rows[c].map((r) => json(r.record)));
+        }
       });
 
-      it('answers undefined for an unknown id on every per-record method', async () => {
-        const p = { page: 1, limit: 25 };
-        const results = await Promise.all([
-          store.getAnime(UNKNOWN), store.getAnimeFull(UNKNOWN, 'off'), store.getAnimeRelations(UNKNOWN, 'off'),
-          store.getAnimeRecommendations(UNKNOWN, 'off'), store.getAnimeNews(UNKNOWN, p, 'off'), store.getAnimeVideos(UNKNOWN),
-          store.getAnimeVideoEpisodes(UNKNOWN, p), store.getAnimeCharacters(UNKNOWN), store.getAnimeStaff(UNKNOWN),
-          store.getAnimeEpisodes(UNKNOWN, p), store.getAnimeEpisode(UNKNOWN, 1), store.getAnimeForum(UNKNOWN),
-          store.getAnimeStacks(UNKNOWN, p), store.getAnimeArticles(UNKNOWN, p), store.getAnimePictures(UNKNOWN),
-          store.getAnimeStatistics(UNKNOWN), store.getAnimeMoreinfo(UNKNOWN), store.getAnimeThemes(UNKNOWN),
-          store.getAnimeExternal(UNKNOWN), store.getAnimeStreaming(UNKNOWN),
-          store.getManga(UNKNOWN), store.getMangaFull(UNKNOWN, 'off'), store.getMangaRelations(UNKNOWN, 'off'),
-          store.getMangaRecommendations(UNKNOWN, 'off'), store.getMangaNews(UNKNOWN, p, 'off'), store.getMangaStacks(UNKNOWN, p),
-          store.getMangaArticles(UNKNOWN, p), store.getMangaCharacters(UNKNOWN), store.getMangaPictures(UNKNOWN),
-          store.getMangaStatistics(UNKNOWN), store.getMangaMoreinfo(UNKNOWN), store.getMangaExternal(UNKNOWN),
-          store.getCharacter(UNKNOWN), store.getCharacterFull(UNKNOWN, 'off'), store.getCharacterAnime(UNKNOWN, 'off'),
-          store.getCharacterManga(UNKNOWN, 'off'), store.getCharacterVoices(UNKNOWN), store.getCharacterPictures(UNKNOWN),
-          store.getCharacterArticles(UNKNOWN, p),
-          store.getPerson(UNKNOWN), store.getPersonFull(UNKNOWN, 'off'), store.getPersonAnime(UNKNOWN, 'off'),
-          store.getPersonManga(UNKNOWN, 'off'), store.getPersonVoices(UNKNOWN, 'off'), store.getPersonPictures(UNKNOWN),
-          store.getPersonArticles(UNKNOWN, p),
-          store.getProducer(UNKNOWN), store.getProducerFull(UNKNOWN), store.getProducerExternal(UNKNOWN),
-          store.getNews(UNKNOWN, 'off'), store.getArticle(UNKNOWN, 'off'), store.getStack(UNKNOWN, 'off'),
-        ]);
-        results.forEach((r, i) => expect(r, `call #${i}`).toBeUndefined());
-        expect(await store.getAnimeEpisode(20, UNKNOWN)).toBeUndefined();
+      it('takes a number key as its decimal string', async () => {
+        const bebop = rows.anime.find((r) => r.key === '1')!.record;
+        expect(json(await store.get('anime', 1))).toBe(json(bebop));
+        expect(json(await store.get('anime', '1'))).toBe(json(bebop));
+        const id = demoData.deletedAnimeIds![0]!;
+        expect(await store.get('deletedAnimeIds', id)).toBe(id);
       });
 
-      it('answers empty sub-lists, not undefined, for a known entry without them', async () => {
-        const bare = demoData.anime.find((a) => !demoData.animeCharacters!.some((c) => c.anime_id === a.mal_id))!;
-        expect(await store.getAnimeCharacters(bare.mal_id)).toEqual([]);
-        expect(await store.getAnimeEpisodes(bare.mal_id, { page: 1, limit: 100 })).toEqual({ data: [], total: 0 });
+      it('finds a record by a composite key', async () => {
+        const episode = rows.episodes[0]!;
+        expect(episode.key).toMatch(/^\d+:\d+$/);
+        expect(json(await store.get('episodes', episode.key))).toBe(json(episode.record));
+      });
+
+      it('answers undefined for an unknown key, and for a key of another collection', async () => {
+        expect(await store.get('anime', UNKNOWN)).toBeUndefined();
+        expect(await store.get('anime', Number(UNKNOWN))).toBeUndefined();
+        expect(await store.get('episodes', '1')).toBeUndefined();
+        const mangaOnly = rows.manga.find((m) => !rows.anime.some((a) => a.key === m.key))!;
+        expect(await store.get('anime', mangaOnly.key)).toBeUndefined();
+      });
+
+      it('answers getMany in the order asked, repeats and unknown keys included', async () => {
+        const [x, y] = [rows.anime[5]!, rows.anime[2]!];
+        const got = await store.getMany('anime', [x.key, UNKNOWN, Number(y.key), x.key]);
+        expect(got.map((r) => (r === undefined ? undefined : json(r)))).toEqual([json(x.record), undefined, json(y.record), json(x.record)]);
+        expect(await store.getMany('anime', [])).toEqual([]);
       });
     });
 
-    describe('anime search', () => {
-      const base = { page: 1, limit: 50, sfw: 'off' as Mode, approval: 'all' as const, sort: 'asc' as const };
-
-      it('lists every anime by mal_id with paging totals', async () => {
-        const { data, total } = await all((p) => store.searchAnime({ ...base, ...p }));
-        expect(total).toBe(demoData.anime.length);
-        expect(ids(data)).toEqual([...animeById.keys()].sort((a, b) => a - b));
-        const page2 = await store.searchAnime({ ...base, page: 2, limit: 10 });
-        expect(ids(page2.data)).toEqual(ids(data).slice(10, 20));
-        const past = await store.searchAnime({ ...base, page: 1000, limit: 50 });
-        expect(past).toEqual({ data: [], total: demoData.anime.length });
+    describe('query: conditions', () => {
+      it('lists every record of every collection in the stored order when asked nothing', async () => {
+        for (const c of COLLECTION_NAMES) {
+          const { data, total } = await store.query(c, { offset: 0, limit: ALL });
+          expect(total, c).toBe(rows[c].length);
+          expect(keysOf(data, c), c).toEqual(rows[c].map((r) => r.key));
+        }
       });
 
-      const filters: Array<[string, Record<string, unknown>, (a: Anime) => boolean]> = [
-        ['types (several)', { types: ['Movie', 'OVA'] }, (a) => a.type === 'Movie' || a.type === 'OVA'],
-        ['status', { status: 'Currently Airing' }, (a) => a.status === 'Currently Airing'],
-        ['ratings (several)', { ratings: ['G - All Ages', 'Rx - Hentai'] }, (a) => a.rating === 'G - All Ages' || a.rating === 'Rx - Hentai'],
-        ['sfw normal', { sfw: 'normal' }, (a) => shown(sfwClass(a), 'normal')],
-        ['sfw strict', { sfw: 'strict' }, (a) => shown(sfwClass(a), 'strict')],
-        ['approved only', { approval: 'approved' }, (a) => a.approved],
-        ['unapproved only', { approval: 'unapproved' }, (a) => !a.approved],
-        ['min and max score', { minScore: 7, maxScore: 8 }, (a) => a.score !== null && a.score >= 7 && a.score <= 8],
-        ['genres (all of)', { genres: [1, 2] }, (a) => [1, 2].every((g) => [...a.genres, ...a.explicit_genres, ...a.themes, ...a.demographics].some((r) => r.mal_id === g))],
-        ['genres_exclude', { genresExclude: [1] }, (a) => ![...a.genres, ...a.explicit_genres, ...a.themes, ...a.demographics].some((r) => r.mal_id === 1)],
-        ['letter', { letter: 'k' }, (a) => a.title.toLowerCase().startsWith('k')],
-        ['start_date', { startDate: { first: '2020-01-01', last: '2020-12-31' } }, (a) => a.aired.from !== null && a.aired.from.slice(0, 10) >= '2020-01-01'],
-        ['end_date', { endDate: { first: '2000-01-01', last: '2000-12-31' } }, (a) => a.aired.to !== null && a.aired.to.slice(0, 10) <= '2000-12-31'],
-      ];
-      it.each(filters)('filters by %s', async (_, filter, predicate) => {
-        const { data, total } = await all((p) => store.searchAnime({ ...base, ...filter, ...p }));
-        const expected = demoData.anime.filter(predicate);
-        expect(expected.length, 'the demo data has matches').toBeGreaterThan(0);
-        expect(total).toBe(expected.length);
-        expect(ids(data).sort((a, b) => a - b)).toEqual(ids(expected).sort((a, b) => a - b));
-      });
-
-      it('filters by producers (any of) and exact score', async () => {
-        const producer = demoData.anime[0]!.studios[0]!.mal_id;
-        const { data } = await all((p) => store.searchAnime({ ...base, producers: [producer], ...p }));
-        const has = (a: Anime) => [...a.producers, ...a.studios, ...a.licensors].some((r) => r.mal_id === producer);
-        expect(ids(data)).toEqual(ids(demoData.anime.filter(has)).sort((a, b) => a - b));
-        const score = demoData.anime.find((a) => a.score !== null)!.score!;
-        const exact = await all((p) => store.searchAnime({ ...base, score, ...p }));
-        expect(exact.data.every((a) => a.score === score) && exact.total > 0).toBe(true);
-      });
-
-      it.each(['score', 'members', 'start_date', 'title', 'episodes'] as const)('orders by %s both ways, nulls last, ties by mal_id', async (orderBy) => {
-        for (const sort of ['asc', 'desc'] as const) {
-          const { data } = await all((p) => store.searchAnime({ ...base, orderBy, sort, ...p }));
-          const key = (a: Anime): string | number | null =>
-            orderBy === 'start_date' ? a.aired.from : orderBy === 'title' ? a.title.toLowerCase() : a[orderBy];
-          expect(ordered(data.map(key), sort), `${orderBy} ${sort}`).toBe(true);
-          for (let i = 1; i < data.length; i++) {
-            if (key(data[i - 1]!) === key(data[i]!)) expect(data[i - 1]!.mal_id).toBeLessThan(data[i]!.mal_id);
+      for (const t of conditionCases(rows.anime)) {
+        it(`${t.collection}: ${t.name}`, async () => {
+          const expected = rows[t.collection].filter((r) => t.expect(r.fields));
+          if (t.nullField) {
+            const empty = (r: Row) => scalar(r.fields[t.nullField!]) === null && list(r.fields[t.nullField!]).length === 0;
+            expect(rows[t.collection].some(empty), `the demo data has a null ${t.nullField}`).toBe(true);
+            expect(expected.some(empty), `null ${t.nullField} ${t.nulls}`).toBe(t.nulls === 'kept');
           }
-        }
-      });
-
-      it('ranks an exact title first and exact or prefix matches before the rest', async () => {
-        const { data } = await store.searchAnime({ ...base, q: 'Naruto' });
-        expect(data[0]!.mal_id).toBe(20);
-        const { data: hits } = await store.searchAnime({ ...base, q: 'Love Hina', limit: 50 });
-        const titles = (a: Anime) => [a.title, a.title_english ?? '', a.title_japanese ?? '', ...a.title_synonyms].map(normalizeTitle);
-        const strong = hits.map((a) => titles(a).some((t) => t.startsWith('love hina')));
-        expect(strong[0]).toBe(true);
-        expect(strong.indexOf(false) === -1 || !strong.slice(strong.indexOf(false)).includes(true)).toBe(true);
-        const { total } = await store.searchAnime({ ...base, q: 'Naruto', sfw: 'normal', limit: 50 });
-        expect(total).toBeGreaterThan(0);
-      });
-    });
-
-    describe('manga, characters, people, producers, magazines, genres', () => {
-      const base = { page: 1, limit: 50, sfw: 'off' as Mode, approval: 'all' as const, sort: 'asc' as const };
-
-      it('lists manga with filters and SFW', async () => {
-        const every = await all((p) => store.searchManga({ ...base, ...p }));
-        expect(every.total).toBe(demoData.manga!.length);
-        const cases: Array<[Record<string, unknown>, (m: Manga) => boolean]> = [
-          [{ types: ['Light Novel', 'Novel'] }, (m) => m.type === 'Light Novel' || m.type === 'Novel'],
-          [{ status: 'Publishing' }, (m) => m.status === 'Publishing'],
-          [{ sfw: 'normal' }, (m) => shown(sfwClass(m), 'normal')],
-          [{ sfw: 'strict' }, (m) => shown(sfwClass(m), 'strict')],
-          [{ magazines: [83] }, (m) => m.serializations.some((s) => s.mal_id === 83)],
-          [{ letter: 'n' }, (m) => m.title.toLowerCase().startsWith('n')],
-        ];
-        for (const [filter, predicate] of cases) {
-          const { data, total } = await all((p) => store.searchManga({ ...base, ...filter, ...p }));
-          expect(total, JSON.stringify(filter)).toBe(demoData.manga!.filter(predicate).length);
-          expect(data.every(predicate)).toBe(true);
-        }
-        const { data } = await store.searchManga({ ...base, q: 'Monster' });
-        expect(data[0]!.mal_id).toBe(1);
-        const byScore = await all((p) => store.searchManga({ ...base, orderBy: 'score', sort: 'desc', ...p }));
-        expect(ordered(byScore.data.map((m) => m.score), 'desc')).toBe(true);
-      });
-
-      it('searches characters, people, producers and magazines', async () => {
-        const named = { page: 1, limit: 25, sort: 'asc' as const };
-        expect((await store.searchCharacters({ ...named, q: 'Sasuke Uchiha' })).data[0]!.mal_id).toBe(13);
-        const favs = await store.searchCharacters({ ...named, orderBy: 'favorites', sort: 'desc' });
-        expect(ordered(favs.data.map((c) => c.favorites), 'desc')).toBe(true);
-        expect(favs.total).toBe(demoData.characters!.length);
-        const person = demoData.people![3]!;
-        expect((await store.searchPeople({ ...named, q: person.name })).data.map((p) => p.mal_id)).toContain(person.mal_id);
-        const people = await all((p) => store.searchPeople({ ...named, orderBy: 'birthday', ...p }));
-        expect(people.total).toBe(demoData.people!.length);
-        expect(ordered(people.data.map((p) => p.birthday), 'asc')).toBe(true);
-        const producers = await all((p) => store.searchProducers({ ...named, orderBy: 'count', sort: 'desc', ...p }));
-        expect(producers.total).toBe(demoData.producers!.length);
-        expect(ordered(producers.data.map((p) => p.count), 'desc')).toBe(true);
-        const letter = await all((p) => store.searchProducers({ ...named, letter: 's', ...p }));
-        expect(letter.total).toBeGreaterThan(0);
-        expect(letter.data.every((p) => p.titles[0]!.title.toLowerCase().startsWith('s'))).toBe(true);
-        const magazines = await store.searchMagazines({ ...named, orderBy: 'name' });
-        expect(magazines.total).toBe(demoData.magazines!.length);
-        expect(ordered(magazines.data.map((m) => m.name.toLowerCase()), 'asc')).toBe(true);
-      });
-
-      it('lists genres with counts taken from the entries', async () => {
-        const genres = await store.listGenres('anime');
-        expect(genres.length).toBe(demoData.genres!.filter((g) => g.kind === 'anime').length);
-        const action = genres.find((g) => g.mal_id === 1)!;
-        const tagged = demoData.anime.filter((a) => [...a.genres, ...a.explicit_genres, ...a.themes, ...a.demographics].some((r) => r.mal_id === 1));
-        expect(action.count).toBe(tagged.length);
-        const explicit = await store.listGenres('anime', 'explicit_genres');
-        expect(ids(explicit).sort((a, b) => a - b)).toEqual([9, 12, 49]);
-        expect((await store.listGenres('manga', 'demographics')).length).toBeGreaterThan(0);
-      });
-    });
-
-    describe('entry details and SFW of referenced media (rule 3)', () => {
-      it('builds the full anime from its parts', async () => {
-        const full = (await store.getAnimeFull(20, 'off'))!;
-        expect(full).toMatchObject(animeById.get(20)!);
-        expect(full.relations.some((r) => r.relation === 'Adaptation' && r.entry.some((e) => e.type === 'manga' && e.mal_id === 11))).toBe(true);
-        expect('moreinfo' in full).toBe(true);
-        expect(full.theme.openings.length).toBeGreaterThan(0);
-        const cast = (await store.getAnimeCharacters(20))!;
-        const naruto = cast.find((c) => c.character.mal_id === 17)!;
-        expect(naruto.role).toBe('Main');
-        expect(naruto.voice_actors[0]!.person.favorites).toBeTypeOf('number');
-        expect((await store.getAnimeStaff(20))!.length).toBeGreaterThan(0);
-        expect((await store.getMangaCharacters(11))!.map((c) => c.character.mal_id)).toContain(17);
-      });
-
-      it.each(MODES)('filters hub recommendations, news, articles and stacks (mode %s)', async (mode) => {
-        const adult = [T.rxAnime!, T.eroticaAnime!, T.rPlusAnime!];
-        const recs = ids((await store.getAnimeRecommendations(T.hubAnime!, mode))!.map((r) => r.entry));
-        for (const id of adult) expect(recs.includes(id), `rec ${id}`).toBe(mode === 'off');
-        expect(recs.includes(T.ecchiAnime!)).toBe(mode !== 'strict');
-        const news = (await store.getNews(T.hubNews!, mode))!;
-        expect(news.mal_id).toBe(T.hubNews);
-        for (const id of adult) expect(ids(news.related.anime).includes(id)).toBe(mode === 'off');
-        expect(ids(news.related.anime).includes(T.ecchiAnime!)).toBe(mode !== 'strict');
-        const article = (await store.getArticle(T.hubArticle!, mode))!;
-        expect(ids(article.related.anime).includes(T.rxAnime!)).toBe(mode === 'off');
-        const stack = (await store.getStack(T.hubStack!, mode))!;
-        const source = demoData.stacks!.find((s) => s.mal_id === T.hubStack)!.entries;
-        const expected = source.filter((e) => shown(classOf(e.type, e.mal_id), mode)).map((e) => e.mal_id);
-        expect(ids(stack.entries)).toEqual(expected);
-        const hubNews = (await store.getAnimeNews(T.hubAnime!, { page: 1, limit: 50 }, mode))!;
-        expect(ids(hubNews.data).includes(T.hubNews!)).toBe(mode === 'off');
-      });
-
-      it.each(MODES)('keeps the adult root and filters its relations and voice roles (mode %s)', async (mode) => {
-        expect((await store.getAnimeFull(T.rxAnime!, mode))!.mal_id).toBe(T.rxAnime);
-        const rel = (await store.getMangaRelations(T.rxManga!, mode))!;
-        expect(rel.flatMap((r) => ids(r.entry)).includes(T.rxAnime!)).toBe(mode === 'off');
-        expect((await store.getMangaFull(T.rxManga!, mode))!.mal_id).toBe(T.rxManga);
-        const voices = (await store.getPersonVoices(T.sharedVoiceActor!, mode))!;
-        expect(voices.length).toBeGreaterThan(0);
-        expect(voices.every((v) => shown(classOf('anime', v.anime.mal_id), mode))).toBe(true);
-        if (mode === 'off') expect(voices.some((v) => classOf('anime', v.anime.mal_id) === 2)).toBe(true);
-        const full = (await store.getPersonFull(T.sharedVoiceActor!, mode))!;
-        expect(full.voices).toEqual(voices);
-        const rxCast = (await store.getAnimeCharacters(T.rxAnime!))!;
-        const character = rxCast[0]!.character.mal_id;
-        expect(ids((await store.getCharacterAnime(character, mode))!.map((x) => x.anime)).includes(T.rxAnime!)).toBe(mode === 'off');
-      });
-
-      it('pages episodes and finds one by number', async () => {
-        const page2 = (await store.getAnimeEpisodes(20, { page: 2, limit: 100 }))!;
-        expect(page2.total).toBe(demoData.episodes!.filter((e) => e.anime_id === 20).length);
-        expect(page2.data[0]!.mal_id).toBe(101);
-        expect(page2.data.length).toBe(100);
-        const ep = (await store.getAnimeEpisode(20, 5))!;
-        expect(ep.mal_id).toBe(5);
-        expect(ep).toHaveProperty('replies');
-        expect(ep).toHaveProperty('synopsis');
-      });
-
-      it('answers the per-entry collections of a detailed anime and manga', async () => {
-        expect((await store.getAnimeVideos(20))!.episodes.length).toBeGreaterThan(0);
-        expect((await store.getAnimeForum(20))!.length).toBeGreaterThan(0);
-        expect((await store.getAnimeStatistics(20))!.total).toBeGreaterThan(0);
-        expect((await store.getMangaStatistics(11))!.total).toBeGreaterThan(0);
-        expect((await store.getAnimePictures(20))!.length).toBeGreaterThan(0);
-        expect((await store.getAnimeStacks(T.hubAnime!, { page: 1, limit: 25 }))!.total).toBeGreaterThan(0);
-        expect((await store.getAnimeArticles(T.hubAnime!, { page: 1, limit: 25 }))!.total).toBeGreaterThan(0);
-        expect((await store.getCharacterArticles(17, { page: 1, limit: 25 }))!.total).toBeGreaterThan(0);
-        expect((await store.getMangaExternal(11))!.length).toBeGreaterThan(0);
-        const producer = demoData.producers![0]!;
-        expect((await store.getProducerFull(producer.mal_id))!.external.length).toBeGreaterThan(0);
-      });
-    });
-
-    describe('seasons, schedules, top lists and random picks', () => {
-      const airing = { page: 1, limit: 50, sfw: 'off' as Mode, approval: 'all' as const };
-
-      it('derives seasons from premiere dates, most members first', async () => {
-        const seasons = await store.listSeasons();
-        expect(ordered(seasons.map((s) => s.year), 'desc')).toBe(true);
-        const { data, total } = await all((p) => store.getSeason({ ...airing, year: 2026, season: 'winter', ...p }));
-        expect(total).toBeGreaterThan(0);
-        expect(data.every((a) => (a.year === 2026 && a.season === 'winter') || a.aired.from?.startsWith('2026-0'))).toBe(true);
-        expect(ordered(data.map((a) => a.members), 'desc')).toBe(true);
-        const upcoming = await all((p) => store.getSeasonUpcoming({ ...airing, ...p }));
-        expect(upcoming.total).toBe(demoData.anime.filter((a) => a.status === 'Not yet aired').length);
-      });
-
-      it('schedules airing TV anime by broadcast day, fewest members first', async () => {
-        const every = await all((p) => store.getSchedules({ ...airing, ...p }));
-        expect(every.total).toBe(demoData.anime.filter((a) => a.type === 'TV' && a.status === 'Currently Airing').length);
-        expect(ordered(every.data.map((a) => a.members), 'asc')).toBe(true);
-        const day = every.data.find((a) => a.broadcast.day)!.broadcast.day!;
-        const filtered = await all((p) => store.getSchedules({ ...airing, day: day.slice(0, -1).toLowerCase() as 'monday', ...p }));
-        expect(filtered.total).toBeGreaterThan(0);
-        expect(filtered.data.every((a) => a.broadcast.day === day)).toBe(true);
-      });
-
-      it('filters the top lists by SFW, rating and airing', async () => {
-        const popular = await all((p) => store.getTopAnime({ sfw: 'normal', filter: 'bypopularity', ...p }));
-        expect(popular.total).toBeGreaterThan(0);
-        expect(popular.data.every((a) => shown(sfwClass(a), 'normal'))).toBe(true);
-        const air = await all((p) => store.getTopAnime({ sfw: 'off', filter: 'airing', ...p }));
-        expect(air.data.every((a) => a.airing)).toBe(true);
-        const rated = await all((p) => store.getTopAnime({ sfw: 'off', ratings: ['G - All Ages', 'PG - Children'], ...p }));
-        expect(rated.total).toBeGreaterThan(0);
-        expect(rated.data.every((a) => a.rating === 'G - All Ages' || a.rating === 'PG - Children')).toBe(true);
-      });
-
-      // Jikan's top-list queries, restated here on their own so that the store is checked against
-      // them and not against itself (jikan-me/jikan-rest, app/Features/QueryTop*ItemsHandler.php
-      // and app/Repositories/Default{Anime,Manga}Repository.php; the plain list by rank as MAL's).
-      type Media = Anime | Manga;
-      type Expect = { key: 'rank' | 'popularity' | 'score' | 'members' | 'favorites'; sort: 'asc' | 'desc'; keep: (e: Media) => boolean };
-      const ranked: Expect = { key: 'rank', sort: 'asc', keep: (e) => e.rank !== null };
-      const byPopularity: Expect = { key: 'popularity', sort: 'asc', keep: (e) => e.popularity !== null };
-      const byFavorites: Expect = { key: 'favorites', sort: 'desc', keep: () => true };
-      const TOP_ANIME: Record<string, Expect> = {
-        plain: ranked,
-        airing: { key: 'score', sort: 'desc', keep: (e) => (e as Anime).airing },
-        upcoming: { key: 'members', sort: 'desc', keep: (e) => e.status === 'Not yet aired' },
-        bypopularity: byPopularity,
-        favorite: byFavorites,
-      };
-      const TOP_MANGA: Record<string, Expect> = {
-        plain: ranked,
-        publishing: { key: 'members', sort: 'desc', keep: (e) => (e as Manga).publishing },
-        upcoming: { key: 'members', sort: 'desc', keep: (e) => e.status === 'Not yet published' },
-        bypopularity: byPopularity,
-        favorite: byFavorites,
-      };
-      /** Every page of a list at 25 a page, checked page by page, and the whole list. */
-      async function pages<T extends Media>(fetchPage: (p: Paging) => Promise<Page<T>>): Promise<{ data: T[]; total: number }> {
-        const data: T[] = [];
-        const first = await fetchPage({ page: 1, limit: 25 });
-        const last = Math.max(1, Math.ceil(first.total / 25));
-        for (let page = 1; page <= last; page++) {
-          const result = page === 1 ? first : await fetchPage({ page, limit: 25 });
-          expect(result.total).toBe(first.total);
-          expect(result.data.length).toBe(page < last ? 25 : first.total - 25 * (last - 1));
-          data.push(...result.data);
-        }
-        return { data, total: first.total };
-      }
-      /** The key of each record in list order, nulls last, ties by ascending mal_id, no repeats. */
-      function expectOrdered(list: readonly Media[], rule: Expect, label: string): void {
-        for (let i = 1; i < list.length; i++) {
-          const a = list[i - 1]!;
-          const b = list[i]!;
-          const x = a[rule.key];
-          const y = b[rule.key];
-          const inOrder =
-            x === y ? a.mal_id < b.mal_id : y === null ? true : x === null ? false : rule.sort === 'asc' ? x < y : x > y;
-          if (!inOrder) throw new Error(`${label}: ${a.mal_id} (${rule.key} ${x}) is listed before ${b.mal_id} (${rule.key} ${y})`);
-        }
-      }
-
-      for (const [kind, table] of [['anime', TOP_ANIME], ['manga', TOP_MANGA]] as const) {
-        it(`lists every ${kind} top list in Jikan's order, approved entries only, on every page`, async () => {
-          const records: readonly Media[] = kind === 'anime' ? demoData.anime : (demoData.manga ?? []);
-          const types = [undefined, ...new Set(records.map((e) => e.type).filter((t): t is string => t !== null))];
-          let checked = 0;
-          for (const [filter, rule] of Object.entries(table)) {
-            for (const type of types) {
-              const query = { sfw: 'off' as const, ...(filter === 'plain' ? {} : { filter }), ...(type ? { types: [type] } : {}) };
-              const label = `${kind} filter=${filter} type=${type ?? '(any)'}`;
-              const { data, total } = await pages<Media>((p) =>
-                kind === 'anime'
-                  ? store.getTopAnime({ ...query, ...p } as Parameters<Catalogue['getTopAnime']>[0])
-                  : store.getTopManga({ ...query, ...p } as Parameters<Catalogue['getTopManga']>[0]),
-              );
-              const expected = records.filter((e) => e.approved && rule.keep(e) && (!type || e.type === type));
-              expect(total, label).toBe(expected.length);
-              expect(new Set(ids(data)), label).toEqual(new Set(ids(expected)));
-              expectOrdered(data, rule, label);
-              checked += data.length;
-            }
-          }
-          expect(checked).toBeGreaterThan(0);
+          const { data, total } = await store.query(t.collection, { where: t.where, offset: 0, limit: ALL });
+          expect(keysOf(data, t.collection)).toEqual(expected.map((r) => r.key));
+          expect(total).toBe(expected.length);
         });
       }
 
-      it('numbers the plain top lists by rank: positions and ranks rise together', async () => {
-        for (const list of [
-          await all((p) => store.getTopAnime({ sfw: 'off', ...p })),
-          await all((p) => store.getTopManga({ sfw: 'off', ...p })),
-        ]) {
-          expect(list.total).toBeGreaterThan(0);
-          expect(list.data.every((e, i) => i === 0 || e.rank! > list.data[i - 1]!.rank!)).toBe(true);
-          expect(list.data.every((e, i) => i === 0 || (e.score ?? 0) <= (list.data[i - 1]!.score ?? 0))).toBe(true);
-          expect(list.data.every((e) => e.approved)).toBe(true);
-        }
-      });
-
-      it('lists top characters and people by favorites, most first', async () => {
-        for (const [list, records] of [
-          [await all((p) => store.getTopCharacters(p)), demoData.characters ?? []],
-          [await all((p) => store.getTopPeople(p)), demoData.people ?? []],
-        ] as const) {
-          expect(list.total).toBe(records.filter((r) => r.favorites > 0).length);
-          expect(list.data.every((r, i) => i === 0 || r.favorites < list.data[i - 1]!.favorites || (r.favorites === list.data[i - 1]!.favorites && r.mal_id > list.data[i - 1]!.mal_id))).toBe(true);
-        }
-      });
-
-      it('picks random records by the given number, within SFW', async () => {
-        const first = await store.getRandomAnime({ sfw: 'off', approval: 'all', pick: 0 });
-        const last = await store.getRandomAnime({ sfw: 'off', approval: 'all', pick: 0.9999 });
-        expect(first!.mal_id).not.toBe(last!.mal_id);
-        for (const pick of [0, 0.1, 0.3, 0.5, 0.7, 0.9, 0.9999]) {
-          expect(sfwClass((await store.getRandomAnime({ sfw: 'strict', approval: 'approved', pick }))!)).toBe(0);
-          expect(sfwClass((await store.getRandomManga({ sfw: 'normal', approval: 'all', pick }))!)).toBeLessThan(2);
-        }
-        expect((await store.getRandomCharacter(0.5))!.mal_id).toBeTypeOf('number');
-        expect((await store.getRandomPerson(0.5))!.mal_id).toBeTypeOf('number');
+      it('an empty where matches everything', async () => {
+        expect((await store.query('anime', { where: [], offset: 0, limit: 0 })).total).toBe(rows.anime.length);
       });
     });
 
-    describe('community content and id lists', () => {
-      it('lists recent recommendations newest first, within SFW', async () => {
-        const recs = await all((p) => store.getRecentRecommendations({ type: 'anime', sfw: 'off', ...p }));
-        expect(recs.total).toBe(demoData.recommendations!.filter((r) => r.type === 'anime').length);
-        expect(ordered(recs.data.map((r) => r.date), 'desc')).toBe(true);
-        const safe = await all((p) => store.getRecentRecommendations({ type: 'anime', sfw: 'normal', ...p }));
-        expect(safe.total).toBeLessThan(recs.total);
-        expect(safe.data.every((r) => r.entry.every((e) => classOf('anime', e.mal_id) < 2))).toBe(true);
+    describe('query: order and slice', () => {
+      const orders: Array<[CollectionName, OrderKey[]]> = [
+        ['anime', [{ field: 'score', dir: 'desc' }]],
+        ['anime', [{ field: 'score', dir: 'asc' }]],
+        ['anime', [{ field: 'episodes', dir: 'asc' }]],
+        ['anime', [{ field: 'episodes', dir: 'desc' }]],
+        ['anime', [{ field: 'rank', dir: 'asc' }, { field: 'mal_id', dir: 'desc' }]],
+        ['anime', [{ field: 'title', dir: 'asc' }]],
+        ['anime', [{ field: 'title', dir: 'desc' }]],
+        ['anime', [{ field: 'start_date', dir: 'desc' }]],
+        ['anime', [{ field: 'type', dir: 'asc' }, { field: 'members', dir: 'desc' }]],
+        ['anime', [{ field: 'season', dir: 'desc' }]],
+        ['characters', [{ field: 'favorites', dir: 'desc' }]],
+        ['people', [{ field: 'birthday', dir: 'asc' }]],
+        ['recommendations', [{ field: 'date', dir: 'desc' }]],
+      ];
+      for (const [c, orderBy] of orders) {
+        it(`${c} by ${orderBy.map((k) => `${k.field} ${k.dir}`).join(', ')}: nulls last, ties in stored order`, async () => {
+          const expected = sortRows(rows[c], orderBy);
+          const { data, total } = await store.query(c, { orderBy, offset: 0, limit: ALL });
+          expect(keysOf(data, c)).toEqual(expected.map((r) => r.key));
+          expect(total).toBe(expected.length);
+        });
+      }
+
+      it('orders filtered records, and slices after ordering', async () => {
+        const where: Condition[] = [{ field: 'type', op: 'eq', value: 'TV' }];
+        const orderBy: OrderKey[] = [{ field: 'members', dir: 'desc' }];
+        const expected = sortRows(rows.anime.filter((r) => r.fields.type === 'TV'), orderBy).map((r) => r.key);
+        for (const [offset, limit] of [[0, 10], [10, 7], [expected.length - 3, 10]] as const) {
+          const { data, total } = await store.query('anime', { where, orderBy, offset, limit });
+          expect(keysOf(data, 'anime')).toEqual(expected.slice(offset, offset + limit));
+          expect(total).toBe(expected.length);
+        }
       });
 
-      it('filters and orders reviews', async () => {
-        const q = { type: 'anime' as const, preliminary: true, spoilers: true, sfw: 'off' as Mode };
-        const every = await all((p) => store.getReviews({ ...q, ...p }));
-        expect(every.total).toBe(demoData.reviews!.filter((r) => r.type === 'anime').length);
-        expect(ordered(every.data.map((r) => r.reactions.overall), 'desc')).toBe(true);
-        const strictRaw = await all((p) => store.getReviews({ ...q, preliminary: false, spoilers: false, sort: 'newest', ...p }));
-        expect(strictRaw.data.every((r) => !r.is_preliminary && !r.is_spoiler)).toBe(true);
-        expect(ordered(strictRaw.data.map((r) => r.date), 'desc')).toBe(true);
-        const safe = await all((p) => store.getReviews({ ...q, sfw: 'strict', ...p }));
-        expect(safe.data.every((r) => classOf('anime', r.entry.mal_id) === 0)).toBe(true);
-        expect(safe.total).toBeLessThan(every.total);
-        const top = await store.getTopReviews({ ...q, type: 'manga', page: 1, limit: 10 });
-        expect(top.data.every((r) => r.type === 'manga')).toBe(true);
+      it('limit 0 returns no records and the full total', async () => {
+        expect(await store.query('anime', { offset: 0, limit: 0 })).toEqual({ data: [], total: rows.anime.length });
+        const where: Condition[] = [{ field: 'score', op: 'null' }];
+        expect(await store.query('anime', { where, offset: 3, limit: 0 })).toEqual({ data: [], total: rows.anime.filter((r) => r.fields.score === null).length });
       });
 
-      it('searches news, articles and stacks, and counts their tags', async () => {
-        const news = await all((p) => store.searchNews(p));
-        expect(news.total).toBe(demoData.news!.length);
-        expect(ordered(news.data.map((n) => n.date), 'desc')).toBe(true);
-        const tag = demoData.newsTags![0]!.mal_id;
-        const tagged = await all((p) => store.searchNews({ tag, ...p }));
-        expect(tagged.total).toBe(demoData.news!.filter((n) => n.tag_ids.includes(tag)).length);
-        const tags = await store.listNewsTags();
-        expect(tags.find((t) => t.mal_id === tag)!.count).toBe(tagged.total);
-        const hit = await store.searchNews({ q: demoData.news![5]!.title, page: 1, limit: 5 });
-        expect(ids(hit.data)).toContain(demoData.news![5]!.mal_id);
-        const articles = await all((p) => store.searchArticles(p));
-        expect(articles.total).toBe(demoData.articles!.length);
-        const articleTags = await store.listArticleTags();
-        expect(articleTags.reduce((n, t) => n + t.count, 0)).toBe(demoData.articles!.reduce((n, a) => n + a.tag_ids.length, 0));
-        const stacks = await all((p) => store.searchStacks(p));
-        expect(stacks.total).toBe(demoData.stacks!.length);
-        const mangaStacks = await all((p) => store.searchStacks({ type: 'manga', ...p }));
-        expect(mangaStacks.data.every((s) => s.type === 'manga')).toBe(true);
-        expect(stacks.data.every((s) => s.entries_count === demoData.stacks!.find((x) => x.mal_id === s.mal_id)!.entries.length)).toBe(true);
+      it('an offset past the end returns no records and the full total', async () => {
+        const n = rows.anime.length;
+        expect(await store.query('anime', { offset: n, limit: 25 })).toEqual({ data: [], total: n });
+        expect(await store.query('anime', { offset: n + 1000, limit: 25, orderBy: [{ field: 'score', dir: 'desc' }] })).toEqual({ data: [], total: n });
+        const none: Condition[] = [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }];
+        expect(await store.query('anime', { where: none, offset: 0, limit: 25 })).toEqual({ data: [], total: 0 });
       });
 
-      it('lists ids with filters, field inclusion and updated_at', async () => {
-        const every = await store.listAnimeIds({ sfw: 'off' });
-        expect(every.total).toBe(demoData.anime.length);
-        expect(every.data).toEqual([...animeById.keys()].sort((a, b) => a - b));
-        const safe = await store.listAnimeIds({ sfw: 'normal', types: ['TV'], ratings: ['PG-13 - Teens 13 or older', 'R+ - Mild Nudity'] });
-        const expected = demoData.anime.filter((a) => a.type === 'TV' && a.rating === 'PG-13 - Teens 13 or older');
-        expect(safe.total).toBe(expected.length);
-        const withTitles = await store.listMangaIds({ sfw: 'off', include: ['title', 'status'] });
-        expect(withTitles.data[0]).toEqual({ mal_id: demoData.manga![0]!.mal_id, title: demoData.manga![0]!.title, status: demoData.manga![0]!.status });
-        const cut = Date.parse('2025-09-01T00:00:00Z');
-        const recent = await store.listAnimeIds({ sfw: 'off', updatedSince: cut });
-        const updated = demoData.updates!.filter((u) => u.type === 'anime' && Date.parse(u.updated_at) >= cut);
-        expect(recent.total).toBe(updated.length);
-        const deleted = await store.getDeletedAnimeIds();
-        expect(deleted.length).toBe(demoData.deletedAnimeIds!.length);
-        expect(ordered(deleted, 'asc')).toBe(true);
-        expect((await store.getDeletedMangaIds()).length).toBe(demoData.deletedMangaIds!.length);
+      it('select returns exactly the chosen fields, in the chosen order', async () => {
+        const orderBy: OrderKey[] = [{ field: 'popularity', dir: 'asc' }];
+        const select = ['title', 'mal_id', 'aired', 'score'];
+        const { data, total } = await store.query('anime', { orderBy, offset: 5, limit: 20, select });
+        const expected = sortRows(rows.anime, orderBy)
+          .slice(5, 25)
+          .map((r) => {
+            const a = r.record as Anime;
+            return json({ title: a.title, mal_id: a.mal_id, aired: a.aired, score: a.score });
+          });
+        expect(data.map(json)).toEqual(expected);
+        expect(total).toBe(rows.anime.length);
+      });
+    });
+
+    describe('tally', () => {
+      /** Counts written out plainly: each value once per record (arrays: each distinct element). */
+      function counts(c: CollectionName, field: string, match: (f: Fields) => boolean = () => true): Array<[number | string, number]> {
+        const out = new Map<number | string, number>();
+        for (const r of rows[c]) {
+          if (!match(r.fields)) continue;
+          const v = r.fields[field];
+          const values = Array.isArray(v) ? [...new Set(v)] : v === null || typeof v === 'boolean' || v === undefined ? [] : [v as number | string];
+          for (const x of values) out.set(x, (out.get(x) ?? 0) + 1);
+        }
+        return sorted([...out]);
+      }
+      const sorted = (t: Array<[number | string, number]>) => [...t].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0));
+
+      it('counts each value of a scalar field, nulls not counted', async () => {
+        expect(sorted(await tally('anime', 'type'))).toEqual(counts('anime', 'type'));
+        const ratings = await tally('anime', 'rating');
+        expect(ratings.some(([v]) => v === null)).toBe(false);
+        expect(sorted(ratings)).toEqual(counts('anime', 'rating'));
+        expect(sorted(await tally('anime', 'season'))).toEqual(counts('anime', 'season'));
+      });
+
+      it('counts each element of an array field once per record', async () => {
+        expect(sorted(await tally('anime', 'tags'))).toEqual(counts('anime', 'tags'));
+        expect(sorted(await tally('animeCharacters', 'owners'))).toEqual(counts('animeCharacters', 'owners'));
+      });
+
+      it('counts only the records matching where', async () => {
+        const where: Condition[] = [{ field: 'type', op: 'eq', value: 'TV' }, { field: 'score', op: 'notNull' }];
+        expect(sorted(await tally('anime', 'tags', where))).toEqual(counts('anime', 'tags', (f) => f.type === 'TV' && f.score !== null));
+        const none: Condition[] = [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }];
+        expect(await tally('anime', 'type', none)).toEqual([]);
+        expect(sorted(await tally('news', 'tag_ids', [{ field: 'owners', op: 'has', value: 'anime:1' }]))).toEqual(
+          counts('news', 'tag_ids', (f) => list(f.owners).includes('anime:1')),
+        );
+      });
+    });
+
+    describe('search', () => {
+      const searchable = (['anime', 'manga', 'characters', 'people'] as const).map((c) => {
+        const texts = COLLECTIONS[c].search as (r: unknown) => readonly string[];
+        return { c, texts, title: (r: Row) => (c === 'anime' || c === 'manga' ? (r.record as Anime).title : (r.record as { name: string }).name) };
+      });
+      for (const { c, texts, title } of searchable) {
+        it(`${c}: an exact title is the first hit`, async () => {
+          // Every record for the media, an even spread of the rest (a few hundred searches in all).
+          const step = Math.max(1, Math.floor(rows[c].length / 150));
+          const misses: string[] = [];
+          for (let i = 0; i < rows[c].length; i += step) {
+            const text = title(rows[c][i]!);
+            const { data } = await store.query(c, { search: text, offset: 0, limit: 3 });
+            const first = data[0];
+            const wanted = normalizeTitle(text);
+            if (!first || !texts(first).some((t) => normalizeTitle(t) === wanted)) misses.push(`${text} → ${first ? json(texts(first)[0]) : 'nothing'}`);
+          }
+          expect(misses).toEqual([]);
+        }, 60_000);
+      }
+
+      it('search with where: the search hits that match, in the same order, with their total', async () => {
+        const [everything, filtered] = await Promise.all([
+          store.query('anime', { search: 'sword', offset: 0, limit: ALL }),
+          store.query('anime', { search: 'sword', where: [{ field: 'type', op: 'eq', value: 'TV' }], offset: 0, limit: ALL }),
+        ]);
+        expect(everything.total).toBeGreaterThan(0);
+        const tv = new Set(rows.anime.filter((r) => r.fields.type === 'TV').map((r) => r.key));
+        const expected = keysOf(everything.data, 'anime').filter((k) => tv.has(k));
+        expect(keysOf(filtered.data, 'anime')).toEqual(expected);
+        expect(filtered.total).toBe(expected.length);
+      });
+
+      it('search pages are slices of the whole ranking', async () => {
+        const whole = await store.query('characters', { search: 'a', offset: 0, limit: ALL });
+        const page = await store.query('characters', { search: 'a', offset: 4, limit: 6 });
+        expect(keysOf(page.data, 'characters')).toEqual(keysOf(whole.data, 'characters').slice(4, 10));
+        expect(page.total).toBe(whole.total);
+      });
+
+      it('search with orderBy: the hits in that order, ties in stored order', async () => {
+        const hits = new Set(keysOf((await store.query('anime', { search: 'girl', offset: 0, limit: ALL })).data, 'anime'));
+        expect(hits.size).toBeGreaterThan(1);
+        const orderBy: OrderKey[] = [{ field: 'score', dir: 'desc' }];
+        const expected = sortRows(rows.anime.filter((r) => hits.has(r.key)), orderBy).map((r) => r.key);
+        const { data, total } = await store.query('anime', { search: 'girl', orderBy, offset: 0, limit: ALL });
+        expect(keysOf(data, 'anime')).toEqual(expected);
+        expect(total).toBe(expected.length);
+      });
+    });
+
+    describe('upsert', () => {
+      let fresh: Loose;
+      const first = rows.anime.slice(0, 12);
+      const keys = async () => keysOf((await fresh.query('anime', { offset: 0, limit: ALL })).data, 'anime');
+      beforeAll(async () => {
+        fresh = (await makeEmptyStore()) as unknown as Loose;
+      });
+
+      it('appends new keys in the order written and returns how many it wrote', async () => {
+        expect(await fresh.upsert('anime', first.slice(0, 8).map((r) => r.record))).toBe(8);
+        expect(await fresh.upsert('anime', first.slice(8).map((r) => r.record))).toBe(4);
+        expect(await keys()).toEqual(first.map((r) => r.key));
+        expect(await fresh.query('manga', { offset: 0, limit: ALL })).toEqual({ data: [], total: 0 });
+      });
+
+      it('replaces an existing key in place and recomputes its field values', async () => {
+        const old = first[3]!.record as Anime;
+        const changed: Anime = { ...old, title: 'Zzyzx Replaced', type: 'Music', score: 9.99, members: 0 };
+        expect(await fresh.upsert('anime', [changed])).toBe(1);
+        expect(json(await fresh.get('anime', old.mal_id))).toBe(json(changed));
+        expect(await keys()).toEqual(first.map((r) => r.key));
+        const byTitle = await fresh.query('anime', { where: [{ field: 'title', op: 'eq', value: 'zzyzx replaced' }], offset: 0, limit: 5 });
+        expect(keysOf(byTitle.data, 'anime')).toEqual([String(old.mal_id)]);
+        expect((await fresh.query('anime', { where: [{ field: 'title', op: 'eq', value: old.title.toLowerCase() }], offset: 0, limit: 5 })).total).toBe(0);
+        const top = await fresh.query('anime', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 0, limit: 1 });
+        expect(keysOf(top.data, 'anime')).toEqual([String(old.mal_id)]);
+        expect(await (fresh as unknown as CatalogueStore).tally('anime', 'type', [{ field: 'type', op: 'eq', value: 'Music' }])).toEqual([['Music', 1]]);
+        const hit = await fresh.query('anime', { search: 'Zzyzx Replaced', offset: 0, limit: 1 });
+        expect(keysOf(hit.data, 'anime')).toEqual([String(old.mal_id)]);
+      });
+
+      it('counts a key repeated in one call once; the last write wins; a new one lands once, at the end', async () => {
+        const a = first[0]!.record as Anime;
+        const newcomer = rows.anime[40]!.record as Anime;
+        const written = await fresh.upsert('anime', [
+          { ...newcomer, title: 'First Write' },
+          { ...a, title: 'Also Replaced' },
+          { ...newcomer, title: 'Last Write' },
+        ]);
+        expect(written).toBe(2);
+        expect(((await fresh.get('anime', newcomer.mal_id)) as Anime).title).toBe('Last Write');
+        expect(((await fresh.get('anime', a.mal_id)) as Anime).title).toBe('Also Replaced');
+        expect(await keys()).toEqual([...first.map((r) => r.key), String(newcomer.mal_id)]);
+        expect((await fresh.query('anime', { where: [{ field: 'title', op: 'prefix', value: 'first write' }], offset: 0, limit: 5 })).total).toBe(0);
+      });
+
+      it('keeps collections apart: the same key in another collection is another record', async () => {
+        const anime = first[1]!.record as Anime;
+        const manga = { ...(rows.manga[0]!.record as object), mal_id: anime.mal_id };
+        expect(await fresh.upsert('manga', [manga])).toBe(1);
+        expect(json(await fresh.get('manga', anime.mal_id))).toBe(json(manga));
+        expect(json(await fresh.get('anime', anime.mal_id))).toBe(json(anime));
+        expect((await fresh.query('manga', { offset: 0, limit: ALL })).total).toBe(1);
+      });
+    });
+
+    describe('delete', () => {
+      let fresh: Loose;
+      let deleteKeys: (c: CollectionName, keys: readonly (string | number)[]) => Promise<number>;
+      const first = rows.anime.slice(0, 10);
+      const gone = first[2]!;
+      const alsoGone = first[6]!;
+      beforeAll(async () => {
+        const s = await makeEmptyStore();
+        deleteKeys = (c, keys) => s.delete(c, keys);
+        fresh = s as unknown as Loose;
+        await fresh.upsert('anime', first.map((r) => r.record));
+        await fresh.upsert('animeCharacters', rows.animeCharacters.slice(0, 5).map((r) => r.record));
+      });
+
+      it('returns how many records it removed, ignoring unknown keys and repeats', async () => {
+        expect(await deleteKeys('anime', [gone.key, Number(alsoGone.key), UNKNOWN, gone.key])).toBe(2);
+        expect(await deleteKeys('anime', [gone.key])).toBe(0);
+        expect(await deleteKeys('manga', [first[0]!.key])).toBe(0);
+      });
+
+      it('removes them from get, getMany, query, tally and search', async () => {
+        const left = first.filter((r) => r !== gone && r !== alsoGone);
+        expect(await fresh.get('anime', gone.key)).toBeUndefined();
+        expect(await fresh.getMany('anime', [alsoGone.key, left[0]!.key]).then((x) => x.map((r) => r === undefined))).toEqual([true, false]);
+        const { data, total } = await fresh.query('anime', { offset: 0, limit: ALL });
+        expect(keysOf(data, 'anime')).toEqual(left.map((r) => r.key));
+        expect(total).toBe(left.length);
+        const t = await (fresh as unknown as CatalogueStore).tally('anime', 'mal_id');
+        expect(t.map(([v]) => String(v)).sort()).toEqual(left.map((r) => r.key).sort());
+        const title = (gone.record as Anime).title;
+        const hits = await fresh.query('anime', { search: title, offset: 0, limit: ALL });
+        expect(keysOf(hits.data, 'anime')).not.toContain(gone.key);
+        expect(json(await fresh.get('anime', first[0]!.key))).toBe(json(first[0]!.record));
+      });
+
+      it('deletes by composite key, and a re-written key is a new write at the end', async () => {
+        const cast = rows.animeCharacters[1]!;
+        expect(await deleteKeys('animeCharacters', [cast.key])).toBe(1);
+        expect(await fresh.get('animeCharacters', cast.key)).toBeUndefined();
+        await fresh.upsert('anime', [gone.record]);
+        const { data } = await fresh.query('anime', { offset: 0, limit: ALL });
+        expect(keysOf(data, 'anime').at(-1)).toBe(gone.key);
       });
     });
   });

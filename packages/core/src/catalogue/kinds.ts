@@ -93,8 +93,6 @@ export interface KindSpec {
   readonly companyParam: 'producers' | 'magazines';
   /** The seam field (array of ids) that the company parameter matches. */
   readonly companies: 'companies' | 'magazines';
-  /** The collection of the entries' cast. */
-  readonly characters: 'animeCharacters' | 'mangaCharacters';
   /** The collection of the entries' statistics, and the answer for an entry without (its keys, in Jikan's order). */
   readonly statistics: { readonly collection: 'animeStatistics' | 'mangaStatistics'; readonly empty: Readonly<Record<string, unknown>> };
   /** The collection of the deleted ids. */
@@ -110,7 +108,6 @@ export const ANIME = {
   orderBy: ANIME_ORDER_BY,
   companyParam: 'producers',
   companies: 'companies',
-  characters: 'animeCharacters',
   statistics: {
     collection: 'animeStatistics',
     empty: { watching: 0, completed: 0, on_hold: 0, dropped: 0, plan_to_watch: 0, total: 0, scores: [] },
@@ -126,7 +123,6 @@ export const MANGA = {
   orderBy: MANGA_ORDER_BY,
   companyParam: 'magazines',
   companies: 'magazines',
-  characters: 'mangaCharacters',
   statistics: {
     collection: 'mangaStatistics',
     empty: { reading: 0, completed: 0, on_hold: 0, dropped: 0, plan_to_read: 0, total: 0, scores: [] },
