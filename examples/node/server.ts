@@ -13,7 +13,7 @@
  * @module
  */
 import { serve } from '@catalogue-api/adapter-node';
-import { combineApps, createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
+import { catalogueOver, combineApps, createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
 import { createExampleGateway } from './gateway-env.js';
@@ -38,7 +38,7 @@ const gateway = createExampleGateway(process.env);
 const ops = createExampleOperations(process.env, gateway.options.trustProxy ?? false);
 const app = createCatalogueApp({
   gateway: gateway.options,
-  store: ops.instrument(database ?? createMemoryStore(demoData)),
+  store: ops.instrument(database ? catalogueOver(database) : createMemoryStore(demoData)),
   storeTimeoutMs,
   deprecation: ops.deprecation,
 });

@@ -233,7 +233,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     const column = `t.${quoteIdentifier(field)}`;
     const rows = isArrayType(type)
       ? await sql.unsafe<{ v: number | string; n: Count }[]>(
-          `select v, count(*) as n from ${table(collection)} t cross join unnest(${column}) v where ${condition} group by v`,
+          `select v, count(*) as n from (select unnest(${column}) as v from ${table(collection)} t where ${condition}) e group by v`,
           p.values as never[],
         )
       : await sql.unsafe<{ v: number | string; n: Count }[]>(
@@ -284,7 +284,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         where n.nspname = ${schema} and am.amname = 'gin' and pg_has_role(c.relowner, 'USAGE')`;
       for (const { name } of indexes) await sql`select gin_clean_pending_list(${name}::regclass)`;
       const tables = COLLECTION_NAMES.flatMap((c) => (isSearchable(c) ? [table(c), `${s}.${quoteIdentifier(`${tableName(c)}_texts`)}`] : [table(c)]));
-      await sql.unsafe(`analyze ${tables.join(', ')}`);
+      // One table a statement: each answers within the connection's silence timeout.
+      for (const t of tables) await sql.unsafe(`analyze ${t}`);
     },
     async count(name: string) {
       const [row] = await sql.unsafe<{ n: Count }[]>(`select count(*) as n from ${table(collectionNamed(name))}`);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { createCatalogueApp, createMemoryStore, type CatalogueData, type CatalogueStore } from '@catalogue-api/core';
+import { catalogueOver, createCatalogueApp, createMemoryStore, type CatalogueData, type CatalogueStore } from '@catalogue-api/core';
 import { serve } from '@catalogue-api/adapter-node';
 import { createPostgresStore } from '../src/catalogue-store.js';
 
@@ -111,11 +111,11 @@ describe('real Jikan v4 records', () => {
   }, 120_000);
 
   it.skipIf(!url)('import into PostgreSQL with none rejected, and are served back alike', async () => {
-    const schema = `catalogue_test_jikan_${Math.random().toString(36).slice(2, 10)}`;
+    const schema = `pgseam_jikan_${Math.random().toString(36).slice(2, 10)}`;
     const sql = postgres(url!, { max: 2, onnotice: () => {} });
     try {
       await importAll(['--store', 'postgres', '--database-url', url!, '--schema', schema]);
-      await expectServedBack(createPostgresStore({ sql, schema }));
+      await expectServedBack(catalogueOver(createPostgresStore({ sql, schema })));
     } finally {
       await sql.unsafe(`drop schema if exists "${schema}" cascade`);
       await sql.end({ timeout: 5 });

@@ -1,9 +1,11 @@
 /**
- * The store contract of `@catalogue-api/testkit` (the suite the memory store passes) against the
- * PostgreSQL store seeded with the demo data. Needs `DATABASE_URL`; each run uses its own schema.
+ * The store contract of `@catalogue-api/testkit` (the suite the memory store passes) against core's
+ * endpoint methods over the PostgreSQL record store (`catalogueOver`) seeded with the demo data.
+ * Needs `DATABASE_URL`; each run uses its own schema.
  */
 import { describe, it } from 'vitest';
 import postgres from 'postgres';
+import { catalogueOver } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { defineStoreContract } from '@catalogue-api/testkit';
 import { createPostgresStore } from '../src/catalogue-store.js';
@@ -12,14 +14,14 @@ const url = process.env.DATABASE_URL;
 
 if (url) {
   const sql = postgres(url, { max: 4, onnotice: () => {} });
-  const schema = `catalogue_contract_${Math.random().toString(36).slice(2, 10)}`;
+  const schema = `pgseam_contract_${Math.random().toString(36).slice(2, 10)}`;
   defineStoreContract(
     'postgres',
     async () => {
       const store = createPostgresStore({ sql, schema });
       await store.migrate();
       await store.seed(demoData);
-      return store;
+      return catalogueOver(store);
     },
     {
       async cleanup() {

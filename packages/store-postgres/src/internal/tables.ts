@@ -82,21 +82,22 @@ export const isSearchable = (collection: CollectionName): boolean => COLLECTIONS
 
 /** The tables, columns, indexes and functions a schema holds. */
 interface Existing {
-  columns: Map<string, Map<string, string>>;
+  /** Each table's columns: their type (`format_type`) and storage (`p` plain, `m` main, `x` extended). */
+  columns: Map<string, Map<string, { type: string; storage: string }>>;
   relations: Set<string>;
   functions: Set<string>;
 }
 
 async function existing(q: Sql, schema: string): Promise<Existing> {
-  const columns = new Map<string, Map<string, string>>();
-  const rows = await q<{ table: string; column: string; type: string }[]>`
-    select c.relname as table, a.attname as column, format_type(a.atttypid, a.atttypmod) as type
+  const columns = new Map<string, Map<string, { type: string; storage: string }>>();
+  const rows = await q<{ table: string; column: string; type: string; storage: string }[]>`
+    select c.relname as table, a.attname as column, format_type(a.atttypid, a.atttypmod) as type, a.attstorage as storage
     from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
     where n.nspname = ${schema} and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped`;
   for (const r of rows) {
     let table = columns.get(r.table);
     if (!table) columns.set(r.table, (table = new Map()));
-    table.set(r.column, r.type);
+    table.set(r.column, { type: r.type, storage: r.storage });
   }
   const relations = await q<{ name: string }[]>`
     select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema}`;
@@ -157,12 +158,18 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
         `create index ${quoteIdentifier(`${t}_seq`)} on ${table} (seq)`,
       );
     }
+    // Records go out of line, field values stay in the row (`main`): a filter, count or tally
+    // reads the heap only, not a TOAST chunk per row.
+    const inline = (column: string) => {
+      if (columns?.get(column)?.storage !== 'm') statements.push(`alter table ${table} alter column ${quoteIdentifier(column)} set storage main`);
+    };
+    inline('key');
     const index = (name: string, definition: string) => {
       if (!have.relations.has(name)) statements.push(`create index ${quoteIdentifier(name)} on ${table} ${definition}`);
     };
     for (const [name, spec] of fieldsOf(collection)) {
       const column = quoteIdentifier(name);
-      const type = columns?.get(name);
+      const type = columns?.get(name)?.type;
       if (type !== FORMATTED_TYPES[spec.type]) {
         if (type !== undefined) statements.push(`alter table ${table} drop column ${column}`);
         statements.push(`alter table ${table} add column ${column} ${COLUMN_TYPES[spec.type]}`);
@@ -170,6 +177,7 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
         for (const suffix of ['', '_asc', '_desc', '_gin']) have.relations.delete(`${t}_${name}${suffix}`);
         if (columns) refill.add(collection);
       }
+      if (spec.type === 'text' || isArrayType(spec.type)) inline(name);
       if (isArrayType(spec.type)) index(`${t}_${name}_gin`, `using gin (${column})`);
       else if (spec.ordered) {
         index(`${t}_${name}_asc`, `(${column} asc nulls last, seq)`);
@@ -182,6 +190,7 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
         statements.push(`alter table ${table} add column _prefixes text[] not null default '{}'`);
         if (columns) refill.add(collection);
       }
+      inline('_prefixes');
       index(`${t}_prefixes_gin`, 'using gin (_prefixes)');
       if (!have.columns.has(`${t}_texts`)) {
         statements.push(
