@@ -357,6 +357,14 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     await local.migrate();
     try {
       await local.seed({ anime: many });
+      // The record store itself, against core's reference store.
+      const reference = await loadCatalogue(createRecordStore(), { anime: many });
+      for (const search of ['zq', 'z', '0']) {
+        const q = { search, offset: 0, limit: 1000, select: ['mal_id'] };
+        expect(JSON.stringify(await local.query('anime', q)), search).toBe(JSON.stringify(await reference.query('anime', q)));
+      }
+      expect((await local.query('anime', { search: 'zq', offset: 0, limit: 0 })).total).toBe(300);
+      // And the endpoint methods over it, against the memory store.
       const mem = createMemoryStore({ anime: many });
       for (const q of ['zq', 'z', '0']) {
         const [pg, m] = await Promise.all([allIds(catalogueOver(local), { q, approval: 'all' }), allIds(mem, { q, approval: 'all' })]);
@@ -367,7 +375,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     } finally {
       await sql.unsafe(`drop schema if exists "${schema}_short" cascade`);
     }
-  });
+  }, 60_000);
 
   it('rejects an unknown resource by name', async () => {
     await expect(store.upsert('nonsense', [{ mal_id: 1 }])).rejects.toThrow(/unknown resource "nonsense"/);
@@ -563,7 +571,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       } finally {
         await sql.unsafe(`drop schema if exists "${schema}_manga" cascade`);
       }
-    });
+    }, 60_000);
 
     it('migration 4 moves manga stored in documents by earlier versions into the manga tables', async () => {
       const old = `${schema}_v3`;
@@ -587,7 +595,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       } finally {
         await sql.unsafe(`drop schema if exists "${old}" cascade`);
       }
-    });
+    }, 120_000);
   });
 
   it('migration 6 moves every record of a version 5 schema into the collection tables, in the order version 5 listed them', async () => {
