@@ -15,7 +15,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createMemoryStore, type Anime, type AnimeSearch, type CatalogueStore } from '@catalogue-api/core';
+import { catalogueOver, createMemoryStore, type Anime, type AnimeSearch, type Catalogue } from '@catalogue-api/core';
 import { createPostgresStore } from '../packages/store-postgres/src/catalogue-store.ts';
 import { importFile, toStoreSink } from '../packages/store-postgres/src/import.ts';
 import { buildBattery, latencyQueries, percentile, scoreBattery } from './lib/battery.ts';
@@ -64,7 +64,9 @@ if (reimport || (await store.sql`select 1 from pg_namespace where nspname = ${sc
 await store.migrate();
 await store.analyze();
 
-const memory: CatalogueStore = createMemoryStore({ anime });
+const memory: Catalogue = catalogueOver(createMemoryStore({ anime }));
+// The endpoint methods over the store's records.
+const api: Catalogue = catalogueOver(store);
 const base: AnimeSearch = { page: 1, limit: 25, sfw: 'off', approval: 'all', sort: 'asc' };
 const battery = buildBattery(anime);
 const { short, long } = latencyQueries(anime);
@@ -92,7 +94,7 @@ const FILTERS: Partial<AnimeSearch>[] = [
   { q: 'no', orderBy: 'score', sort: 'desc' },
 ];
 
-async function ids(s: CatalogueStore, search: Partial<AnimeSearch>): Promise<number[]> {
+async function ids(s: Catalogue, search: Partial<AnimeSearch>): Promise<number[]> {
   return (await s.searchAnime({ ...base, ...search })).data.map((a) => a.mal_id);
 }
 
@@ -100,7 +102,7 @@ async function ids(s: CatalogueStore, search: Partial<AnimeSearch>): Promise<num
 const pgResults: number[][] = [];
 const memResults: number[][] = [];
 for (const query of battery) {
-  pgResults.push(await ids(store, { q: query.q }));
+  pgResults.push(await ids(api, { q: query.q }));
   memResults.push(await ids(memory, { q: query.q }));
 }
 let overlap = 0;
@@ -117,14 +119,14 @@ async function time(searches: readonly Partial<AnimeSearch>[]): Promise<number[]
   for (let r = 0; r < passes; r++) {
     for (const search of searches) {
       const start = performance.now();
-      await store.searchAnime({ ...base, ...search });
+      await api.searchAnime({ ...base, ...search });
       samples.push(performance.now() - start);
     }
   }
   return samples;
 }
 const stats = (samples: number[]) => ({ n: samples.length, p50: percentile(samples, 50), p90: percentile(samples, 90), p99: percentile(samples, 99), max: Math.max(...samples) });
-for (const f of FILTERS) await store.searchAnime({ ...base, ...f });
+for (const f of FILTERS) await api.searchAnime({ ...base, ...f });
 
 const result = {
   dataset: demo ? 'demo' : 'full',

@@ -2,30 +2,35 @@
  * A PostgreSQL `CatalogueStore` (porsager `postgres`), for catalogues too large to load into every
  * process and for several API instances sharing one database.
  *
- * What is served from where:
- * - `searchAnime`, `getAnime`, `searchManga` and `getManga` run in SQL on every call, through one
- *   implementation parameterized by media kind (`internal/media.ts`): every filter and ordering of
- *   core's `select.ts` / `select-manga.ts` is a typed, indexed column (GIN over genre, company and
- *   magazine id arrays and word prefixes, one b-tree per order column and direction), `q` uses
- *   `pg_trgm` over the folded titles, pages are bounded offsets (page ≤ 1000, as the routes allow)
- *   over an order index.
- * - `getCharacter`, `getPerson` and `getProducer` read one row of `documents` by its key (the
- *   record's `mal_id`): a detail page does not load the copy below.
- * - Every other `CatalogueStore` method (manga and anime details, characters, people, producers,
- *   magazines, sub-records, top lists, seasons, schedules, news…) is answered by core's memory store
- *   over the same tables (`anime_records`, `manga_records` and `documents`), loaded on first use and
- *   reloaded, in every process, on the first call after an import has changed them (a `generation`
- *   counter bumped in each import transaction). Those answers are therefore byte for byte the memory
- *   store's, and identical across instances once each has seen the new generation; the price is that
- *   each process holds those collections in memory and reloads all of them after any import.
+ * Every method is answered in SQL on every call; the store keeps nothing between calls, so several
+ * instances answer byte for byte the same, immediately after any write. Each collection of core's
+ * `COLLECTIONS` is a table (`internal/tables.ts`) holding its records whole (`json`, so that their
+ * key order is kept) with one typed, indexed column per declared field; conditions, orderings,
+ * selections and tallies become SQL over those columns (`internal/conditions.ts`), with the
+ * meaning core's `seam/evaluate.ts` gives them. `search` uses `pg_trgm` over each record's folded
+ * search texts (`internal/search.ts`).
  * @module
  */
 import postgres, { type Sql } from 'postgres';
-import { createMemoryStore, type Anime, type CatalogueData, type CatalogueStore, type Character, type Manga, type Person, type Producer } from '@catalogue-api/core';
+import {
+  COLLECTION_NAMES,
+  collectionKey,
+  isCollectionName,
+  normalizeTitle,
+  type CatalogueData,
+  type CollectionName,
+  type CollectionRecord,
+  type Page,
+  type RecordKey,
+  type RecordQuery,
+  type CatalogueStore,
+  type Tally,
+} from '@catalogue-api/core';
 import { connectionOptions, guardStore, toTimeoutMs } from './internal/availability.js';
-import { ANIME, MANGA, mediaTables } from './internal/media.js';
-import { migrateCatalogueSchema, quoteIdentifier } from './internal/migrations.js';
-import { isResourceName, recordKey, RESOURCE_NAMES, type ResourceName } from './resources.js';
+import { fieldType, orderSql, Params, whereSql } from './internal/conditions.js';
+import { migrateCatalogueSchema } from './internal/migrations.js';
+import { hitsSql, rankSql } from './internal/search.js';
+import { isArrayType, isSearchable, quoteIdentifier, tableName, writeRecords } from './internal/tables.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -53,47 +58,79 @@ export interface PostgresStore extends CatalogueStore {
   /** The client in use. */
   readonly sql: Sql;
   /**
-   * Creates or upgrades the schema (versioned, idempotent, safe to run from several processes).
+   * Creates or upgrades the schema (versioned, idempotent, safe to run from several processes),
+   * and brings its tables up to core's `COLLECTIONS` (a new collection or field gets its table or
+   * column, filled from the stored records).
    * @returns The schema version now in place.
    */
   migrate(): Promise<number>;
   /**
-   * Inserts or replaces records by `mal_id` in one transaction. Records must already be valid
-   * (the importer validates them with core's zod schemas).
-   * @param resource - A `CatalogueData` key: `anime`, `manga`, `characters`…
+   * Inserts or replaces records by key in one transaction (a replaced record keeps its place in
+   * the stored order). Records must already be valid (the importer validates them with core's
+   * zod schemas).
+   * @param collection - A `CatalogueData` key: `anime`, `manga`, `characters`…
    * @param records - The records.
-   * @returns How many were written (records repeating an identity count once).
-   * @throws TypeError for an unknown resource.
+   * @returns How many were written (records repeating a key count once; the last wins).
+   * @throws TypeError for an unknown collection.
    */
-  upsert(resource: string, records: readonly unknown[]): Promise<number>;
+  upsert(collection: string, records: readonly unknown[]): Promise<number>;
   /**
-   * Upserts every collection of a dataset, in batches.
+   * Upserts every collection of a dataset, in batches, then {@link PostgresStore.analyze}.
    * @param data - e.g. `demoData`.
    */
   seed(data: CatalogueData): Promise<void>;
   /**
    * Readies the tables for searching after a bulk load: refreshes the planner's statistics and
    * merges the entries GIN indexes keep pending after fast inserts. Until autovacuum gets to it, a
-   * freshly imported catalogue's index scans read that pending list whole (6,000 entries after 30k
-   * anime, several milliseconds a search) and the planner, counting on it, may scan the table
-   * instead. The importer and `seed()` call it at their end; it is safe to call any time. Only
-   * what the role owns is touched (PostgreSQL allows no one else); the rest is left to autovacuum.
+   * freshly imported catalogue's index scans read that pending list whole and the planner,
+   * counting on it, may scan the table instead. The importer and `seed()` call it at their end; it
+   * is safe to call any time. Only what the role owns is touched (PostgreSQL allows no one else);
+   * the rest is left to autovacuum.
    */
   analyze(): Promise<void>;
   /**
-   * How many records a resource holds.
-   * @param resource - A `CatalogueData` key.
+   * How many records a collection holds.
+   * @param collection - A `CatalogueData` key.
    */
-  count(resource: string): Promise<number>;
+  count(collection: string): Promise<number>;
   /** Ends the pool when the store opened it from `url`; otherwise does nothing. */
   close(): Promise<void>;
 }
 
-/** The tables `analyze()` refreshes statistics of. */
-const ANALYZED = ['anime', 'anime_records', 'anime_titles', 'manga', 'manga_records', 'manga_titles', 'documents'];
-
-/** Rows per statement when seeding; well under PostgreSQL's 1 GB parameter limit at any record size. */
+/** Records per statement when seeding; well under PostgreSQL's 1 GB parameter limit at any record size. */
 const SEED_BATCH = 1000;
+
+/** A count, as `postgres` reads `bigint`. */
+type Count = string | number;
+
+/** Checks a collection name from a caller that is not type-checked (the importer, `upsert`). */
+function collectionNamed(name: string): CollectionName {
+  if (!isCollectionName(name)) throw new TypeError(`unknown resource "${name}"; one of ${COLLECTION_NAMES.join(', ')}`);
+  return name;
+}
+
+/** Checks a page's `offset` and `limit`. */
+function slice(q: RecordQuery): { offset: number; limit: number } {
+  const ok = (n: number) => Number.isSafeInteger(n) && n >= 0;
+  if (!ok(q.offset) || !ok(q.limit)) throw new RangeError(`offset and limit must be integers of 0 or more, got ${q.offset} and ${q.limit}`);
+  return { offset: q.offset, limit: q.limit };
+}
+
+/**
+ * The selected top-level fields of each record, as `json` text (`null` for a field the record does
+ * not have), named `s0`, `s1`…: rebuilt in JavaScript as core's reference builds them, leaving out
+ * a field the record lacks and keeping `null` for one it holds as `null`.
+ */
+const selectedSql = (select: readonly string[], p: Params) => select.map((f, i) => `(t.record -> ${p.add(f, 'text')})::text as s${i}`).join(', ');
+
+function selected(select: readonly string[], row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  select.forEach((f, i) => {
+    const text = row[`s${i}`] as string | null;
+    if (text !== null) out[f] = JSON.parse(text);
+  });
+  return out;
+}
 
 /**
  * Creates the store. Call `migrate()` once before first use (it is cheap when up to date).
@@ -106,14 +143,14 @@ const SEED_BATCH = 1000;
  * @throws RangeError when `timeoutMs` is not a positive number.
  * @example
  * ```ts
- * import { createCatalogueApp } from '@catalogue-api/core';
+ * import { catalogueOver, createCatalogueApp } from '@catalogue-api/core';
  * import { demoData } from '@catalogue-api/demo-data';
  * import { createPostgresStore } from '@catalogue-api/store-postgres';
  *
  * const store = createPostgresStore({ url: process.env.DATABASE_URL, max: 10 });
  * await store.migrate();
  * if ((await store.count('anime')) === 0) await store.seed(demoData);
- * const app = createCatalogueApp({ store });
+ * const app = createCatalogueApp({ store: catalogueOver(store) });
  * ```
  */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
@@ -121,7 +158,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const owned = !options.sql;
   const timeoutMs = toTimeoutMs(options.timeoutMs);
   let waiting = (): boolean => false;
-  // NOTICEs such as "schema already exists, skipping" are expected and not worth logging. Searches
+  // NOTICEs such as "schema already exists, skipping" are expected and not worth logging. Queries
   // are planned for their actual values: a generic plan of a prepared search cannot tell a rare
   // trigram from a common one, and picks scans that take a second instead of a millisecond.
   const sql =
@@ -133,90 +170,109 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       ...connectionOptions(timeoutMs, () => waiting()),
     });
   const schema = options.schema ?? 'catalogue';
-  const table = (name: string) => sql(`${schema}.${name}`);
-  const animeRecords = table('anime_records');
-  const mangaRecords = table('manga_records');
-  const documents = table('documents');
-  const generation = table('generation');
+  const s = quoteIdentifier(schema);
+  const table = (c: CollectionName) => `${s}.${quoteIdentifier(tableName(c))}`;
 
-  const anime = mediaTables(sql, schema, ANIME);
-  const manga = mediaTables(sql, schema, MANGA);
-
-  async function upsertDocuments(q: Sql, collection: ResourceName, records: readonly unknown[]): Promise<void> {
-    if (records.length === 0) return;
-    const rows = records.map((record) => ({ key: recordKey(collection, record), record }));
-    // A re-imported record keeps its `seq`, so source order survives idempotent re-runs.
-    await q`
-      insert into ${documents} (collection, key, record)
-      select ${collection}, e ->> 'key', e -> 'record' from json_array_elements(${JSON.stringify(rows)}::text::json) e
-      on conflict (collection, key) do update set record = excluded.record, updated_at = now()`;
+  async function getMany<C extends CollectionName>(collection: C, keys: readonly (RecordKey | number)[]): Promise<Array<CollectionRecord<C> | undefined>> {
+    if (keys.length === 0) return [];
+    const wanted = keys.map(String);
+    const rows = await sql.unsafe<{ key: string; record: CollectionRecord<C> }[]>(
+      `select key, record from ${table(collection)} where key = any($1::text[])`,
+      [[...new Set(wanted)]],
+    );
+    const byKey = new Map(rows.map((r) => [r.key, r.record]));
+    return wanted.map((k) => byKey.get(k));
   }
 
-  async function upsert(resource: string, records: readonly unknown[]): Promise<number> {
-    if (!isResourceName(resource)) throw new TypeError(`unknown resource "${resource}"; one of ${RESOURCE_NAMES.join(', ')}`);
-    // The last of several records with one identity wins, as in a sequence of single upserts.
-    const unique = [...new Map(records.map((r) => [recordKey(resource, r), r])).values()];
-    await sql.begin(async (tx) => {
-      const q = tx as unknown as Sql;
-      if (resource === 'anime') await anime.upsert(q, unique as Anime[]);
-      else if (resource === 'manga') await manga.upsert(q, unique as Manga[]);
-      else await upsertDocuments(q, resource, unique);
-      await q`update ${generation} set value = value + 1`;
-    });
+  async function query<C extends CollectionName>(collection: C, q: RecordQuery): Promise<Page<CollectionRecord<C>>> {
+    const { offset, limit } = slice(q);
+    const p = new Params();
+    const select = q.select;
+    const where = whereSql(collection, q.where, p);
+    let from = `${table(collection)} t`;
+    let order = `${orderSql(collection, q.orderBy)} t.seq`;
+    let hits = '';
+    if (q.search !== undefined) {
+      if (!isSearchable(collection)) throw new TypeError(`${collection} is not searchable`);
+      const folded = normalizeTitle(q.search);
+      // Nothing to match (e.g. only punctuation): core's search index finds nothing either.
+      if (!folded) return { data: [], total: 0 };
+      hits = `with h as materialized (${hitsSql(s, collection, folded, p)}) `;
+      from = `h join ${table(collection)} t on t.key = h.key`;
+      if (!q.orderBy) order = rankSql(collection);
+    }
+    const count = `select count(*) as total from ${from} where ${where}`;
+    if (limit === 0) {
+      const [row] = await sql.unsafe<{ total: Count }[]>(`${hits}${count}`, p.values as never[]);
+      return { data: [], total: Number(row?.total ?? 0) };
+    }
+    const columns = select ? selectedSql(select, p) : 't.record';
+    // The total is its own count (an index-only or narrow scan), so that the page itself is a
+    // top-N walk of an order index instead of a sort of every match under a window count.
+    const rows = await sql.unsafe<Array<{ total: Count; n: Count | null } & Record<string, unknown>>>(
+      `${hits}select c.total, p.* from (${count}) c
+       left join (
+         select ${columns}, row_number() over () as n
+         from (select t.* from ${from} where ${where} order by ${order} limit ${limit} offset ${offset}) t
+       ) p on true
+       order by p.n`,
+      p.values as never[],
+    );
+    const total = Number(rows[0]?.total ?? 0);
+    const page = rows.filter((r) => r.n !== null);
+    const data = select ? page.map((r) => selected(select, r)) : page.map((r) => r.record);
+    return { data: data as CollectionRecord<C>[], total };
+  }
+
+  async function tally(collection: CollectionName, field: string, where?: Parameters<CatalogueStore['tally']>[2]): Promise<Tally> {
+    const type = fieldType(collection, field);
+    // core counts no boolean values.
+    if (type === 'bool') return [];
+    const p = new Params();
+    const condition = whereSql(collection, where, p);
+    const column = `t.${quoteIdentifier(field)}`;
+    const rows = isArrayType(type)
+      ? await sql.unsafe<{ v: number | string; n: Count }[]>(
+          `select v, count(*) as n from (select unnest(${column}) as v from ${table(collection)} t where ${condition}) e group by v`,
+          p.values as never[],
+        )
+      : await sql.unsafe<{ v: number | string; n: Count }[]>(
+          `select ${column} as v, count(*) as n from ${table(collection)} t where ${condition} and ${column} is not null group by ${column}`,
+          p.values as never[],
+        );
+    return rows.map((r) => [r.v, Number(r.n)]);
+  }
+
+  async function upsert(name: string, records: readonly unknown[]): Promise<number> {
+    const collection = collectionNamed(name);
+    // The last of several records with one key wins, as in a sequence of single upserts.
+    const unique = [...new Map(records.map((r) => [collectionKey(collection, r), r])).values()];
+    if (unique.length === 0) return 0;
+    await sql.begin((tx) => writeRecords(tx as unknown as Sql, schema, collection, unique));
     return unique.length;
   }
 
-  let delegate: { generation: string; store: Promise<CatalogueStore> } | undefined;
-
-  /** The memory store over the current tables, reloaded when the generation counter moved. */
-  async function memory(): Promise<CatalogueStore> {
-    const [row] = await sql<{ value: string }[]>`select value from ${generation}`;
-    const current = row?.value ?? '0';
-    if (delegate?.generation !== current) {
-      const load = async () => {
-        const data: Record<string, unknown[]> = {};
-        const animeRows = await sql<{ record: object }[]>`select record from ${animeRecords} order by mal_id`;
-        data.anime = animeRows.map((r) => r.record);
-        const mangaRows = await sql<{ record: object }[]>`select record from ${mangaRecords} order by mal_id`;
-        data.manga = mangaRows.map((r) => r.record);
-        const docs = await sql<{ collection: string; record: unknown }[]>`select collection, record from ${documents} order by collection, seq`;
-        for (const d of docs) (data[d.collection] ??= []).push(d.record);
-        return createMemoryStore(data as CatalogueData);
-      };
-      const loading = load();
-      delegate = { generation: current, store: loading };
-      // A failed load (a lost connection) is not kept: the next call tries again.
-      loading.catch(() => {
-        if (delegate?.store === loading) delegate = undefined;
-      });
-    }
-    return delegate.store;
-  }
-
-  /** A record of a collection kept in `documents`, by its `mal_id` (its upsert key). */
-  const byId =
-    <T>(collection: 'characters' | 'people' | 'producers') =>
-    async (id: number): Promise<T | undefined> => {
-      const [row] = await sql<{ record: T }[]>`select record from ${documents} where collection = ${collection} and key = ${String(id)}`;
-      return row?.record;
-    };
-
-  type InSql = 'getAnime' | 'searchAnime' | 'getManga' | 'searchManga' | 'getCharacter' | 'getPerson' | 'getProducer';
-  const store: Omit<PostgresStore, keyof CatalogueStore> & Pick<CatalogueStore, InSql> = {
+  const store = {
     schema,
     sql,
     migrate: () => migrateCatalogueSchema(sql, schema),
-    getAnime: anime.get,
-    searchAnime: anime.search,
-    getManga: manga.get,
-    searchManga: manga.search,
-    getCharacter: byId<Character>('characters'),
-    getPerson: byId<Person>('people'),
-    getProducer: byId<Producer>('producers'),
+    async get<C extends CollectionName>(collection: C, key: RecordKey | number): Promise<CollectionRecord<C> | undefined> {
+      const [row] = await sql.unsafe<{ record: CollectionRecord<C> }[]>(`select record from ${table(collection)} where key = $1::text`, [String(key)]);
+      return row?.record;
+    },
+    getMany,
+    query,
+    tally,
     upsert,
-    async seed(data) {
-      for (const [resource, records] of Object.entries(data) as [string, readonly unknown[] | undefined][]) {
-        for (let i = 0; records && i < records.length; i += SEED_BATCH) await upsert(resource, records.slice(i, i + SEED_BATCH));
+    async delete(collection: CollectionName, keys: readonly (RecordKey | number)[]): Promise<number> {
+      if (keys.length === 0) return 0;
+      const rows = await sql.unsafe(`delete from ${table(collection)} where key = any($1::text[]) returning 1`, [[...new Set(keys.map(String))]]);
+      return rows.length;
+    },
+    async seed(data: CatalogueData) {
+      for (const name of COLLECTION_NAMES) {
+        const records = (data[name] ?? []) as readonly unknown[];
+        for (let i = 0; i < records.length; i += SEED_BATCH) await upsert(name, records.slice(i, i + SEED_BATCH));
       }
       await store.analyze();
     },
@@ -227,30 +283,18 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         join pg_am am on am.oid = c.relam
         where n.nspname = ${schema} and am.amname = 'gin' and pg_has_role(c.relowner, 'USAGE')`;
       for (const { name } of indexes) await sql`select gin_clean_pending_list(${name}::regclass)`;
-      await sql.unsafe(`analyze ${ANALYZED.map((t) => `${quoteIdentifier(schema)}.${t}`).join(', ')}`);
+      const tables = COLLECTION_NAMES.flatMap((c) => (isSearchable(c) ? [table(c), `${s}.${quoteIdentifier(`${tableName(c)}_texts`)}`] : [table(c)]));
+      // One table a statement: each answers within the connection's silence timeout.
+      for (const t of tables) await sql.unsafe(`analyze ${t}`);
     },
-    async count(resource) {
-      if (resource === 'anime') return anime.count();
-      if (resource === 'manga') return manga.count();
-      const [row] = await sql<{ n: string }[]>`select count(*) as n from ${documents} where collection = ${resource}`;
+    async count(name: string) {
+      const [row] = await sql.unsafe<{ n: Count }[]>(`select count(*) as n from ${table(collectionNamed(name))}`);
       return Number(row?.n ?? 0);
     },
     async close() {
       if (owned) await sql.end({ timeout: 5 });
     },
   };
-
-  // Every other CatalogueStore method (those the memory store has and this file does not push
-  // down yet) runs on the memory delegate, so a new resource works here the day core adds it.
-  const template = createMemoryStore({}) as unknown as Record<string, unknown>;
-  const target = store as unknown as Record<string, unknown>;
-  for (const [name, value] of Object.entries(template)) {
-    if (typeof value !== 'function' || name in target) continue;
-    target[name] = async (...args: unknown[]) => {
-      const m = (await memory()) as unknown as Record<string, (...a: unknown[]) => unknown>;
-      return m[name]!(...args);
-    };
-  }
   // `sql` is the client itself (a tagged-template function), not a method.
   waiting = guardStore(store, ['sql']);
   return store as PostgresStore;

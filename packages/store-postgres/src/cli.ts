@@ -55,6 +55,9 @@ record per line, any size; a line over ${MAX_LINE_BYTES / 1024 / 1024} MiB is re
 Exit codes: 0 all imported; 1 some records rejected; 2 usage error; 3 the import failed
 part-way (committed batches are kept; re-run to finish); 4 FILE cannot be read as records.`;
 
+/** How long the importer's connection may stay silent while a statement runs (`timeoutMs` of the store). */
+const IMPORT_TIMEOUT_MS = 60_000;
+
 /** Default records per batch of a memory snapshot; see the usage. */
 const SNAPSHOT_BATCH = 10_000;
 
@@ -138,7 +141,9 @@ async function runImport(argv: string[]): Promise<number> {
     if (!/^postgres(ql)?:$/.test(URL.parse(url)?.protocol ?? '')) {
       throw new UsageError(`--database-url (or DATABASE_URL) must be a postgres:// URL, got "${url}"`);
     }
-    const store = createPostgresStore({ url, schema: values.schema, max: 2 });
+    // No client waits on an import: a statement may run long (the final `analyze()` of a large
+    // catalogue takes seconds), so only a connection silent for a minute is taken as lost.
+    const store = createPostgresStore({ url, schema: values.schema, max: 2, timeoutMs: IMPORT_TIMEOUT_MS });
     try {
       await store.migrate();
     } catch (error) {

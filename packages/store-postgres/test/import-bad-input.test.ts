@@ -182,7 +182,7 @@ async function startProxy(target: URL): Promise<{ url: string; armCut(): void; c
 
 describe.skipIf(!url)('catalogue-api import --store postgres: bad records and a lost database', () => {
   let sql: Sql;
-  const schema = `catalogue_test_bad_${Math.random().toString(36).slice(2, 10)}`;
+  const schema = `pgseam_import_bad_${Math.random().toString(36).slice(2, 10)}`;
   const db = (s: string, via = url!) => ['--store', 'postgres', '--database-url', via, '--schema', s];
   const ids = async (s: string) =>
     (await sql<{ mal_id: number }[]>`select mal_id from ${sql(`${s}.anime`)} order by mal_id`).map((r) => r.mal_id);

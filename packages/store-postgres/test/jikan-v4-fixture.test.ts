@@ -111,7 +111,7 @@ describe('real Jikan v4 records', () => {
   }, 120_000);
 
   it.skipIf(!url)('import into PostgreSQL with none rejected, and are served back alike', async () => {
-    const schema = `catalogue_test_jikan_${Math.random().toString(36).slice(2, 10)}`;
+    const schema = `pgseam_jikan_${Math.random().toString(36).slice(2, 10)}`;
     const sql = postgres(url!, { max: 2, onnotice: () => {} });
     try {
       await importAll(['--store', 'postgres', '--database-url', url!, '--schema', schema]);

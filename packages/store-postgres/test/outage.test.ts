@@ -8,7 +8,7 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogueApp, createChecker, createStatusApp, type CatalogueApp, type ServiceConfig } from '@catalogue-api/core';
+import { createCatalogueApp, createChecker, createStatusApp, StoreUnavailableError, type CatalogueApp, type ServiceConfig } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.js';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
@@ -34,7 +34,7 @@ function through(proxy: TcpProxy): string {
 describe.skipIf(!url)('PostgreSQL going away mid-run', () => {
   const admin = postgres(url ?? 'postgres://127.0.0.1/none', { max: 2, onnotice: () => {} });
   const suffix = `${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const schema = `catalogue_outage_${suffix}`;
+  const schema = `pgseam_outage_${suffix}`;
   const statusSchema = `status_outage_${suffix}`;
   let proxy: TcpProxy;
   let store: PostgresStore;
@@ -59,6 +59,22 @@ describe.skipIf(!url)('PostgreSQL going away mid-run', () => {
     await admin.unsafe(`drop schema if exists "${statusSchema}" cascade`);
     await admin.end({ timeout: 5 });
   });
+
+  it.each(FAULTS)('every record method throws StoreUnavailableError when PostgreSQL %s, and answers again once it is back', async (_, fault) => {
+    await expect.poll(async () => (await store.get('anime', id).catch(() => undefined))?.mal_id, { timeout: 5_000, interval: 50 }).toBe(id);
+    await proxy[fault]();
+    const calls = [
+      () => store.get('anime', id),
+      () => store.getMany('anime', [id]),
+      () => store.query('anime', { search: 'naruto', offset: 0, limit: 5 }),
+      () => store.tally('anime', 'tags'),
+      () => store.upsert('anime', demoData.anime.slice(0, 1)),
+      () => store.delete('anime', ['no-such-key']),
+    ];
+    for (const call of calls) await expect(call()).rejects.toSatisfy((e) => StoreUnavailableError.is(e));
+    await proxy.restore();
+    await expect.poll(async () => (await store.get('anime', id).catch(() => undefined))?.mal_id, { timeout: 5_000, interval: 50 }).toBe(id);
+  }, 20_000);
 
   it.each(FAULTS)('answers 503 with Retry-After: 1 when PostgreSQL %s, and serves again once it is back', async (_, fault) => {
     await expect.poll(async () => (await get()).status, { timeout: 5_000, interval: 50 }).toBe(200);

@@ -1,36 +1,48 @@
 /**
- * The store contract of `@catalogue-api/testkit` (the suite the memory store passes) against the
- * PostgreSQL store seeded with the demo data. Needs `DATABASE_URL`; each run uses its own schema.
+ * The two store contracts of `@catalogue-api/testkit` against the PostgreSQL store: the seam's
+ * methods one by one (`defineStoreContract`, from an empty schema), and every endpoint computed in
+ * core over it (`defineCatalogueContract`, seeded with the demo data). Needs `DATABASE_URL`; each
+ * run uses its own schemas.
  */
 import { describe, it } from 'vitest';
 import postgres from 'postgres';
 import { demoData } from '@catalogue-api/demo-data';
-import { defineCatalogueContract } from '@catalogue-api/testkit';
+import { defineCatalogueContract, defineStoreContract } from '@catalogue-api/testkit';
 import { createPostgresStore } from '../src/catalogue-store.js';
 
 const url = process.env.DATABASE_URL;
 
 if (url) {
   const sql = postgres(url, { max: 4, onnotice: () => {} });
-  const schema = `catalogue_contract_${Math.random().toString(36).slice(2, 10)}`;
+  const schemas: string[] = [];
+  const freshSchema = async () => {
+    const schema = `pgseam_contract_${Math.random().toString(36).slice(2, 10)}`;
+    schemas.push(schema);
+    const store = createPostgresStore({ sql, schema });
+    await store.migrate();
+    return store;
+  };
+  const cleanup = async () => {
+    for (const schema of schemas.splice(0)) await sql.unsafe(`drop schema if exists "${schema}" cascade`);
+  };
+  defineStoreContract('postgres', freshSchema, { cleanup });
   defineCatalogueContract(
     'postgres',
     async () => {
-      const store = createPostgresStore({ sql, schema });
-      await store.migrate();
+      const store = await freshSchema();
       await store.seed(demoData);
       return store;
     },
     {
       async cleanup() {
-        await sql.unsafe(`drop schema if exists "${schema}" cascade`);
+        await cleanup();
         await sql.end({ timeout: 5 });
       },
     },
   );
 } else {
   // A named skip, not a silent one: without a database there is no store to check.
-  describe.skip('CatalogueStore contract: postgres (DATABASE_URL is not set)', () => {
+  describe.skip('store contracts: postgres (DATABASE_URL is not set)', () => {
     it('needs DATABASE_URL', () => {});
   });
 }

@@ -2,20 +2,20 @@
  * The catalogue schema, as an ordered list of migrations. Each runs once per schema, recorded in
  * `catalogue_migrations`; never edit a released one, append a new one.
  *
- * Anime and manga are each split in three tables: `anime` (`manga`) holds one narrow row of typed,
- * indexed columns per entry (everything a search filters or orders by), `anime_records` the record
- * itself, and `anime_titles` every folded title for `pg_trgm` search. Every other collection of
- * `CatalogueData` is kept in `documents`, keyed by its identity (`resources.ts`) and in first-import
- * order (`seq`), which is the source order the API lists sub-records in. Keeping the records out of
- * the filter table keeps its heap small, so that a filtered scan reads a few MB at catalogue scale.
+ * Versions 1 to 5 split anime and manga each in three tables (typed columns, records, folded titles)
+ * and kept every other collection in `documents`, answering most questions from a per-process copy.
+ * Version 6 replaces them with one table per collection of core's `COLLECTIONS` (`tables.ts`), every
+ * question answered in SQL; after the last migration, `syncTables` brings those tables up to
+ * `COLLECTIONS` (a collection or field core adds needs no migration here).
  *
  * Records are stored as `json`, not `jsonb`: `jsonb` re-orders object keys (shortest first), and
  * the API must answer with Jikan's field order, byte for byte the same as the memory store.
  * @module
  */
 import type { Sql } from 'postgres';
-import type { Manga } from '@catalogue-api/core';
+import { isCollectionName, type Manga } from '@catalogue-api/core';
 import { MANGA, mediaTables } from './media.js';
+import { quoteIdentifier, syncTables, writeRecords } from './tables.js';
 
 /** The orderable anime columns; each gets an index per direction (nulls last both ways, ties by `mal_id`). */
 export const ORDER_COLUMNS = [
@@ -103,8 +103,51 @@ const titleMatchesFunction = (s: string, kind: string) =>
         where fuzzy <% t.title and t.title not like infix;`,
   );
 
-/** Manga records moved per statement by migration 4. */
+/** Records moved per statement by migrations 4 and 6. */
 const MOVE_BATCH = 1000;
+
+/** The tables of versions 1 to 5, which migration 6 replaces. */
+const V5_TABLES = ['anime_titles', 'anime_records', 'anime', 'manga_titles', 'manga_records', 'manga', 'documents'];
+
+/**
+ * Migration 6's move: the version 5 tables go to a schema of their own (with their indexes, whose
+ * names the new tables reuse), the new tables are created from `COLLECTIONS`, every record is
+ * written to them through the same code as an upsert's (anime and manga in `mal_id` order, the
+ * order version 5 listed them in; every other collection in its `seq` order), and the old tables
+ * are dropped.
+ */
+async function moveToCollectionTables(q: Sql, schema: string, s: string): Promise<void> {
+  const old = quoteIdentifier(`${schema}__v5`);
+  await q.unsafe(`create schema ${old}`);
+  for (const t of V5_TABLES) await q.unsafe(`alter table ${s}.${t} set schema ${old}`);
+  await syncTables(q, schema);
+  for (const kind of ['anime', 'manga'] as const) {
+    for (let after = -1; ; ) {
+      const rows = await q.unsafe<{ mal_id: number; record: unknown }[]>(
+        `select mal_id, record from ${old}.${kind}_records where mal_id > $1 order by mal_id limit ${MOVE_BATCH}`,
+        [after],
+      );
+      if (rows.length === 0) break;
+      await writeRecords(q, schema, kind, rows.map((r) => r.record));
+      after = rows.at(-1)!.mal_id;
+    }
+  }
+  const collections = await q.unsafe<{ collection: string }[]>(`select distinct collection from ${old}.documents`);
+  for (const { collection } of collections) {
+    // A collection core no longer has is left behind.
+    if (!isCollectionName(collection)) continue;
+    for (let after = '0'; ; ) {
+      const rows = await q.unsafe<{ seq: string; record: unknown }[]>(
+        `select seq, record from ${old}.documents where collection = $1 and seq > $2 order by seq limit ${MOVE_BATCH}`,
+        [collection, after],
+      );
+      if (rows.length === 0) break;
+      await writeRecords(q, schema, collection, rows.map((r) => r.record));
+      after = rows.at(-1)!.seq;
+    }
+  }
+  await q.unsafe(`drop schema ${old} cascade`);
+}
 
 /** A schema change: its SQL, then optionally work only code can do (in the same transaction). */
 interface Migration {
@@ -253,12 +296,17 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
     drop function ${s}.manga_title_matches(text, text);
     ${titleMatchesFunction(s, 'anime')}
     ${titleMatchesFunction(s, 'manga')}`,
+  // One table per collection of core's `COLLECTIONS` (internal/tables.ts), replacing the anime and
+  // manga tables and `documents`: every collection is queried in SQL, and nothing is reloaded, so
+  // the generation counter goes too.
+  {
+    sql: (s) => `
+    drop function ${s}.anime_title_matches(text, text);
+    drop function ${s}.manga_title_matches(text, text);
+    drop table ${s}.generation;`,
+    then: (q, schema, s) => moveToCollectionTables(q, schema, s),
+  },
 ];
-
-/** Quotes an SQL identifier. */
-export function quoteIdentifier(identifier: string): string {
-  return `"${identifier.replace(/"/g, '""')}"`;
-}
 
 /**
  * Brings a schema up to the latest version. Idempotent, and safe from several processes at once:
@@ -290,6 +338,7 @@ export async function migrateCatalogueSchema(sql: Sql, schema: string, upTo = MI
       await step.then?.(q, schema, s);
       await q.unsafe(`insert into ${s}.catalogue_migrations (version) values ($1)`, [version]);
     }
+    if (version === MIGRATIONS.length) await syncTables(q, schema);
     return version;
   });
 }

@@ -1,0 +1,98 @@
+/**
+ * Text search over a searchable collection (`pg_trgm`), for any collection with `search` in core's
+ * `COLLECTIONS`: the hits of a folded query with the tiers of core's search index (0 exact, 1
+ * prefix, 2 word prefix, 3 fuzzy), and for ordering fuzzy hits the best word similarity of a
+ * record's texts and its shortest matching text. Equally good hits are ordered by the collection's
+ * `relevance` keys.
+ * @module
+ */
+import { COLLECTIONS, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core';
+import { orderSql, type Params } from './conditions.js';
+import { quoteIdentifier, tableName } from './tables.js';
+
+/** Query characters the fuzzy (word similarity) match looks at; see {@link hitsSql}. */
+const FUZZY_CHARS = 48;
+
+/**
+ * Records a one- or two-letter query can match: the most relevant ones holding a word with that
+ * prefix, before filters, as in core's search index (its `candidates` default).
+ */
+export const SHORT_QUERY_CANDIDATES = 300;
+
+/**
+ * The relevance order of a collection's search hits after their tier, as SQL sort keys.
+ * @param collection - A searchable collection.
+ */
+export function relevanceSql(collection: CollectionName): string {
+  return orderSql(collection, COLLECTIONS[collection].relevance);
+}
+
+/**
+ * A statement selecting `(key, tier, wsim, len)` for every record whose texts match a folded query.
+ *
+ * One- and two-letter queries match word prefixes only, among the {@link SHORT_QUERY_CANDIDATES}
+ * most relevant records (as core's search index keeps them); longer ones match texts containing
+ * them and texts holding a stretch within `pg_trgm` word similarity 0.5 (`<table>_text_matches`;
+ * both answered by the GIN index), the latter from four letters on. The fuzzy match looks at the
+ * first {@link FUZZY_CHARS} characters: core's index, too, finds a fuzzy hit for a 200-character
+ * query only in a text holding most of it, and every further trigram adds a posting list to the
+ * index scan. Among equally close stretches the shorter text wins, as fuse.js's field-length norm
+ * makes it win in the memory store.
+ *
+ * Fuzzy junk, as in the memory store: when some hits share a word with the query (a text of theirs
+ * matches one of core's `queryWordPatterns`; every hit of a better tier does), the fuzzy hits none
+ * of whose matching texts shares one are dropped.
+ * @param schema - The schema (quoted).
+ * @param collection - A searchable collection.
+ * @param q - A folded, non-empty query.
+ * @param p - The statement's parameters.
+ */
+export function hitsSql(schema: string, collection: CollectionName, q: string, p: Params): string {
+  const t = tableName(collection);
+  const table = `${schema}.${quoteIdentifier(t)}`;
+  const texts = `${schema}.${quoteIdentifier(`${t}_texts`)}`;
+  const tier = `min(case when x.title = ${p.add(q, 'text')} then 0 when x.title like ${p.add(`${q}%`, 'text')} then 1 when x.title like ${p.add(`% ${q}%`, 'text')} then 2 else 3 end) as tier`;
+  if ([...q].length < 3) {
+    // Every hit is a word-prefix match, so the tier is the whole order. The texts of each
+    // candidate by its key (a lateral aggregate), not a scan of every text.
+    return `
+      select c.key, s.tier, 1::real as wsim, 0 as len
+      from (
+        select t.key from ${table} t where t._prefixes @> ${p.add([q], 'text[]')}
+        order by ${relevanceSql(collection)} t.seq limit ${SHORT_QUERY_CANDIDATES}
+      ) c
+      cross join lateral (select ${tier} from ${texts} x where x.key = c.key) s`;
+  }
+  // A three-letter query holds two word-edge trigrams ("  s", " sh") of its four, which half the
+  // texts share: its word-similarity candidates were eight times its infix hits and most of the time.
+  // Word similarity takes the query's trigrams as a set: a repeated word adds nothing but cost.
+  const words = [...new Set(q.split(' '))].join(' ');
+  const fuzzy = [...words].length < 4 ? null : words.length > FUZZY_CHARS ? words.slice(0, FUZZY_CHARS).trimEnd() : words;
+  // The few patterns a text holding a query word matches come first: most texts that share a
+  // word pass on them. Only the others that pass the edge pre-test (two patterns a word) are
+  // matched against the typo patterns (~4 a letter), a LIKE each, ~0.1 µs.
+  const patterns = queryWordPatterns(q);
+  const holds = patterns.filter((x) => !x.endsWith(' %'));
+  const typos = patterns.filter((x) => x.endsWith(' %'));
+  const edges = queryWordEdges(q);
+  const matches = `${schema}.${quoteIdentifier(`${t}_text_matches`)}`;
+  return `
+    select m.key, m.tier, m.wsim, m.len
+    from (
+      select m.*, bool_or(m.tier < 3 or m.shares) over () as some_share
+      from (
+        select x.key, ${tier}, max(x.wsim) as wsim, min(length(x.title)) as len,
+          bool_or(
+            ' ' || x.title || ' ' like any(${p.add(holds, 'text[]')})
+            or (' ' || x.title || ' ' like any(${p.add(edges, 'text[]')}) and ' ' || x.title || ' ' like any(${p.add(typos, 'text[]')}))
+          ) as shares
+        from ${matches}(${p.add(`%${q}%`, 'text')}, ${p.add(fuzzy, 'text')}) x group by x.key
+      ) m
+    ) m
+    where m.tier < 3 or m.shares or not m.some_share`;
+}
+
+/** The order of search hits by relevance (`h` the hits, `t` the table): tier, closeness of fuzzy hits, relevance keys. */
+export function rankSql(collection: CollectionName): string {
+  return `h.tier, case when h.tier = 3 then h.wsim end desc, case when h.tier = 3 then h.len end, ${relevanceSql(collection)} t.seq`;
+}

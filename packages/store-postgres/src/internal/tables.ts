@@ -1,0 +1,274 @@
+/**
+ * The tables of the catalogue, generated from core's `COLLECTIONS`: one table per collection
+ * (`animeCharacters` → `anime_characters`) holding each record whole (`record json`: `jsonb` would
+ * re-order its keys, and answers must keep Jikan's field order byte for byte), its key, its place in
+ * the stored order (`seq`, taken at its first write) and one typed, indexed column per declared
+ * field, computed by core's `fieldValues` when the record is written. A searchable collection also
+ * has `<table>_texts` (its folded search texts, `pg_trgm`-indexed), a `_prefixes` column (the one-
+ * and two-letter word prefixes of those texts) and a `<table>_text_matches` function.
+ *
+ * {@link syncTables} brings a schema's tables up to `COLLECTIONS` on every `migrate()`: a collection
+ * or field core adds gets its table or column (filled from the stored records) and indexes, without
+ * a migration of its own.
+ * @module
+ */
+import type { Sql } from 'postgres';
+import {
+  COLLECTION_NAMES,
+  COLLECTIONS,
+  collectionKey,
+  fieldValues,
+  normalizeTitle,
+  type CollectionName,
+  type FieldSpec,
+  type FieldType,
+} from '@catalogue-api/core';
+import { toWordPrefixes } from './media-rows.js';
+
+/** Quotes an SQL identifier. */
+export function quoteIdentifier(identifier: string): string {
+  return `"${identifier.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The table of a collection: its name in snake case (`animeCharacters` → `anime_characters`).
+ * @param collection - The collection.
+ */
+export function tableName(collection: CollectionName): string {
+  return collection.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/** Each field type's column type (see `FieldType` in core). */
+const COLUMN_TYPES: Record<FieldType, string> = {
+  int: 'integer',
+  float: 'double precision',
+  text: 'text collate "C"',
+  bool: 'boolean',
+  ints: 'integer[] not null default \'{}\'',
+  texts: 'text[] not null default \'{}\'',
+};
+
+/** Each field type's column type as `format_type` names it. */
+const FORMATTED_TYPES: Record<FieldType, string> = {
+  int: 'integer',
+  float: 'double precision',
+  text: 'text',
+  bool: 'boolean',
+  ints: 'integer[]',
+  texts: 'text[]',
+};
+
+/** Columns every table has; no field may be named so. */
+const RESERVED = new Set(['key', 'seq', 'record', '_prefixes']);
+
+/** Whether a field type holds arrays. */
+export const isArrayType = (type: FieldType): boolean => type === 'ints' || type === 'texts';
+
+/**
+ * The fields of a collection, checked to be usable as column names.
+ * @param collection - The collection.
+ * @returns `[name, spec]` pairs in declaration order.
+ */
+export function fieldsOf(collection: CollectionName): Array<[string, FieldSpec<unknown>]> {
+  const fields = Object.entries(COLLECTIONS[collection].fields) as Array<[string, FieldSpec<unknown>]>;
+  for (const [name] of fields) {
+    if (RESERVED.has(name) || !/^[a-z][a-z0-9_]*$/.test(name)) throw new TypeError(`field "${name}" of ${collection} cannot be a column`);
+  }
+  return fields;
+}
+
+/** Whether a collection is searchable. */
+export const isSearchable = (collection: CollectionName): boolean => COLLECTIONS[collection].search !== undefined;
+
+/** The tables, columns, indexes and functions a schema holds. */
+interface Existing {
+  /** Each table's columns: their type (`format_type`) and storage (`p` plain, `m` main, `x` extended). */
+  columns: Map<string, Map<string, { type: string; storage: string }>>;
+  relations: Set<string>;
+  functions: Set<string>;
+}
+
+async function existing(q: Sql, schema: string): Promise<Existing> {
+  const columns = new Map<string, Map<string, { type: string; storage: string }>>();
+  const rows = await q<{ table: string; column: string; type: string; storage: string }[]>`
+    select c.relname as table, a.attname as column, format_type(a.atttypid, a.atttypmod) as type, a.attstorage as storage
+    from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = ${schema} and c.relkind = 'r' and a.attnum > 0 and not a.attisdropped`;
+  for (const r of rows) {
+    let table = columns.get(r.table);
+    if (!table) columns.set(r.table, (table = new Map()));
+    table.set(r.column, { type: r.type, storage: r.storage });
+  }
+  const relations = await q<{ name: string }[]>`
+    select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema}`;
+  const functions = await q<{ name: string }[]>`
+    select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = ${schema}`;
+  return { columns, relations: new Set(relations.map((r) => r.name)), functions: new Set(functions.map((f) => f.name)) };
+}
+
+/**
+ * The text match function of a searchable table: the texts containing `infix` (a `LIKE` pattern),
+ * then those holding a stretch within `pg_trgm` word similarity 0.5 of `fuzzy`, each with that
+ * similarity (1 for a containing text), computed once. The settings hold whatever the connection's:
+ * plans for the actual values (a generic plan cannot tell a rare trigram from a common one), and the
+ * GIN index even when its estimate for a long query's many trigrams exceeds a sequential scan's,
+ * which runs `word_similarity` on every text (seconds). Two statements, not one OR: for an OR of
+ * both the planner picks a scan of every row. (As the `*_title_matches` functions of schema
+ * versions 2 to 5 did for anime and manga titles.)
+ */
+const textMatchesFunction = (s: string, t: string) => `
+  create function ${s}.${quoteIdentifier(`${t}_text_matches`)}(infix text, fuzzy text) returns table (key text, title text, wsim real)
+  language plpgsql stable
+  set pg_trgm.word_similarity_threshold = 0.5
+  set plan_cache_mode = force_custom_plan
+  set enable_seqscan = off
+  as $f$
+  begin
+    return query select x.key, x.title, 1::real from ${s}.${quoteIdentifier(`${t}_texts`)} x where x.title like infix;
+    return query select x.key, x.title, word_similarity(fuzzy, x.title) from ${s}.${quoteIdentifier(`${t}_texts`)} x
+      where fuzzy <% x.title and x.title not like infix;
+  end
+  $f$;`;
+
+/** Records read per statement when a new column is filled from the stored records. */
+const REFILL_BATCH = 1000;
+
+/**
+ * Brings a schema's tables up to `COLLECTIONS`: creates missing tables, columns, indexes and text
+ * match functions, re-creates a column whose type changed, and fills new columns (and new search
+ * texts) from the records already stored. Only what is missing is touched, so that an up-to-date
+ * schema takes no lock. Run inside `migrate()`'s transaction and advisory lock.
+ * @param q - The transaction.
+ * @param schema - The schema (unquoted).
+ */
+export async function syncTables(q: Sql, schema: string): Promise<void> {
+  const s = quoteIdentifier(schema);
+  const have = await existing(q, schema);
+  const statements: string[] = [];
+  const refill = new Set<CollectionName>();
+  for (const collection of COLLECTION_NAMES) {
+    const t = tableName(collection);
+    const table = `${s}.${quoteIdentifier(t)}`;
+    const columns = have.columns.get(t);
+    if (!columns) {
+      // Records go out of line from 128 bytes on, so that the heap scanned by counts and filters
+      // holds keys and field values only (a record is a few kB).
+      statements.push(
+        `create table ${table} (key text primary key, seq bigserial not null, record json not null) with (toast_tuple_target = 128)`,
+        `create index ${quoteIdentifier(`${t}_seq`)} on ${table} (seq)`,
+      );
+    }
+    // Records go out of line, field values stay in the row (`main`): a filter, count or tally
+    // reads the heap only, not a TOAST chunk per row.
+    const inline = (column: string) => {
+      if (columns?.get(column)?.storage !== 'm') statements.push(`alter table ${table} alter column ${quoteIdentifier(column)} set storage main`);
+    };
+    inline('key');
+    const index = (name: string, definition: string) => {
+      if (!have.relations.has(name)) statements.push(`create index ${quoteIdentifier(name)} on ${table} ${definition}`);
+    };
+    for (const [name, spec] of fieldsOf(collection)) {
+      const column = quoteIdentifier(name);
+      const type = columns?.get(name)?.type;
+      if (type !== FORMATTED_TYPES[spec.type]) {
+        if (type !== undefined) statements.push(`alter table ${table} drop column ${column}`);
+        statements.push(`alter table ${table} add column ${column} ${COLUMN_TYPES[spec.type]}`);
+        // A re-created column lost its indexes with it.
+        for (const suffix of ['', '_asc', '_desc', '_gin']) have.relations.delete(`${t}_${name}${suffix}`);
+        if (columns) refill.add(collection);
+      }
+      if (spec.type === 'text' || isArrayType(spec.type)) inline(name);
+      if (isArrayType(spec.type)) index(`${t}_${name}_gin`, `using gin (${column})`);
+      else if (spec.ordered) {
+        index(`${t}_${name}_asc`, `(${column} asc nulls last, seq)`);
+        index(`${t}_${name}_desc`, `(${column} desc nulls last, seq)`);
+      } else if (spec.type !== 'bool') index(`${t}_${name}`, `(${column})`);
+    }
+    if (isSearchable(collection)) {
+      const texts = `${s}.${quoteIdentifier(`${t}_texts`)}`;
+      if (!columns?.has('_prefixes')) {
+        statements.push(`alter table ${table} add column _prefixes text[] not null default '{}'`);
+        if (columns) refill.add(collection);
+      }
+      inline('_prefixes');
+      index(`${t}_prefixes_gin`, 'using gin (_prefixes)');
+      if (!have.columns.has(`${t}_texts`)) {
+        statements.push(
+          `create table ${texts} (key text not null references ${table} (key) on delete cascade, title text not null, primary key (key, title))`,
+          `create index ${quoteIdentifier(`${t}_texts_trgm`)} on ${texts} using gin (title gin_trgm_ops)`,
+        );
+        if (columns) refill.add(collection);
+      }
+      if (!have.functions.has(`${t}_text_matches`)) statements.push(textMatchesFunction(s, t));
+    }
+  }
+  for (const statement of statements) await q.unsafe(statement);
+  for (const collection of refill) {
+    const table = `${s}.${quoteIdentifier(tableName(collection))}`;
+    for (let after = 0; ; ) {
+      const rows = await q.unsafe<{ seq: string; record: unknown }[]>(`select seq, record from ${table} where seq > $1 order by seq limit ${REFILL_BATCH}`, [
+        after,
+      ]);
+      if (rows.length === 0) break;
+      await writeRecords(q, schema, collection, rows.map((r) => r.record));
+      after = Number(rows.at(-1)!.seq);
+    }
+  }
+}
+
+/**
+ * The folded, distinct, non-empty search texts of a record (as core's search index folds them).
+ * @param collection - A searchable collection.
+ * @param record - A record of it.
+ */
+export function searchTexts(collection: CollectionName, record: unknown): string[] {
+  const search = COLLECTIONS[collection].search as ((r: unknown) => readonly string[]) | undefined;
+  if (!search) return [];
+  return [...new Set(search(record).map(normalizeTitle).filter(Boolean))];
+}
+
+/**
+ * Inserts records, or replaces those whose key exists (keeping their `seq`): their field columns,
+ * and for a searchable collection their texts and word prefixes. Keys must be distinct.
+ * @param q - A transaction.
+ * @param schema - The schema (unquoted).
+ * @param collection - The collection.
+ * @param records - Valid records with distinct keys.
+ */
+export async function writeRecords(q: Sql, schema: string, collection: CollectionName, records: readonly unknown[]): Promise<void> {
+  if (records.length === 0) return;
+  const s = quoteIdentifier(schema);
+  const t = tableName(collection);
+  const table = `${s}.${quoteIdentifier(t)}`;
+  const searchable = isSearchable(collection);
+  const columns = ['key', 'record', ...fieldsOf(collection).map(([name]) => name), ...(searchable ? ['_prefixes'] : [])].map(quoteIdentifier);
+  const texts: Array<{ key: string; title: string }> = [];
+  const rows = records.map((record) => {
+    const key = collectionKey(collection, record);
+    const row: Record<string, unknown> = { key, record, ...fieldValues(collection, record) };
+    if (searchable) {
+      const folded = searchTexts(collection, record);
+      for (const title of folded) texts.push({ key, title });
+      row._prefixes = toWordPrefixes(folded);
+    }
+    return row;
+  });
+  const list = columns.join(', ');
+  const updates = columns
+    .slice(1)
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ');
+  // One JSON parameter per statement, unpacked by PostgreSQL; a `json` value keeps its text as sent.
+  await q.unsafe(
+    `insert into ${table} (${list}) select ${list} from json_populate_recordset(null::${table}, $1::text::json) on conflict (key) do update set ${updates}`,
+    [JSON.stringify(rows)],
+  );
+  if (!searchable) return;
+  const textTable = `${s}.${quoteIdentifier(`${t}_texts`)}`;
+  await q.unsafe(`delete from ${textTable} where key = any($1::text[])`, [rows.map((r) => r.key as string)]);
+  if (texts.length > 0) {
+    await q.unsafe(`insert into ${textTable} (key, title) select key, title from json_populate_recordset(null::${textTable}, $1::text::json)`, [
+      JSON.stringify(texts),
+    ]);
+  }
+}

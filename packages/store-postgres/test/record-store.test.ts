@@ -1,0 +1,258 @@
+/**
+ * The PostgreSQL store against core's reference `createRecordStore`, both loaded with the demo
+ * data: generated queries on every collection (every condition op, `null`s included, orderings both
+ * ways with ties, slices at 0 and past the end, selections) and tallies answer the same JSON, byte
+ * for byte; every exact name of a demo anime, manga, character and person finds the same first hit;
+ * and after upserts and deletes, a second store on the same schema answers as the reference does,
+ * at once. Needs `DATABASE_URL`; the run uses its own schema and drops it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import postgres, { type Sql } from 'postgres';
+import {
+  COLLECTION_NAMES,
+  COLLECTIONS,
+  createRecordStore,
+  fieldValues,
+  loadCatalogue,
+  normalizeTitle,
+  type CollectionName,
+  type Condition,
+  type FieldSpec,
+  type OrderKey,
+  type RecordQuery,
+  type CatalogueStore,
+} from '@catalogue-api/core';
+import { demoData } from '@catalogue-api/demo-data';
+import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
+
+const url = process.env.DATABASE_URL;
+
+/** mulberry32: the same queries on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Values = Map<string, Array<number | string | boolean | null>>;
+
+/** Every value each field of a collection holds in the demo data (array fields: their elements). */
+function valuesOf(collection: CollectionName): Values {
+  const values: Values = new Map();
+  for (const record of (demoData[collection] ?? []) as readonly unknown[]) {
+    for (const [field, v] of Object.entries(fieldValues(collection, record))) {
+      const list = values.get(field) ?? [];
+      if (Array.isArray(v)) list.push(...(v as Array<number | string>));
+      else list.push(v as number | string | boolean | null);
+      values.set(field, list);
+    }
+  }
+  return values;
+}
+
+/** Generated queries over one collection. */
+function* queries(collection: CollectionName, count: number, seed: number): Generator<RecordQuery> {
+  const next = random(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
+  const fields = Object.entries(COLLECTIONS[collection].fields) as Array<[string, FieldSpec<unknown>]>;
+  const values = valuesOf(collection);
+  const size = (demoData[collection] ?? []).length;
+  const sample = (field: string, type: string): number | string | boolean => {
+    const known = (values.get(field) ?? []).filter((v) => v !== null);
+    if (known.length > 0 && next() < 0.85) return known[Math.floor(next() * known.length)]!;
+    if (type === 'bool') return next() < 0.5;
+    if (type === 'text' || type === 'texts') return pick(['', 'a', 'zzz', 'anime:1', 'Tv']);
+    return pick([0, 1, 7, -3, 2.5, 1e9]);
+  };
+  const condition = (depth: number): Condition => {
+    if (depth === 0 && next() < 0.08) {
+      return { op: 'any', of: Array.from({ length: Math.floor(next() * 3) }, () => Array.from({ length: Math.floor(next() * 3) }, () => condition(1))) };
+    }
+    const [field, spec] = pick(fields);
+    const array = spec.type === 'ints' || spec.type === 'texts';
+    const ops = array
+      ? (['has', 'hasAll', 'hasAny', 'hasNone', 'null', 'notNull', 'eq', 'ne', 'in', 'notIn', 'lt'] as const)
+      : spec.type === 'bool'
+        ? (['eq', 'ne', 'null', 'notNull', 'in', 'notIn', 'lt', 'has', 'hasNone'] as const)
+        : spec.type === 'text'
+          ? (['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'notIn', 'prefix', 'null', 'notNull', 'has', 'hasAll'] as const)
+          : (['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'notIn', 'prefix', 'null', 'notNull', 'hasAny'] as const);
+    const op = pick(ops);
+    const several = () => Array.from({ length: Math.floor(next() * 4) }, () => sample(field, spec.type) as number | string);
+    switch (op) {
+      case 'eq':
+      case 'ne':
+        return { field, op, value: sample(field, spec.type) };
+      case 'lt':
+      case 'lte':
+      case 'gt':
+      case 'gte': {
+        const v = sample(field, spec.type);
+        // An order comparison of a number with a string coerces in JavaScript; core never asks one.
+        return { field, op, value: typeof v === 'boolean' ? 1 : array && typeof v === 'string' ? v : v };
+      }
+      case 'in':
+      case 'notIn':
+      case 'hasAll':
+      case 'hasAny':
+      case 'hasNone':
+        return { field, op, values: several() };
+      case 'prefix': {
+        const v = sample(field, 'text');
+        return { field, op, value: typeof v === 'string' ? v.slice(0, Math.floor(next() * 4)) : 'a' };
+      }
+      case 'has':
+        return { field, op, value: sample(field, spec.type) as number | string };
+      case 'null':
+      case 'notNull':
+        return { field, op };
+    }
+  };
+  const scalars = fields.filter(([, spec]) => spec.type !== 'ints' && spec.type !== 'texts');
+  const keys = Object.keys(((demoData[collection] ?? [])[0] ?? {}) as object);
+  for (let i = 0; i < count; i++) {
+    const where = Array.from({ length: Math.floor(next() * 3) }, () => condition(0)).filter(
+      // lt/gt with a value of another type than the field's is not asked (see above).
+      (c) => c.op === 'any' || !['lt', 'lte', 'gt', 'gte'].includes(c.op) || comparableOrder(collection, c),
+    );
+    const orderBy: OrderKey[] | undefined =
+      scalars.length > 0 && next() < 0.7 ? Array.from({ length: 1 + Math.floor(next() * 2) }, () => ({ field: pick(scalars)[0], dir: next() < 0.5 ? 'asc' : 'desc' })) : undefined;
+    const offset = pick([0, 0, 0, 1, 3, 17, size - 1, size, size + 5].filter((n) => n >= 0));
+    const limit = pick([0, 1, 5, 25, 1000]);
+    const select = keys.length > 0 && next() < 0.2 ? [...Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(keys)), ...(next() < 0.3 ? ['no_such_field'] : [])] : undefined;
+    yield { where: where.length ? where : undefined, orderBy, offset, limit, select: select ? [...new Set(select)] : undefined };
+  }
+}
+
+function comparableOrder(collection: CollectionName, c: Condition): boolean {
+  if (c.op !== 'lt' && c.op !== 'lte' && c.op !== 'gt' && c.op !== 'gte') return true;
+  const spec = (COLLECTIONS[collection].fields as Record<string, FieldSpec<unknown>>)[c.field]!;
+  if (spec.type === 'ints' || spec.type === 'texts' || spec.type === 'bool') return true;
+  return (spec.type === 'text') === (typeof c.value === 'string');
+}
+
+const sortedTally = (t: Array<[number | string, number]>) => [...t].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0));
+
+describe.skipIf(!url)('PostgreSQL record store against the reference store', () => {
+  let sql: Sql;
+  let store: PostgresStore;
+  let reference: CatalogueStore;
+  const schema = `pgseam_records_${Math.random().toString(36).slice(2, 10)}`;
+
+  beforeAll(async () => {
+    sql = postgres(url!, { max: 4, onnotice: () => {} });
+    store = createPostgresStore({ sql, schema });
+    await store.migrate();
+    await store.seed(demoData);
+    reference = await loadCatalogue(createRecordStore(), demoData);
+  }, 120_000);
+
+  afterAll(async () => {
+    await sql?.unsafe(`drop schema if exists "${schema}" cascade`);
+    await sql?.end({ timeout: 5 });
+  });
+
+  it('holds every demo record of every collection, byte for byte, by key', async () => {
+    for (const collection of COLLECTION_NAMES) {
+      const records = (demoData[collection] ?? []) as readonly unknown[];
+      expect(await store.count(collection), collection).toBe(records.length);
+      const all = await store.query(collection, { offset: 0, limit: records.length + 1 });
+      expect(JSON.stringify(all), collection).toBe(JSON.stringify(await reference.query(collection, { offset: 0, limit: records.length + 1 })));
+    }
+    const first = demoData.anime[0]!;
+    expect(JSON.stringify(await store.get('anime', first.mal_id))).toBe(JSON.stringify(first));
+    expect(await store.get('anime', 999_999_999)).toBeUndefined();
+    const keys = [String(first.mal_id), 'nope', first.mal_id];
+    expect(JSON.stringify(await store.getMany('anime', keys))).toBe(JSON.stringify(await reference.getMany('anime', keys)));
+  });
+
+  describe.each(COLLECTION_NAMES.filter((c) => Object.keys(COLLECTIONS[c].fields).length > 0).map((c, i) => [c, i] as const))('%s', (collection, i) => {
+    it('answers generated queries byte for byte as the reference store', async () => {
+      let n = 0;
+      for (const q of queries(collection, 80, 1000 + i)) {
+        const [pg, ref] = await Promise.all([store.query(collection, q), reference.query(collection, q)]);
+        expect(JSON.stringify(pg), `${collection} ${JSON.stringify(q)}`).toBe(JSON.stringify(ref));
+        n++;
+      }
+      expect(n).toBe(80);
+    });
+
+    it('tallies every field as the reference store, with and without conditions', async () => {
+      const [where] = [...queries(collection, 1, 2000 + i)];
+      for (const field of Object.keys(COLLECTIONS[collection].fields)) {
+        for (const w of [undefined, where?.where]) {
+          const [pg, ref] = await Promise.all([store.tally(collection, field, w), reference.tally(collection, field, w)]);
+          expect(sortedTally(pg), `${collection}.${field} ${JSON.stringify(w)}`).toEqual(sortedTally(ref));
+        }
+      }
+    });
+  });
+
+  it.each(['anime', 'manga', 'characters', 'people'] as const)('finds the same first hit as the reference for every exact name of the demo %s', async (collection) => {
+    const search = COLLECTIONS[collection].search as (r: unknown) => readonly string[];
+    const names = new Set<string>();
+    for (const record of demoData[collection] ?? []) for (const text of search(record).slice(0, 2)) if (normalizeTitle(text)) names.add(text);
+    expect(names.size).toBeGreaterThan(20);
+    const misses: string[] = [];
+    for (const name of names) {
+      const q = { search: name, offset: 0, limit: 1, select: ['mal_id'] };
+      const [pg, ref] = await Promise.all([store.query(collection, q), reference.query(collection, q)]);
+      if (JSON.stringify(pg.data) !== JSON.stringify(ref.data)) misses.push(`${name}: ${JSON.stringify(pg.data)} vs ${JSON.stringify(ref.data)}`);
+    }
+    expect(misses).toEqual([]);
+  }, 120_000);
+
+  it('searches with conditions and an ordering as the reference (hits filtered, then ordered with ties in stored order)', async () => {
+    for (const [collection, search] of [
+      ['anime', 'no'],
+      ['anime', 'monogatari'],
+      ['manga', 'the'],
+      ['characters', 'ko'],
+      ['people', 'kana'],
+    ] as const) {
+      const q: RecordQuery = { search, orderBy: [{ field: 'favorites', dir: 'desc' }], offset: 0, limit: 1000 };
+      const [pg, ref] = await Promise.all([store.query(collection, q), reference.query(collection, q)]);
+      // Fuzzy hits may differ (each store its own matcher); the shared ones come in the same order.
+      const refIds = ref.data.map((r) => (r as { mal_id: number }).mal_id);
+      const pgIds = pg.data.map((r) => (r as { mal_id: number }).mal_id);
+      expect(pgIds.length, `${collection} ${search}`).toBeGreaterThan(0);
+      expect(pgIds.filter((id) => refIds.includes(id)), `${collection} ${search}`).toEqual(refIds.filter((id) => pgIds.includes(id)));
+    }
+    expect(await store.query('anime', { search: '!!!', offset: 0, limit: 10 })).toEqual({ data: [], total: 0 });
+  }, 60_000);
+
+  it('after upserts (new and existing keys) and deletes, a second store on the schema answers as the reference at once', async () => {
+    const other = createPostgresStore({ sql, schema });
+    const anime = demoData.anime;
+    const changed = { ...anime[3]!, title: 'Zzyzx Renamed', score: 9.99, titles: [{ type: 'Default', title: 'Zzyzx Renamed' }] };
+    const added = { ...anime[5]!, mal_id: 77_000_001, title: 'Qwertz Added', titles: [{ type: 'Default', title: 'Qwertz Added' }] };
+    for (const s of [store, reference] as CatalogueStore[]) {
+      expect(await s.upsert('anime', [changed, added, added])).toBe(2);
+      expect(await s.delete('anime', [anime[7]!.mal_id, 'no-such-key'])).toBe(1);
+      expect(await s.delete('animeCharacters', [`${anime[0]!.mal_id}:${(demoData.animeCharacters ?? []).find((r) => r.anime_id === anime[0]!.mal_id)?.character_id}`])).toBe(1);
+    }
+    const checks: Array<[CollectionName, RecordQuery]> = [
+      ['anime', { offset: 0, limit: 5000 }],
+      ['anime', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 0, limit: 10 }],
+      ['anime', { where: [{ field: 'title', op: 'prefix', value: 'zzyzx' }], offset: 0, limit: 10 }],
+      ['anime', { search: 'zzyzx renamed', offset: 0, limit: 1, select: ['mal_id', 'title'] }],
+      ['anime', { search: 'qwertz added', offset: 0, limit: 1, select: ['mal_id'] }],
+      ['animeCharacters', { where: [{ field: 'owners', op: 'has', value: `anime:${anime[0]!.mal_id}` }], offset: 0, limit: 1000 }],
+    ];
+    for (const [collection, q] of checks) {
+      expect(JSON.stringify(await other.query(collection, q)), JSON.stringify(q)).toBe(JSON.stringify(await reference.query(collection, q)));
+    }
+    expect(JSON.stringify(await other.get('anime', changed.mal_id))).toBe(JSON.stringify(changed));
+    expect(await other.get('anime', anime[7]!.mal_id)).toBeUndefined();
+  });
+
+  it('rejects an unknown collection and an undeclared field by name', async () => {
+    await expect(store.upsert('nonsense', [{ mal_id: 1 }])).rejects.toThrow(/unknown resource "nonsense"/);
+    await expect(store.query('anime', { where: [{ field: 'nope', op: 'null' }], offset: 0, limit: 1 })).rejects.toThrow(/anime has no field "nope"/);
+  });
+});
