@@ -6,18 +6,9 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { exampleCode } from './lib/doc-snippets.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-function region(file, name) {
-  const lines = readFileSync(`${root}${file}`, 'utf8').split('\n');
-  const start = lines.findIndex((l) => l.trim() === `// #region ${name}`);
-  const end = lines.findIndex((l, i) => i > start && l.trim() === `// #endregion ${name}`);
-  if (start < 0 || end < 0) throw new Error(`${file} has no region "${name}"`);
-  const body = lines.slice(start + 1, end);
-  const indent = Math.min(...body.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
-  return body.map((l) => l.slice(indent)).join('\n').trim();
-}
 
 const pages = [
   ...readdirSync(`${root}docs`).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
@@ -28,10 +19,7 @@ let changed = 0;
 for (const page of pages) {
   const path = `${root}${page}`;
   const text = readFileSync(path, 'utf8');
-  const next = text.replace(/(<!-- example: ([^\n]*?) -->\n```(\w+)\n)[\s\S]*?```/g, (_m, head, marker) => {
-    const [file, ...regions] = marker.split('#');
-    return `${head}${regions.map((name) => region(file, name)).join('\n\n')}\n\`\`\``;
-  });
+  const next = text.replace(/(<!-- example: ([^\n]*?) -->\n```(\w+)\n)[\s\S]*?```/g, (_m, head, marker) => `${head}${exampleCode(marker)}\n\`\`\``);
   if (next !== text) {
     writeFileSync(path, next);
     changed++;

@@ -7,6 +7,7 @@
  */
 import { normalizeTitle } from '../../packages/core/src/search.ts';
 import type { Anime } from '../../packages/core/src/schemas/anime.ts';
+import { mulberry32 } from '../../scripts/lib/mulberry32.mjs';
 
 /** A query kind. */
 export type QueryKind = 'exact' | 'english' | 'synonym' | 'typo' | 'partial' | 'romaji' | 'fragment';
@@ -19,18 +20,6 @@ export interface LabelledQuery {
   expected: number;
   /** Every entry that counts as a hit (the expected one, and others bearing the very same title). */
   accept: Set<number>;
-}
-
-/** Seeded PRNG (mulberry32). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const KEYBOARD_NEIGHBOURS: Record<string, string> = {

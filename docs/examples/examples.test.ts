@@ -9,20 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { spawnServer } from '@catalogue-api/testkit';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+import { exampleCode } from '../../scripts/lib/doc-snippets.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const docs = `${root}docs/`;
-
-/** The text of `// #region name` … `// #endregion name` in a file, dedented. */
-function region(file: string, name: string): string {
-  const lines = readFileSync(`${root}${file}`, 'utf8').split('\n');
-  const start = lines.findIndex((l) => l.trim() === `// #region ${name}`);
-  const end = lines.findIndex((l, i) => i > start && l.trim() === `// #endregion ${name}`);
-  if (start < 0 || end < 0) throw new Error(`${file} has no region "${name}"`);
-  const body = lines.slice(start + 1, end);
-  const indent = Math.min(...body.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
-  return body.map((l) => l.slice(indent)).join('\n').trim();
-}
 
 /** Every fenced TypeScript block of a page, with the `<!-- example: file#region… -->` line above it. */
 function snippets(page: string) {
@@ -73,9 +63,7 @@ describe('snippets in docs/*.md and the packages\' READMEs are regions of compil
     it(`${page}: every code block names its source and matches it`, () => {
       for (const { marker, code } of snippets(page)) {
         expect(marker, `a code block in ${page} has no <!-- example: … --> line:\n${code.slice(0, 200)}`).toBeDefined();
-        const [file, ...regions] = marker!.split('#');
-        const expected = regions.map((name) => region(file!, name)).join('\n\n');
-        expect(code, `${page} differs from ${marker}; run node scripts/sync-doc-snippets.mjs`).toBe(expected);
+        expect(code, `${page} differs from ${marker}; run node scripts/sync-doc-snippets.mjs`).toBe(exampleCode(marker!));
       }
     });
   }

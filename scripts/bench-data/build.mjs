@@ -19,6 +19,7 @@ import zlib from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
 import { assignMediaRanks, checkMediaRanks } from '../lib/media-ranks.mjs';
+import { mulberry32 } from '../lib/mulberry32.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -32,17 +33,6 @@ const COUNTS = {
   people: Math.round(30_000 * SCALE),
 };
 
-/** Seeded PRNG (mulberry32). */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = mulberry32(SEED);
 const int = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
 const pick = (list) => list[Math.floor(rand() * list.length)];

@@ -13,45 +13,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { parseCsv } from '../lib/csv.mjs';
+import { readSourceJson, readSourceText } from '../lib/source-files.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
-const dataDir = process.env.SHARED_DATA ? path.resolve(process.env.SHARED_DATA) : path.resolve(repoRoot, '..', 'shared', 'data');
-const gunzipText = (file) => zlib.gunzipSync(fs.readFileSync(path.join(dataDir, file))).toString('utf8');
-
-/** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks. */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
 
 const clean = (s) => (s ?? '').replace(/[\t\r\n|]+/g, ' ').replace(/\s+/g, ' ').trim();
 const known = (s) => (s && s !== 'UNKNOWN' ? clean(s) : '');
@@ -65,7 +31,7 @@ const entry = (id) => {
 };
 
 // anime-2023.slim.csv.gz: every id and its default title.
-const [slimHead, ...slim] = parseCsv(gunzipText('anime-2023.slim.csv.gz'));
+const [slimHead, ...slim] = parseCsv(readSourceText('anime-2023.slim.csv.gz'));
 const sId = slimHead.indexOf('anime_id');
 const sName = slimHead.indexOf('Name');
 for (const row of slim) {
@@ -74,7 +40,7 @@ for (const row of slim) {
 }
 
 // anime-2023.full-ids-1-2000.csv.gz: English and Japanese titles.
-const [fullHead, ...full] = parseCsv(gunzipText('anime-2023.full-ids-1-2000.csv.gz'));
+const [fullHead, ...full] = parseCsv(readSourceText('anime-2023.full-ids-1-2000.csv.gz'));
 const f = (name) => fullHead.indexOf(name);
 for (const row of full) {
   if (!row[f('anime_id')]) continue;
@@ -85,7 +51,7 @@ for (const row of full) {
 }
 
 // anime-tv-2006-2027.ate329.json.gz (TV 2006–2027): English, Japanese and synonyms.
-for (const a of JSON.parse(gunzipText('anime-tv-2006-2027.ate329.json.gz'))) {
+for (const a of readSourceJson('anime-tv-2006-2027.ate329.json.gz')) {
   const e = entry(a.mal_id);
   e.title ||= clean(a.title);
   e.english ||= known(a.title_english);

@@ -17,17 +17,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { assignMediaRanks, checkMediaRanks } from '../lib/media-ranks.mjs';
-import { requireSourceFiles } from '../lib/source-files.mjs';
+import { mulberry32 } from '../lib/mulberry32.mjs';
+import { readSourceJson, requireSourceFiles, sourceDataDir } from '../lib/source-files.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dataDir = process.env.SHARED_DATA ? path.resolve(process.env.SHARED_DATA) : path.resolve(repoRoot, '..', 'shared', 'data');
 const pkgDir = path.join(repoRoot, 'packages', 'demo-data');
 const outDir = path.join(pkgDir, 'data');
 
-requireSourceFiles('build:catalogue-data', dataDir, [
+requireSourceFiles('build:catalogue-data', sourceDataDir, [
   'mal-genres.json',
   'jikan-v4-samples/manga-objects.json',
   'jikan-v4-samples/character-objects.json',
@@ -41,22 +40,10 @@ if (!fs.existsSync(path.join(outDir, 'anime.json'))) {
   process.exit(1);
 }
 
-const readJson = (file) => JSON.parse(fs.readFileSync(path.join(dataDir, file), 'utf8'));
-const readGz = (file) => JSON.parse(zlib.gunzipSync(fs.readFileSync(path.join(dataDir, file))).toString('utf8'));
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness: one mulberry32 stream per section, so editing one section never reshuffles another.
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function hash(s) {
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
@@ -84,15 +71,15 @@ function rng(section) {
 
 const anime = JSON.parse(fs.readFileSync(path.join(outDir, 'anime.json'), 'utf8'));
 const animeById = new Map(anime.map((a) => [a.mal_id, a]));
-const genreFile = readJson('mal-genres.json');
-const sampleManga = readJson('jikan-v4-samples/manga-objects.json').data;
+const genreFile = readSourceJson('mal-genres.json');
+const sampleManga = readSourceJson('jikan-v4-samples/manga-objects.json').data;
 const sampleCharacters = [
-  ...readJson('jikan-v4-samples/character-objects.json').data,
-  ...readJson('jikan-v4-samples/characters-search-response.json').data,
+  ...readSourceJson('jikan-v4-samples/character-objects.json').data,
+  ...readSourceJson('jikan-v4-samples/characters-search-response.json').data,
 ];
-const bangumi = readGz('bangumi-data-0.3.208.json.gz');
-const arm = readGz('arm-0.225.0.json.gz');
-const dead = readGz('dead-anime-ids.myanimelist.manami-2025-06-20.json.gz');
+const bangumi = readSourceJson('bangumi-data-0.3.208.json.gz');
+const arm = readSourceJson('arm-0.225.0.json.gz');
+const dead = readSourceJson('dead-anime-ids.myanimelist.manami-2025-06-20.json.gz');
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers

@@ -14,71 +14,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { requireSourceFiles } from '../lib/source-files.mjs';
+import { parseCsv } from '../lib/csv.mjs';
+import { readSourceJson, readSourceText, requireSourceFiles, sourceDataDir } from '../lib/source-files.mjs';
 import { assignMediaRanks, checkMediaRanks } from '../lib/media-ranks.mjs';
+import { mulberry32 } from '../lib/mulberry32.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dataDir = process.env.SHARED_DATA ? path.resolve(process.env.SHARED_DATA) : path.resolve(repoRoot, '..', 'shared', 'data');
 const outDir = path.join(repoRoot, 'packages', 'demo-data');
 
 const FILE_ATE = 'anime-tv-2006-2027.ate329.json.gz';
 const FILE_KAGGLE = 'anime-2023.full-ids-1-2000.csv.gz';
 const FILE_GENRES = 'mal-genres.json';
-requireSourceFiles('build:demo-data', dataDir, [FILE_ATE, FILE_KAGGLE, FILE_GENRES]);
-
-// ---------------------------------------------------------------------------------------------
-// Input helpers
-
-const gunzipText = (file) => zlib.gunzipSync(fs.readFileSync(path.join(dataDir, file))).toString('utf8');
-
-/** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks. */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
-
-/** Seeded PRNG (mulberry32). */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+requireSourceFiles('build:demo-data', sourceDataDir, [FILE_ATE, FILE_KAGGLE, FILE_GENRES]);
 
 // ---------------------------------------------------------------------------------------------
 // Field helpers
@@ -249,13 +197,13 @@ function composeSynopsis(r) {
 // ---------------------------------------------------------------------------------------------
 // Load sources
 
-const genreFile = JSON.parse(fs.readFileSync(path.join(dataDir, FILE_GENRES), 'utf8'));
+const genreFile = readSourceJson(FILE_GENRES);
 const genreByName = new Map(genreFile.anime.map((g) => [g.name, g]));
 
-const ate = JSON.parse(gunzipText(FILE_ATE));
+const ate = readSourceJson(FILE_ATE);
 const ateById = new Map(ate.map((r) => [r.mal_id, r]));
 
-const csv = parseCsv(gunzipText(FILE_KAGGLE));
+const csv = parseCsv(readSourceText(FILE_KAGGLE));
 const header = csv[0];
 const kaggle = csv
   .slice(1)

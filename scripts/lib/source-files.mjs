@@ -1,10 +1,35 @@
 /**
- * A clear failure when the source data a build script reads is not there, instead of an ENOENT
- * stack trace: which files are needed, where they were looked for and how to point at them.
+ * The source data the build scripts read (files outside this repository, listed in
+ * packages/demo-data/NOTICE.md): where it is, how to read it, and a clear failure when it is not
+ * there, instead of an ENOENT stack trace.
  * @module
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The folder of the source data: `SHARED_DATA`, or by default a `shared/data` folder beside the repository. */
+export const sourceDataDir = process.env.SHARED_DATA ? path.resolve(process.env.SHARED_DATA) : path.resolve(repoRoot, '..', 'shared', 'data');
+
+/**
+ * Reads one source file as UTF-8 text, gunzipping it when its name ends in `.gz`.
+ * @param {string} file - The file, relative to {@link sourceDataDir}.
+ * @returns {string} Its text.
+ */
+export function readSourceText(file) {
+  const bytes = fs.readFileSync(path.join(sourceDataDir, file));
+  return (file.endsWith('.gz') ? zlib.gunzipSync(bytes) : bytes).toString('utf8');
+}
+
+/**
+ * Reads and parses one JSON source file (gzipped or not).
+ * @param {string} file - The file, relative to {@link sourceDataDir}.
+ * @returns {any} The parsed value.
+ */
+export const readSourceJson = (file) => JSON.parse(readSourceText(file));
 
 /**
  * Exits the process with a message naming the missing source files, if any are missing.

@@ -5,21 +5,12 @@
  * blocked local client cannot turn down. Each example's tests call {@link defineRuntimeOperationsTests}.
  */
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { SpawnedServer } from '@catalogue-api/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/example-servers.js';
 
 /** Starts the example with these variables (on top of `HOST=127.0.0.1` and a free `PORT`). */
 export type StartExample = (env: Record<string, string>) => Promise<SpawnedServer>;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 function sample(text: string, series: string): number {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));

@@ -2,36 +2,6 @@
  * The catalogue API embedded in a Fastify backend under `/catalogue`, over a real socket: the whole
  * HTTP contract at the mount, and the backend's own routes beside it.
  */
-import { fileURLToPath } from 'node:url';
-import { defineHttpContract, spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineMountedExampleTests } from '../../../test/support/example-servers.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-let server: SpawnedServer;
-beforeAll(async () => {
-  server = await spawnServer({
-    command: process.execPath,
-    args: ['--import', 'tsx', 'server.ts'],
-    cwd: `${root}examples/fastify`,
-    // The contract sends a few hundred requests in seconds: no rate limit for it.
-    env: { HOST: '127.0.0.1', RATE_LIMIT: 'off' },
-  });
-});
-afterAll(() => server?.close());
-
-describe('the Fastify backend around the library', () => {
-  it('keeps answering its own routes', async () => {
-    const res = await fetch(`${server.url}/health`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true });
-  });
-
-  it('serves the catalogue under the mount path only', async () => {
-    expect((await fetch(`${server.url}/catalogue/v1/anime?limit=1`)).status).toBe(200);
-    const outside = await fetch(`${server.url}/v1/anime?limit=1`);
-    expect(outside.status).toBe(404);
-    expect(outside.headers.get('access-control-allow-origin')).toBeNull();
-  });
-});
-
-defineHttpContract({ runtime: 'fastify (examples/fastify, mounted at /catalogue)', baseUrl: () => `${server.url}/catalogue` });
+defineMountedExampleTests('fastify', 'Fastify');

@@ -8,20 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { statusSnapshotSchema } from '@catalogue-api/core';
-import { spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
+import type { SpawnedServer } from '@catalogue-api/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+import { freePort, startExample } from '../../../test/support/example-servers.js';
 
 describe('the Node example server configured through its environment', () => {
   let server: SpawnedServer;
@@ -42,22 +32,14 @@ describe('the Node example server configured through its environment', () => {
       }),
     );
     statusPort = await freePort();
-    server = await spawnServer({
-      command: process.execPath,
-      args: ['examples/node/dist/server.js'],
-      cwd: root,
-      env: {
-        HOST: '127.0.0.1',
-        // Memory store and gateway whatever the test run's DATABASE_URL/REDIS_URL say; RATE_LIMIT unset: limits on.
-        DATABASE_URL: '',
-        REDIS_URL: '',
-        RATE_LIMIT: '',
-        SERVER_KEYS: 'env-key-one,env-key-two',
-        RESTRICTED_ROUTES: '/v1/top/*',
-        STATUS_PORT: String(statusPort),
-        STATUS_UPSTREAMS: `upstream=${upstreamUrl}`,
-        STATUS_CONFIG: config,
-      },
+    server = await startExample('node', {
+      // RATE_LIMIT unset: limits on.
+      RATE_LIMIT: '',
+      SERVER_KEYS: 'env-key-one,env-key-two',
+      RESTRICTED_ROUTES: '/v1/top/*',
+      STATUS_PORT: String(statusPort),
+      STATUS_UPSTREAMS: `upstream=${upstreamUrl}`,
+      STATUS_CONFIG: config,
     });
   });
 

@@ -4,25 +4,14 @@
  * its word at start on an unreachable Redis. Every server is the built example, over real sockets.
  */
 import { execFile } from 'node:child_process';
-import { createServer as createHttpServer } from 'node:http';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { defineHttpContract, spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
+import { defineHttpContract, type SpawnedServer } from '@catalogue-api/testkit';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startExample } from '../../../test/support/example-servers.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
 const { REDIS_URL, DATABASE_URL } = process.env;
-const example = (env: Record<string, string>) =>
-  spawnServer({ command: process.execPath, args: ['examples/node/dist/server.js'], cwd: root, env: { HOST: '127.0.0.1', DATABASE_URL: '', REDIS_URL: '', ...env } });
-
-async function freePort(): Promise<number> {
-  const probe = createHttpServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+const example = (env: Record<string, string>) => startExample('node', env);
 
 /** The JSON lines a server wrote to stdout (its access log). */
 function logLines(server: SpawnedServer): Array<Record<string, unknown>> {

@@ -114,6 +114,15 @@ export function letterParam(name: string) {
   }), z.string().length(1));
 }
 
+/** A given flag's value, as {@link flagParam} reads it; a repeated or unknown value fails the parse, naming the flag. */
+function toFlag(name: string, value: string | string[], ctx: z.RefinementCtx): boolean {
+  if (Array.isArray(value)) return fail(ctx, `${name} must be given once`);
+  const s = value.toLowerCase();
+  if (TRUE.has(s)) return true;
+  if (FALSE.has(s)) return false;
+  return fail(ctx, `${name} must be true or false (or given bare)`);
+}
+
 /**
  * A flag: on when present bare, empty, `true` or `1`; off when `false` or `0`; `fallback` when absent.
  * @param name - Parameter name, for the message.
@@ -121,14 +130,7 @@ export function letterParam(name: string) {
  * @default fallback false
  */
 export function flagParam(name: string, fallback = false) {
-  return documented(raw.transform((value, ctx): boolean => {
-    if (value === undefined) return fallback;
-    if (Array.isArray(value)) return fail(ctx, `${name} must be given once`);
-    const s = value.toLowerCase();
-    if (TRUE.has(s)) return true;
-    if (FALSE.has(s)) return false;
-    return fail(ctx, `${name} must be true or false (or given bare)`);
-  }), z.boolean().default(fallback));
+  return documented(raw.transform((value, ctx): boolean => (value === undefined ? fallback : toFlag(name, value, ctx))), z.boolean().default(fallback));
 }
 
 /**
@@ -136,14 +138,7 @@ export function flagParam(name: string, fallback = false) {
  * @param name - Parameter name, for the message.
  */
 export function optionalFlagParam(name: string) {
-  return documented(raw.transform((value, ctx): boolean | undefined => {
-    if (value === undefined) return undefined;
-    if (Array.isArray(value)) return fail(ctx, `${name} must be given once`);
-    const s = value.toLowerCase();
-    if (TRUE.has(s)) return true;
-    if (FALSE.has(s)) return false;
-    return fail(ctx, `${name} must be true or false (or given bare)`);
-  }), z.boolean());
+  return documented(raw.transform((value, ctx): boolean | undefined => (value === undefined ? undefined : toFlag(name, value, ctx))), z.boolean());
 }
 
 const UNAPPROVED: Record<string, Approval> = { false: 'approved', '0': 'approved', true: 'all', '1': 'all', only: 'unapproved' };

@@ -1,6 +1,13 @@
-import type { Anime, Reference } from '../src/index.js';
+import { trailerInputSchema, type Anime, type Reference } from '../src/index.js';
 
 const nullImages = { image_url: null, small_image_url: null, large_image_url: null };
+/** No trailer: the Jikan v4 fields null, and the v1 statistics fields filled with null as an import does. */
+const noTrailer = trailerInputSchema.parse({
+  youtube_id: null,
+  url: null,
+  embed_url: null,
+  images: { image_url: null, small_image_url: null, medium_image_url: null, large_image_url: null, maximum_image_url: null },
+});
 
 /** A genre reference by MAL id (names from mal-genres.json). */
 export const genre = (mal_id: number, name: string): Reference => ({
@@ -23,22 +30,7 @@ export function makeAnime(overrides: Partial<Anime> & Pick<Anime, 'mal_id' | 'ti
     mal_id: overrides.mal_id,
     url: `https://myanimelist.net/anime/${overrides.mal_id}`,
     images: { jpg: { ...nullImages }, webp: { ...nullImages } },
-    trailer: {
-      youtube_id: null,
-      url: null,
-      embed_url: null,
-      images: { image_url: null, small_image_url: null, medium_image_url: null, large_image_url: null, maximum_image_url: null },
-      title: null,
-      views: null,
-      likes: null,
-      dislikes: null,
-      comment_count: null,
-      published_at: null,
-      duration: null,
-      privacy_status: null,
-      region_restriction: null,
-      embeddable: null,
-    },
+    trailer: noTrailer,
     approved: true,
     titles: [{ type: 'Default', title: overrides.title }],
     title: overrides.title,

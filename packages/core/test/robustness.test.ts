@@ -18,6 +18,7 @@ import {
   ERROR_TYPES,
   type ErrorStatus,
 } from '../src/index.js';
+import { mulberry32 as seeded } from '../../../scripts/lib/mulberry32.mjs';
 import { catalogueRoutes } from '../src/routes/index.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -44,19 +45,8 @@ const combined = combineApps(status, catalogue);
 type App = { fetch(request: Request): Promise<Response> };
 
 // ---------------------------------------------------------------------------------------------
-// Seeded randomness
+// Seeded randomness (mulberry32, the PRNG the data builders use: every run sends the same requests)
 
-/** mulberry32: a small deterministic PRNG, so that every run sends the same requests. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const pickOf =
   (random: () => number) =>
   <T>(items: readonly T[]): T =>

@@ -3,17 +3,8 @@
  * @module
  */
 import { z } from 'zod';
-import {
-  broadcastSchema,
-  dataOf,
-  dateRangeSchema,
-  imagesSchema,
-  listOf,
-  referenceSchema,
-  linkSchema,
-  titleSchema,
-  trailerSchema,
-} from './common.js';
+import { broadcastSchema, dataOf, dateRangeSchema, imagesSchema, listOf, referenceSchema, linkSchema, trailerSchema } from './common.js';
+import { mediaAudienceFields, mediaGenreFields, mediaTitleFields } from './fields.js';
 import { animeThemesSchema, relationSchema } from './media.js';
 
 const refs = z.array(referenceSchema);
@@ -24,12 +15,7 @@ export const animeSchema = z.object({
   url: z.string(),
   images: imagesSchema,
   trailer: trailerSchema,
-  approved: z.boolean(),
-  titles: z.array(titleSchema),
-  title: z.string(),
-  title_english: z.string().nullable(),
-  title_japanese: z.string().nullable(),
-  title_synonyms: z.array(z.string()),
+  ...mediaTitleFields,
   type: z.string(),
   source: z.string(),
   episodes: z.number().int().nullable(),
@@ -39,23 +25,14 @@ export const animeSchema = z.object({
   duration: z.string().nullable(),
   rating: z.string().nullable(),
   score: z.number().nullable(),
-  scored_by: z.number().int().nullable(),
-  rank: z.number().int().nullable(),
-  popularity: z.number().int().nullable(),
-  members: z.number().int().nullable(),
-  favorites: z.number().int().nullable(),
-  synopsis: z.string().nullable(),
-  background: z.string().nullable(),
+  ...mediaAudienceFields,
   season: z.enum(['spring', 'summer', 'fall', 'winter']).nullable(),
   year: z.number().int().nullable(),
   broadcast: broadcastSchema,
   producers: refs,
   licensors: refs,
   studios: refs,
-  genres: refs,
-  explicit_genres: refs,
-  themes: refs,
-  demographics: refs,
+  ...mediaGenreFields,
 });
 
 /**

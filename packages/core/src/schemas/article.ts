@@ -4,18 +4,14 @@
  */
 import { z } from 'zod';
 import { commonImagesSchema, relatedEntrySchema } from './common.js';
+import { postHeadFields } from './fields.js';
 
 /** An article tag reference. */
 export const articleTagRefSchema = z.object({ mal_id: z.number().int(), name: z.string(), url: z.string() });
 
 /** One article as lists show it (`/v1/articles`, `/v1/anime/{id}/articles`, …). */
 export const articleSchema = z.object({
-  mal_id: z.number().int(),
-  url: z.string(),
-  title: z.string(),
-  date: z.string(),
-  author_username: z.string(),
-  author_url: z.string(),
+  ...postHeadFields,
   images: commonImagesSchema,
   excerpt: z.string(),
   views: z.number().int(),

@@ -3,15 +3,11 @@
  * @module
  */
 import { z } from 'zod';
+import { postHeadFields } from './fields.js';
 
 /** One element of `GET /v1/anime/{id}/forum`. */
 export const forumTopicSchema = z.object({
-  mal_id: z.number().int(),
-  url: z.string(),
-  title: z.string(),
-  date: z.string(),
-  author_username: z.string(),
-  author_url: z.string(),
+  ...postHeadFields,
   comments: z.number().int(),
   last_comment: z.object({
     url: z.string(),

@@ -4,7 +4,8 @@
  * @module
  */
 import { z } from 'zod';
-import { dateRangeSchema, imagesSchema, linkSchema, referenceSchema, titleSchema } from './common.js';
+import { dateRangeSchema, imagesSchema, linkSchema, referenceSchema } from './common.js';
+import { mediaAudienceFields, mediaGenreFields, mediaTitleFields } from './fields.js';
 import { relationSchema } from './media.js';
 
 const refs = z.array(referenceSchema);
@@ -14,12 +15,7 @@ export const mangaSchema = z.object({
   mal_id: z.number().int(),
   url: z.string(),
   images: imagesSchema,
-  approved: z.boolean(),
-  titles: z.array(titleSchema),
-  title: z.string(),
-  title_english: z.string().nullable(),
-  title_japanese: z.string().nullable(),
-  title_synonyms: z.array(z.string()),
+  ...mediaTitleFields,
   type: z.string().nullable(),
   chapters: z.number().int().nullable(),
   volumes: z.number().int().nullable(),
@@ -28,19 +24,10 @@ export const mangaSchema = z.object({
   published: dateRangeSchema,
   score: z.number().nullable(),
   scored: z.number().nullable(),
-  scored_by: z.number().int().nullable(),
-  rank: z.number().int().nullable(),
-  popularity: z.number().int().nullable(),
-  members: z.number().int().nullable(),
-  favorites: z.number().int().nullable(),
-  synopsis: z.string().nullable(),
-  background: z.string().nullable(),
+  ...mediaAudienceFields,
   authors: refs,
   serializations: refs,
-  genres: refs,
-  explicit_genres: refs,
-  themes: refs,
-  demographics: refs,
+  ...mediaGenreFields,
 });
 
 /** `GET /v1/manga/{id}/full` data: the manga plus relations and external links. */

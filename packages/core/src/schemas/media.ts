@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { imagesSchema, linkSchema, relatedEntrySchema } from './common.js';
+import { listStatusCounts } from './fields.js';
 
 /** One relation group: the kind of relation and the entries it points at (v1: with images and media type). */
 export const relationSchema = z.object({ relation: z.string(), entry: z.array(relatedEntrySchema) });
@@ -24,9 +25,7 @@ export const scoreVotesSchema = z.object({ score: z.number().int(), votes: z.num
 /** `GET /v1/anime/{id}/statistics` data. */
 export const animeStatisticsSchema = z.object({
   watching: z.number().int(),
-  completed: z.number().int(),
-  on_hold: z.number().int(),
-  dropped: z.number().int(),
+  ...listStatusCounts,
   plan_to_watch: z.number().int(),
   total: z.number().int(),
   scores: z.array(scoreVotesSchema),
@@ -35,9 +34,7 @@ export const animeStatisticsSchema = z.object({
 /** `GET /v1/manga/{id}/statistics` data. */
 export const mangaStatisticsSchema = z.object({
   reading: z.number().int(),
-  completed: z.number().int(),
-  on_hold: z.number().int(),
-  dropped: z.number().int(),
+  ...listStatusCounts,
   plan_to_read: z.number().int(),
   total: z.number().int(),
   scores: z.array(scoreVotesSchema),

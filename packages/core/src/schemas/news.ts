@@ -5,18 +5,14 @@
  */
 import { z } from 'zod';
 import { commonImagesSchema, relatedEntrySchema } from './common.js';
+import { postHeadFields } from './fields.js';
 
 /** A news tag reference. */
 export const newsTagRefSchema = z.object({ mal_id: z.number().int(), name: z.string(), url: z.string() });
 
 /** One news item, as lists (`/v1/news`, `/v1/anime|manga/{id}/news`) show it. */
 export const newsSchema = z.object({
-  mal_id: z.number().int(),
-  url: z.string(),
-  title: z.string(),
-  date: z.string(),
-  author_username: z.string(),
-  author_url: z.string(),
+  ...postHeadFields,
   forum_url: z.string(),
   images: commonImagesSchema,
   comments: z.number().int(),

@@ -16,7 +16,7 @@ import { forumTopicSchema } from './forum.js';
 import { newsSchema } from './news.js';
 import { articleSchema } from './article.js';
 import { stackSchema } from './stack.js';
-import { reactionsSchema } from './review.js';
+import { reviewBodyFields } from './fields.js';
 import { animeVideosSchema, musicVideoSchema, promoVideoSchema } from './video.js';
 
 const id = z.number().int();
@@ -96,13 +96,7 @@ export const reviewRecordSchema = z.object({
   entry_id: id,
   mal_id: id,
   url: z.string(),
-  reactions: reactionsSchema,
-  date: z.string(),
-  review: z.string(),
-  score: z.number().int(),
-  tags: z.array(z.string()),
-  is_spoiler: z.boolean(),
-  is_preliminary: z.boolean(),
+  ...reviewBodyFields,
   /** Anime reviews: episodes watched; manga reviews: chapters read. */
   progress: z.number().int().nullable(),
   user: userMetaSchema,

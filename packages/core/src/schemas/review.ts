@@ -5,31 +5,16 @@
  */
 import { z } from 'zod';
 import { animeMetaSchema, userMetaSchema } from './common.js';
+import { reviewBodyFields } from './fields.js';
 
-/** Reaction counts on a review. */
-export const reactionsSchema = z.object({
-  overall: z.number().int(),
-  nice: z.number().int(),
-  love_it: z.number().int(),
-  funny: z.number().int(),
-  confusing: z.number().int(),
-  informative: z.number().int(),
-  well_written: z.number().int(),
-  creative: z.number().int(),
-});
+export { reactionsSchema } from './fields.js';
 
 const reviewBase = z.object({
   user: userMetaSchema,
   mal_id: z.number().int(),
   url: z.string(),
   type: z.enum(['anime', 'manga']),
-  reactions: reactionsSchema,
-  date: z.string(),
-  review: z.string(),
-  score: z.number().int(),
-  tags: z.array(z.string()),
-  is_spoiler: z.boolean(),
-  is_preliminary: z.boolean(),
+  ...reviewBodyFields,
 });
 
 /** A review of an anime (`/v1/anime/{id}/reviews`). */

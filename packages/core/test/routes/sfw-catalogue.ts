@@ -148,6 +148,36 @@ const user = { username: 'tester', url: 'https://myanimelist.net/profile/tester'
 const reactions = { overall: 1, nice: 1, love_it: 0, funny: 0, confusing: 0, informative: 0, well_written: 0, creative: 0 };
 const others = KINDS.filter((k) => k !== 'safe');
 
+/** A recommendation that links two entries of one kind. */
+function recommendation(type: 'anime' | 'manga', from: number, to: number) {
+  return {
+    type,
+    entry_ids: [from, to] as [number, number],
+    content: 'Alike.',
+    date: '2024-05-01T00:00:00+00:00',
+    user: { url: user.url, username: user.username },
+  };
+}
+
+/** A review of the entry; `progress` is episodes watched or chapters read. */
+function review(type: 'anime' | 'manga', entryId: number, id: number, progress: number) {
+  return {
+    type,
+    entry_id: entryId,
+    mal_id: id,
+    url: `https://myanimelist.net/reviews.php?id=${id}`,
+    reactions,
+    date: '2024-05-01T00:00:00+00:00',
+    review: 'Fine.',
+    score: 7,
+    tags: ['Recommended'],
+    is_spoiler: false,
+    is_preliminary: false,
+    progress,
+    user,
+  };
+}
+
 function news(id: number, animeIds: number[], mangaIds: number[]) {
   return {
     mal_id: id,
@@ -189,52 +219,12 @@ export const sfwCatalogue: CatalogueData = {
     ...others.map((k) => ({ from_type: 'manga' as const, from_id: ROOT_MANGA, relation: 'Adaptation', to_type: 'anime' as const, to_id: AIRING[k] })),
   ],
   recommendations: [
-    ...others.map((k) => ({
-      type: 'anime' as const,
-      entry_ids: [ROOT_ANIME, AIRING[k]] as [number, number],
-      content: 'Alike.',
-      date: '2024-05-01T00:00:00+00:00',
-      user: { url: user.url, username: user.username },
-    })),
-    ...others.map((k) => ({
-      type: 'manga' as const,
-      entry_ids: [ROOT_MANGA, MANGA[k]] as [number, number],
-      content: 'Alike.',
-      date: '2024-05-01T00:00:00+00:00',
-      user: { url: user.url, username: user.username },
-    })),
+    ...others.map((k) => recommendation('anime', ROOT_ANIME, AIRING[k])),
+    ...others.map((k) => recommendation('manga', ROOT_MANGA, MANGA[k])),
   ],
   reviews: [
-    ...KINDS.map((k, i) => ({
-      type: 'anime' as const,
-      entry_id: AIRING[k],
-      mal_id: 700 + i,
-      url: `https://myanimelist.net/reviews.php?id=${700 + i}`,
-      reactions,
-      date: '2024-05-01T00:00:00+00:00',
-      review: 'Fine.',
-      score: 7,
-      tags: ['Recommended'],
-      is_spoiler: false,
-      is_preliminary: false,
-      progress: 12,
-      user,
-    })),
-    ...KINDS.map((k, i) => ({
-      type: 'manga' as const,
-      entry_id: MANGA[k],
-      mal_id: 800 + i,
-      url: `https://myanimelist.net/reviews.php?id=${800 + i}`,
-      reactions,
-      date: '2024-05-01T00:00:00+00:00',
-      review: 'Fine.',
-      score: 7,
-      tags: ['Recommended'],
-      is_spoiler: false,
-      is_preliminary: false,
-      progress: 10,
-      user,
-    })),
+    ...KINDS.map((k, i) => review('anime', AIRING[k], 700 + i, 12)),
+    ...KINDS.map((k, i) => review('manga', MANGA[k], 800 + i, 10)),
   ],
   news: [
     ...KINDS.map((k) => news(NEWS[k], k === 'safe' ? [ROOT_ANIME] : [ROOT_ANIME, AIRING[k]], k === 'safe' ? [ROOT_MANGA] : [ROOT_MANGA, MANGA[k]])),
