@@ -19,10 +19,11 @@
  * wrote (one per request it answered). Needs `wrk` on the PATH.
  * @module
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = process.env;
@@ -74,9 +75,14 @@ function cpuSeconds(pid) {
   }
 }
 
-function wrk(url, time, pid) {
+// Run asynchronously: while wrk runs, this process keeps draining the `on` server's log pipe. A
+// synchronous run left the pipe full (64 KiB) for the whole measurement, so the server kept
+// seconds of log lines in its own memory, which no container runtime's reader makes it do.
+const execFileAsync = promisify(execFile);
+
+async function wrk(url, time, pid) {
   const before = cpuSeconds(pid);
-  const out = execFileSync('wrk', ['-t2', '-c64', `-d${time}`, url], { encoding: 'utf8' });
+  const { stdout: out } = await execFileAsync('wrk', ['-t2', '-c64', `-d${time}`, url], { encoding: 'utf8' });
   const cpu = cpuSeconds(pid) - before;
   const requests = Number(/(\d+) requests in/.exec(out)[1]);
   const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out);
@@ -102,8 +108,8 @@ try {
       const measured = {};
       for (const variant of round % 2 ? ['on', 'off'] : ['off', 'on']) {
         const url = `${servers[variant].url}${path}`;
-        wrk(url, warmup, servers[variant].child.pid);
-        measured[variant] = wrk(url, duration, servers[variant].child.pid);
+        await wrk(url, warmup, servers[variant].child.pid);
+        measured[variant] = await wrk(url, duration, servers[variant].child.pid);
         samples[variant].push(measured[variant]);
         process.stderr.write(`${variant} ${request} round ${round + 1}: ${measured[variant].rps.toFixed(0)} req/s, ${measured[variant].cpu.toFixed(1)} µs CPU/req\n`);
       }

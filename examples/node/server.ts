@@ -51,5 +51,6 @@ await status.start(server.url);
 console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void Promise.all([server.close(), status.stop(), gateway.close(), ops.stop()]).then(() => database?.close()).then(() => process.exit(0)));
+  // The access log is flushed once the last request in flight has been answered (and logged).
+  process.once(signal, () => void Promise.all([server.close().then(() => ops.stop()), status.stop(), gateway.close()]).then(() => database?.close()).then(() => process.exit(0)));
 }

@@ -108,6 +108,20 @@ describe('access log switches and request ids', () => {
   });
 });
 
+describe('access log batches', () => {
+  it('writes a line soon after its request, with no more traffic and no shutdown, and every line whole at SIGTERM', async () => {
+    const server = await example({ RATE_LIMIT: 'off', ACCESS_LOG: 'json' });
+    await fetch(`${server.url}/v1/anime/1`);
+    // Batches go out at least every 50 ms: a quiet server's line is not held back until more come.
+    await expect.poll(() => logLines(server).length, { timeout: 5_000, interval: 50 }).toBe(1);
+    await Promise.all(Array.from({ length: 400 }, (_, i) => fetch(`${server.url}/v1/anime/${(i % 5) + 1}`).then((r) => r.arrayBuffer())));
+    await server.close();
+    // Every request's line, each one whole (logLines parses every line), the last one ended too.
+    expect(logLines(server)).toHaveLength(401);
+    expect(server.output().endsWith('}\n')).toBe(true);
+  }, 60_000);
+});
+
 describe('metrics on METRICS_PORT', () => {
   let server: SpawnedServer;
   let metricsUrl: string;
