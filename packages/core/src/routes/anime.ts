@@ -3,9 +3,6 @@
  * @module
  */
 import { z } from 'zod';
-import { ApiError } from '../errors.js';
-import { ok } from '../internal/pipeline.js';
-import { paginate } from '../paginate.js';
 import {
   dateParam,
   enumListParam,
@@ -16,15 +13,14 @@ import {
   intParam,
   letterParam,
   numberParam,
-  parseId,
-  parseQuery,
   textParam,
   unapprovedParam,
 } from '../query.js';
 import { sfwMode } from '../sfw.js';
 import type { AnimeSearch } from '../store.js';
 import { ANIME, orderByValues } from '../catalogue/kinds.js';
-import type { CatalogueHandler, CatalogueRoute } from './context.js';
+import type { CatalogueRoute } from './context.js';
+import { pageRow } from './rows.js';
 
 export { ANIME_RATINGS, ANIME_STATUSES, ANIME_TYPES } from '../catalogue/kinds.js';
 
@@ -89,23 +85,7 @@ export const animeSearchQuery = z
     }),
   );
 
-/** `GET /v1/anime`: search, filter and page through anime. */
-export const searchAnime: CatalogueHandler = async (request, { catalogue: store }) => {
-  const search = parseQuery(animeSearchQuery, request.query);
-  const page = await store.searchAnime(search);
-  return ok({ pagination: paginate(page.total, search.page, search.limit, page.data.length), data: page.data });
-};
-
-/** `GET /v1/anime/{id}`: one anime. */
-export const getAnimeById: CatalogueHandler = async (request, { catalogue: store }) => {
-  const id = parseId('id', request.params.id);
-  const anime = await store.getAnime(id);
-  if (!anime) throw ApiError.notFound('anime', id);
-  return ok({ data: anime });
-};
-
-/** The anime routes. */
+/** The anime search route (one anime and its sub-resources: `anime-details.ts`). */
 export const animeRoutes: CatalogueRoute[] = [
-  { path: '/v1/anime', handler: searchAnime, query: animeSearchQuery },
-  { path: '/v1/anime/:id', handler: getAnimeById },
+  pageRow('/v1/anime', 'full', { query: animeSearchQuery }, (search, { catalogue }) => catalogue.searchAnime(search)),
 ];

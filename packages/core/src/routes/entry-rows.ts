@@ -1,0 +1,47 @@
+/**
+ * The rows of one anime or manga and the sub-resources both kinds have, written once and made for
+ * each kind: `GET /v1/{kind}/{id}` and its `full`, `relations`, `recommendations`, `news`, `stacks`,
+ * `articles`, `characters`, `pictures`, `statistics`, `moreinfo` and `external`. The requested
+ * entry itself is never SFW-filtered; `sfw` filters the media it refers to (spec, SFW rule 3).
+ * @module
+ */
+import type { Catalogue } from '../store.js';
+import type { CatalogueRoute } from './context.js';
+import { entryNewsQuery, sfwQuery, subListQuery } from './params.js';
+import { byIdRow, subPageRow } from './rows.js';
+
+type Kind = 'anime' | 'manga';
+/** The catalogue's method of a kind: `getAnimeFull`, `getMangaFull`… */
+type Method<S extends string> = `get${'Anime' | 'Manga'}${S}`;
+type Call = (id: number, ...rest: never[]) => Promise<unknown>;
+
+const method = <S extends string>(catalogue: Catalogue, kind: Kind, suffix: S) =>
+  (catalogue[`get${kind === 'anime' ? 'Anime' : 'Manga'}${suffix}` as Method<S> & keyof Catalogue] as unknown as Call).bind(catalogue) as (
+    id: number,
+    ...rest: unknown[]
+  ) => Promise<never>;
+
+/** The sub-resources that take `sfw`: the media they list are filtered, never the entry. */
+const WITH_SFW = ['Full', 'Relations', 'Recommendations'] as const;
+/** The sub-resources that take nothing. */
+const PLAIN = ['Characters', 'Pictures', 'Statistics', 'Moreinfo', 'External'] as const;
+
+/**
+ * The entry rows of one kind.
+ * @param kind - Anime or manga.
+ * @returns Its routes, `/v1/{kind}/:id` first.
+ */
+export function entryRows(kind: Kind): CatalogueRoute[] {
+  const at = (suffix: string) => `/v1/${kind}/:id/${suffix.toLowerCase()}`;
+  return [
+    byIdRow(kind, `/v1/${kind}/:id`, {}, (id, _, { catalogue }) => method(catalogue, kind, '')(id)),
+    ...WITH_SFW.map((suffix) => byIdRow(kind, at(suffix), { query: sfwQuery }, (id, sfw, { catalogue }) => method(catalogue, kind, suffix)(id, sfw))),
+    subPageRow(kind, at('News'), 'short', { query: entryNewsQuery, paging: (q) => q.paging }, (id, q, { catalogue }) =>
+      method(catalogue, kind, 'News')(id, q.paging, q.sfw),
+    ),
+    ...(['Stacks', 'Articles'] as const).map((suffix) =>
+      subPageRow(kind, at(suffix), 'full', { query: subListQuery }, (id, paging, { catalogue }) => method(catalogue, kind, suffix)(id, paging)),
+    ),
+    ...PLAIN.map((suffix) => byIdRow(kind, at(suffix), {}, (id, _, { catalogue }) => method(catalogue, kind, suffix)(id))),
+  ];
+}
