@@ -12,7 +12,7 @@ import type { RecentRecommendation } from '../schemas/recommendation.js';
 import type { ReviewRecord } from '../schemas/records.js';
 import type { ReviewWithEntry } from '../schemas/review.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
-import { BY_ID } from './named.js';
+import { REVIEW_ORDERS, toEntryReview } from './community.js';
 import { ALL, sfwWhere, slice, toMeta, type Kind } from './shared.js';
 
 /**
@@ -49,31 +49,10 @@ const NEWEST_PAIR: readonly OrderKey[] = [
   { field: 'second', dir: 'asc' },
 ];
 
-/** The orders of the review lists: most reactions first, newest first, oldest first. */
-const REVIEW_ORDERS: Readonly<Record<'mostVoted' | 'newest' | 'oldest', readonly OrderKey[]>> = {
-  mostVoted: [{ field: 'reactions', dir: 'desc' }, BY_ID],
-  newest: [{ field: 'date', dir: 'desc' }, BY_ID],
-  // The reverse of newest, ties included.
-  oldest: [{ field: 'date', dir: 'asc' }, { field: 'mal_id', dir: 'desc' }],
-};
 
-/** A review with its entry, fields in Jikan's order (`user` first). */
+/** A review with its entry: as its entry's own list shows it, and the entry last. */
 function toReview(r: ReviewRecord, entry: Anime | Manga): ReviewWithEntry {
-  const base = {
-    user: r.user,
-    mal_id: r.mal_id,
-    url: r.url,
-    reactions: r.reactions,
-    date: r.date,
-    review: r.review,
-    score: r.score,
-    tags: r.tags,
-    is_spoiler: r.is_spoiler,
-    is_preliminary: r.is_preliminary,
-  };
-  return r.type === 'anime'
-    ? { ...base, type: 'anime', episodes_watched: r.progress, entry: toMeta(entry) }
-    : { ...base, type: 'manga', chapters_read: r.progress, entry: toMeta(entry) };
+  return { ...toEntryReview(r.type, r), entry: toMeta(entry) } as ReviewWithEntry;
 }
 
 /** One page of reviews of a kind, in an order, without those the query leaves out. */

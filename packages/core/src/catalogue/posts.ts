@@ -8,76 +8,16 @@ import { isShown, type SfwMode } from '../sfw.js';
 import type { Catalogue, Page, Paging } from '../store.js';
 import type { Article, ArticleFull } from '../schemas/article.js';
 import type { RelatedEntry } from '../schemas/common.js';
-import type { News, NewsFull } from '../schemas/news.js';
-import type { ArticleRecord, NewsRecord, StackRecord } from '../schemas/records.js';
-import type { Stack, StackFull } from '../schemas/stack.js';
+import type { NewsFull } from '../schemas/news.js';
+import type { StackFull } from '../schemas/stack.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { BY_ID } from './named.js';
+import { NEWEST_FIRST, NEWEST_STACKS_FIRST, toArticles, toNews, toStack } from './community.js';
 import { ALL, slice, toRelated, type Kind } from './shared.js';
 
-/** Newest first, ties by `mal_id` (news and articles). */
-export const NEWEST_FIRST: readonly OrderKey[] = [{ field: 'date', dir: 'desc' }, BY_ID];
-/** Newest stack first, ties by `mal_id`. */
-const NEWEST_STACK_FIRST: readonly OrderKey[] = [{ field: 'created_at', dir: 'desc' }, BY_ID];
 
-/** A news item as lists show it. */
-export function toNews(n: NewsRecord): News {
-  return {
-    mal_id: n.mal_id,
-    url: n.url,
-    title: n.title,
-    date: n.date,
-    author_username: n.author_username,
-    author_url: n.author_url,
-    forum_url: n.forum_url,
-    images: n.images,
-    comments: n.comments,
-    excerpt: n.excerpt,
-  };
-}
 
-/**
- * Articles as lists show them, each with its tags (tags that do not exist are left out).
- * @param records - The record store.
- * @param list - Article records.
- */
-export async function toArticles(records: CatalogueStore, list: readonly ArticleRecord[]): Promise<Article[]> {
-  const ids = [...new Set(list.flatMap((a) => a.tag_ids))];
-  const found = await records.getMany('articleTags', ids);
-  const tags = new Map(ids.map((id, i) => [id, found[i]]));
-  return list.map((a) => ({
-    mal_id: a.mal_id,
-    url: a.url,
-    title: a.title,
-    date: a.date,
-    author_username: a.author_username,
-    author_url: a.author_url,
-    images: a.images,
-    excerpt: a.excerpt,
-    views: a.views,
-    comments: a.comments,
-    tags: a.tag_ids.flatMap((id) => {
-      const t = tags.get(id);
-      return t ? [{ mal_id: t.mal_id, name: t.name, url: t.url }] : [];
-    }),
-  }));
-}
 
-/** A stack as lists show it. */
-export function toStack(s: StackRecord): Stack {
-  return {
-    mal_id: s.mal_id,
-    url: s.url,
-    title: s.title,
-    description: s.description,
-    type: s.type,
-    user: s.user,
-    images: s.images,
-    entries_count: s.entries.length,
-    restacks: s.restacks,
-    created_at: s.created_at,
-  };
-}
 
 /**
  * One page of the articles that meet some conditions, newest first.
@@ -162,7 +102,7 @@ export function postMethods(records: CatalogueStore): PostMethods {
     },
     async searchStacks(s) {
       const where: Condition[] = s.type === undefined ? [] : [{ field: 'type', op: 'eq', value: s.type }];
-      const page = await records.query('stacks', { where, search: s.q, orderBy: s.q === undefined ? NEWEST_STACK_FIRST : undefined, ...slice(s) });
+      const page = await records.query('stacks', { where, search: s.q, orderBy: s.q === undefined ? NEWEST_STACKS_FIRST : undefined, ...slice(s) });
       return { data: page.data.map(toStack), total: page.total };
     },
     async getStack(id, sfw) {
