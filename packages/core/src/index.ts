@@ -109,6 +109,7 @@ export type {
   MagazineSearch,
   MangaOrderBy,
   MangaSearch,
+  MediaSearch,
   MediaKind,
   NamedSearch,
   Page,

@@ -82,20 +82,18 @@ export type AnimeOrderBy =
 /** Which approval states to include (spec, `unapproved`). */
 export type Approval = 'approved' | 'all' | 'unapproved';
 
-/** A validated anime search (`GET /v1/anime`), with labels already mapped. */
-export interface AnimeSearch {
+/**
+ * What an anime and a manga search share (`GET /v1/anime`, `GET /v1/manga`), validated and with
+ * labels already mapped (docs/specification.md: Jikan query parameters; Jikan filters).
+ * @typeParam O - The fields the kind can be ordered by.
+ */
+export interface MediaSearch<O extends string> extends Paging {
   /** Fuzzy title text; results are ordered by relevance unless `orderBy` is given. */
   q?: string | undefined;
-  /** 1-based page number (already validated). */
-  page: number;
-  /** Page size (already validated against the route's bounds). */
-  limit: number;
-  /** Type labels (`TV`, `Movie`…), OR-ed. */
+  /** Type labels (`TV`, `Movie`, `Manga`, `Light Novel`…), OR-ed. */
   types?: string[] | undefined;
-  /** Status label (`Currently Airing`…). */
+  /** Status label (`Currently Airing`, `Publishing`…). */
   status?: string | undefined;
-  /** Rating labels (`PG-13 - Teens 13 or older`…), OR-ed. */
-  ratings?: string[] | undefined;
   /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
   /** Which approval states to include: `approved` (default), `all` (`unapproved`) or `unapproved` (`unapproved=only`). */
@@ -110,18 +108,24 @@ export interface AnimeSearch {
   genres?: number[] | undefined;
   /** Genre ids the entry must have none of. */
   genresExclude?: number[] | undefined;
-  /** Producer ids, any of which (producers, studios, licensors). */
-  producers?: number[] | undefined;
   /** Field to order by; absent: relevance with `q`, else `mal_id` ascending. */
-  orderBy?: AnimeOrderBy | undefined;
+  orderBy?: O | undefined;
   /** Direction of the ordering. */
   sort: 'asc' | 'desc';
   /** First character of the title. */
   letter?: string | undefined;
-  /** `aired.from` on or after this period's first day. */
+  /** Start date (`aired.from`, `published.from`) on or after this period's first day. */
   startDate?: DatePeriod | undefined;
-  /** `aired.to` on or before this period's last day. */
+  /** End date (`aired.to`, `published.to`) on or before this period's last day. */
   endDate?: DatePeriod | undefined;
+}
+
+/** A validated anime search (`GET /v1/anime`). */
+export interface AnimeSearch extends MediaSearch<AnimeOrderBy> {
+  /** Rating labels (`PG-13 - Teens 13 or older`…), OR-ed. */
+  ratings?: string[] | undefined;
+  /** Producer ids, any of which (producers, studios, licensors). */
+  producers?: number[] | undefined;
 }
 
 /** A page request of a list: 1-based page and page size (already validated). */
@@ -150,40 +154,10 @@ export type MangaOrderBy =
   | 'members'
   | 'favorites';
 
-/** A validated manga search (`GET /v1/manga`), with labels already mapped (docs/specification.md: Jikan query parameters; docs/specification.md: Jikan filters). */
-export interface MangaSearch extends Paging {
-  /** Fuzzy title text; results are ordered by relevance unless `orderBy` is given. */
-  q?: string | undefined;
-  /** Type labels (`Manga`, `Light Novel`, `One-shot`…), OR-ed. */
-  types?: string[] | undefined;
-  /** Status label (`Publishing`, `Finished`, `On Hiatus`, `Discontinued`, `Not yet published`). */
-  status?: string | undefined;
-  /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
-  sfw: SfwMode;
-  /** Which approval states to include: `approved` (default), `all` (`unapproved`) or `unapproved` (`unapproved=only`). */
-  approval: Approval;
-  /** Exact score. */
-  score?: number | undefined;
-  /** Lowest score, inclusive. */
-  minScore?: number | undefined;
-  /** Highest score, inclusive. */
-  maxScore?: number | undefined;
-  /** Genre ids the entry must all have. */
-  genres?: number[] | undefined;
-  /** Genre ids the entry must have none of. */
-  genresExclude?: number[] | undefined;
+/** A validated manga search (`GET /v1/manga`). */
+export interface MangaSearch extends MediaSearch<MangaOrderBy> {
   /** Magazine ids, any of which (`serializations`). */
   magazines?: number[] | undefined;
-  /** Field to order by; absent: relevance with `q`, else `mal_id` ascending. */
-  orderBy?: MangaOrderBy | undefined;
-  /** Direction of the ordering. */
-  sort: 'asc' | 'desc';
-  /** First character of the title. */
-  letter?: string | undefined;
-  /** `published.from` on or after this period's first day. */
-  startDate?: DatePeriod | undefined;
-  /** `published.to` on or before this period's last day. */
-  endDate?: DatePeriod | undefined;
 }
 
 /**
