@@ -113,11 +113,11 @@ export function createMapStore(): CatalogueStore {
 // #endregion store
 
 // #region serve
-import { catalogueOver, createCatalogueApp, loadCatalogue, type CatalogueData } from '@catalogue-api/core';
+import { createCatalogueApp, loadCatalogue, type CatalogueData } from '@catalogue-api/core';
 
 /** The API over the store, loaded with a dataset (e.g. `demoData`). */
 export async function createMyApp(data: CatalogueData) {
-  const records = await loadCatalogue(createMapStore(), data);
-  return createCatalogueApp({ store: catalogueOver(records) });
+  // The app computes every endpoint in core from the store's records.
+  return createCatalogueApp({ store: await loadCatalogue(createMapStore(), data) });
 }
 // #endregion serve

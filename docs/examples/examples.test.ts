@@ -178,7 +178,7 @@ describe('examples type-check and run', () => {
     const { bebop, counts, store } = await import('./readme-demo-data.js');
     expect(bebop?.title).toMatch(/bebop/i);
     expect(counts).toContainEqual(expect.stringMatching(/^manga: [1-9]/));
-    expect((await store.getAnime(1))?.mal_id).toBe(1);
+    expect((await store.get('anime', 1))?.mal_id).toBe(1);
   });
 
   it.skipIf(!process.env.REDIS_URL)('redis README: keys added through Redis select the Server Key tier (needs REDIS_URL)', async () => {

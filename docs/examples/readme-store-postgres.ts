@@ -4,12 +4,12 @@
  * @module
  */
 // #region store-postgres
-import { catalogueOver, createCatalogueApp } from '@catalogue-api/core';
+import { createCatalogueApp } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
 
 export const store = createPostgresStore({ url: process.env.DATABASE_URL, schema: process.env.CATALOGUE_SCHEMA ?? 'catalogue' });
 await store.migrate(); // creates or upgrades the schema; safe to run from several processes
 await store.seed(demoData); // or your own: await store.upsert('anime', records), then store.analyze()
-export const app = createCatalogueApp({ store: catalogueOver(store) }); // the endpoints over its records
+export const app = createCatalogueApp({ store }); // every endpoint, computed from its records in SQL
 // #endregion store-postgres
