@@ -295,7 +295,7 @@ describe.skipIf(!registryUp)(`from a fresh clone: packed, installed and served${
         "import { readFileSync } from 'node:fs';",
         "import { createMemoryStore } from '@catalogue-api/core';",
         "const store = createMemoryStore(JSON.parse(readFileSync('snapshot.json', 'utf8')));",
-        `const page = await store.searchAnime({ page: 1, limit: 25, sfw: 'off', approval: 'all', sort: 'asc' });`,
+        "const page = await store.query('anime', { offset: 0, limit: 25 });",
         'console.log(page.total);',
       ].join('\n'),
     );

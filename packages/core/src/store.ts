@@ -57,13 +57,9 @@ import type {
   VideosRecord,
 } from './schemas/records.js';
 
-/** One page of a list: the records on it and how many matched in all. */
-export interface Page<T> {
-  /** The records on this page. */
-  data: T[];
-  /** How many records matched in all, across pages. */
-  total: number;
-}
+import type { Page } from './seam/types.js';
+
+export type { Page };
 
 /** Fields an anime list can be ordered by (spec, `order_by`). */
 export type AnimeOrderBy =
