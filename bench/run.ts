@@ -12,6 +12,9 @@
  * 4. Gateway (`bench/gateway.ts`): per-request cost, memory and Redis back ends.
  * 5. Operations (`bench/operations.mjs`, wrk): the access log and metrics on the cache-hit path,
  *    the example server with both on against the same server with both off.
+ * 6. Every route on PostgreSQL (`bench/postgres-routes.ts`): the built Node example over the
+ *    full-scale set imported with the CLI, per-route p50/p99, first answers after a fresh start,
+ *    peak RSS, a second instance's answers, and an upsert of 100 records seen by both at once.
  *
  * Usage:
  *
@@ -38,14 +41,14 @@ const bin = (name: string) => `${root}node_modules/.bin/${name}`;
 // ---------------------------------------------------------------------------------------------
 // Options
 
-const SECTIONS = ['http', 'search', 'startup', 'gateway', 'operations'] as const;
+const SECTIONS = ['http', 'search', 'startup', 'gateway', 'operations', 'routes'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const value = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 if (flag('--help') || flag('-h')) {
-  console.log('usage: npm run bench -- [--quick] [--no-build] [--only http,search,startup,gateway,operations] [--out FILE] [--render RESULTS.json]');
+  console.log('usage: npm run bench -- [--quick] [--no-build] [--only http,search,startup,gateway,operations,routes] [--out FILE] [--render RESULTS.json]');
   process.exit(0);
 }
 const quick = flag('--quick');
@@ -61,7 +64,7 @@ const plan = quick
   ? { httpDuration: '2s', httpWarmup: '1s', httpRounds: 1, searchRuns: 1, searchPasses: 1, pgPasses: 1, startupRuns: 1, gatewayRequests: 5_000, gatewayRounds: 2 }
   : { httpDuration: '5s', httpWarmup: '2s', httpRounds: 3, searchRuns: 3, searchPasses: 2, pgPasses: 1, startupRuns: 3, gatewayRequests: 20_000, gatewayRounds: 5 };
 /** A piece that runs longer than this is stopped (its process group) and reported as timed out. */
-const TIMEOUT_MS = { http: 40 * 60_000, search: 5 * 60_000, postgres: 20 * 60_000, startup: 5 * 60_000, gateway: 10 * 60_000, operations: 10 * 60_000 };
+const TIMEOUT_MS = { http: 40 * 60_000, search: 5 * 60_000, postgres: 20 * 60_000, startup: 5 * 60_000, gateway: 10 * 60_000, operations: 10 * 60_000, routes: 40 * 60_000 };
 
 // ---------------------------------------------------------------------------------------------
 // What a run records
@@ -162,6 +165,17 @@ interface Run {
   startup?: Piece<StartupResult>[];
   gateway?: Piece<GatewayResult>;
   operations?: Piece<OperationsResult>;
+  routes?: Piece<RoutesResult>;
+}
+
+/** What `bench/postgres-routes.ts --json` prints. */
+interface RoutesResult {
+  imported?: { seconds: number; records: number };
+  startMs: number;
+  rssMb: number;
+  routes: Array<{ route: string; first: number; p50: number; p99: number; statuses: string }>;
+  secondInstance: { compared: number; differing: number };
+  upsert: { records: number; visibleOnBoth: number };
 }
 
 /** What `bench/operations.mjs --json` prints. */
@@ -326,6 +340,22 @@ async function measure(): Promise<Run> {
         env: { DURATION: plan.httpDuration, WARMUP: plan.httpWarmup, ROUNDS: String(Math.max(3, plan.httpRounds)) },
         timeoutMs: TIMEOUT_MS.operations,
       });
+    }
+  }
+  // 6. Every route on PostgreSQL
+  if (wanted('routes')) {
+    if (!process.env.DATABASE_URL) skip('Routes on PostgreSQL: DATABASE_URL is not set');
+    else {
+      if (run.built === undefined && !flag('--no-build')) {
+        execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+        run.built = true;
+      }
+      run.routes = await runPiece<RoutesResult>(
+        'routes',
+        bin('tsx'),
+        ['--tsconfig', `${root}packages/store-postgres/test/tsconfig.json`, `${root}bench/postgres-routes.ts`, '--json', '--requests', quick ? '10' : '40'],
+        { timeoutMs: TIMEOUT_MS.routes },
+      );
     }
   }
   run.finishedAt = new Date().toISOString();
@@ -546,6 +576,30 @@ function operationsSection(run: Run): string {
   return md;
 }
 
+function routesSection(run: Run): string {
+  let md = '## 6. Every route on PostgreSQL at full scale\n\n';
+  if (!run.routes) return md + '_Not run (--only, or DATABASE_URL missing)._\n';
+  if (!run.routes.ok) return md + failure('routes', run.routes);
+  const r = run.routes.data;
+  md +=
+    '`bench/postgres-routes.ts`: the built Node example on PostgreSQL (schema `catalogue_routes`: 30k anime, 70k manga, 100k ' +
+    'characters, 30k people, imported with the CLI), response cache, rate limits and access log off, so every request reaches ' +
+    'the store. **first** is each route\'s first answer after a fresh start; p50/p99 are over sequential requests spread over ids ' +
+    'and queries.\n\n';
+  if (r.imported) md += `Import: ${int(r.imported.records)} records in ${r.imported.seconds.toFixed(0)} s.\n\n`;
+  md += `Start-up ${int(r.startMs)} ms; peak RSS ${int(r.rssMb)} MB; a second instance answered ${r.secondInstance.compared - r.secondInstance.differing} of ${r.secondInstance.compared} probes byte for byte the same; after an upsert of ${r.upsert.records} anime, ${r.upsert.visibleOnBoth} were served new by both instances on the next request.\n\n`;
+  md += '| route | first (ms) | p50 (ms) | p99 (ms) | statuses |\n|---|---:|---:|---:|---|\n';
+  for (const row of r.routes) md += `| ${row.route} | ${int(row.first)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.statuses} |\n`;
+  const slow = r.routes.filter((row) => row.p99 > 20);
+  const late = r.routes.filter((row) => row.first > 1000);
+  bars.push({ bar: 'PostgreSQL, every route: p99 ≤ 20 ms', measured: `${r.routes.length - slow.length} of ${r.routes.length}`, met: slow.length === 0, context: slow.length ? `over: ${slow.map((row) => row.route).join(', ')}` : '' });
+  bars.push({ bar: 'PostgreSQL, every route: first answer ≤ 1 s', measured: `${r.routes.length - late.length} of ${r.routes.length}`, met: late.length === 0, context: late.map((row) => row.route).join(', ') });
+  bars.push({ bar: 'PostgreSQL instance peak RSS ≤ 300 MB', measured: `${int(r.rssMb)} MB`, met: r.rssMb <= 300, context: 'full-scale set' });
+  bars.push({ bar: 'a second instance answers the same', measured: `${r.secondInstance.differing} differ`, met: r.secondInstance.differing === 0, context: `${r.secondInstance.compared} probes` });
+  bars.push({ bar: 'an upsert of 100 is served by both at once', measured: `${r.upsert.visibleOnBoth} of ${r.upsert.records}`, met: r.upsert.visibleOnBoth === r.upsert.records, context: 'no reload' });
+  return md;
+}
+
 function render(run: Run): string {
   const minutes = run.finishedAt ? (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 60_000 : NaN;
   let md = `# Benchmarks\n\n`;
@@ -563,7 +617,7 @@ function render(run: Run): string {
   md += `\nReproduce: \`REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench\` (see \`bench/run.ts\`).\n`;
   if (run.skipped.length) md += `\nSkipped in this run:\n\n${run.skipped.map((s) => `- ${s}`).join('\n')}\n`;
   bars.length = 0;
-  const sections = `${httpSection(run)}\n${searchSection(run)}\n${startupSection(run)}\n${gatewaySection(run)}\n${operationsSection(run)}`;
+  const sections = `${httpSection(run)}\n${searchSection(run)}\n${startupSection(run)}\n${gatewaySection(run)}\n${operationsSection(run)}\n${routesSection(run)}`;
   md += '\n## The performance bars, as measured\n\n';
   md += 'Latency bars are checked on wall-clock time as measured; where a piece also reports the CPU time its own process used, that is shown as context (on a busy machine the difference is time other processes held the core).\n\n';
   // A bar whose piece was skipped or failed is listed too, as not measured.
