@@ -258,7 +258,7 @@ async function measure(): Promise<Run> {
   };
   const skip = (what: string) => (run.skipped.push(what), log(`skipped: ${what}`));
 
-  const needData = wanted('search') || wanted('startup');
+  const needData = wanted('search') || wanted('startup') || (wanted('routes') && process.env.DATABASE_URL !== undefined);
   if (needData && !existsSync(`${root}bench/.data/anime.json`)) {
     log('bench/.data is missing: npm run build:bench-data');
     execFileSync('npm', ['run', 'build:bench-data'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
