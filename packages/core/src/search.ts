@@ -339,52 +339,55 @@ function toPostings(keyCount: number, keys: Int32Array, keysStart: Int32Array, s
   return { start, values };
 }
 
+/** Each entry's distinct normalized titles: `text[docStart[id]]` up to `text[docStart[id + 1]]`. */
+interface TitleTable {
+  /** The normalized titles, entry by entry. */
+  text: string[];
+  /** Where each entry's titles start in `text`; one more than there are entries. */
+  docStart: Int32Array;
+  /** The entry each title belongs to. */
+  doc: Int32Array;
+}
+
 /**
- * Builds the index once; searching then costs milliseconds whatever the catalogue size.
- * @param titles - For each entry, all of its titles (default, English, Japanese, synonyms…).
- * @param options - Tuning.
- * @returns The index.
- * @example
- * ```ts
- * const index = createSearchIndex([['Naruto', 'NARUTO'], ['One Piece']]);
- * index.search('naruot'); // [{ index: 0, tier: 3, score: … }]
- * ```
+ * Normalizes every entry's titles, keeping each distinct one once, first seen first. Titles repeat a
+ * lot (`title` is also in `titles`), so a raw string already seen in the entry is not normalized again.
  */
-export function createSearchIndex(titles: readonly (readonly string[])[], options: SearchIndexOptions = {}): SearchIndex {
-  const maxCandidates = options.candidates ?? 300;
-  const threshold = options.threshold ?? 0.4;
-  const fuzzyBudget = options.fuzzyBudget ?? 3000;
+function buildTitleTable(titles: readonly (readonly string[])[]): TitleTable {
   const entries = titles.length;
-  // Each entry's distinct normalized titles, first seen first: titleText[docStart[id]] up to
-  // titleText[docStart[id + 1]]. Titles repeat a lot (`title` is also in `titles`), so a raw
-  // string already seen in the entry is not normalized again.
-  const titleText: string[] = [];
+  const text: string[] = [];
   const docStart = new Int32Array(entries + 1);
   for (let id = 0; id < entries; id++) {
     const list = titles[id]!;
-    const first = titleText.length;
+    const first = text.length;
     next: for (let j = 0; j < list.length; j++) {
       const raw = list[j]!;
       for (let k = 0; k < j; k++) if (list[k] === raw) continue next;
       const title = normalizeTitle(raw);
       if (!title) continue;
-      for (let t = first; t < titleText.length; t++) if (titleText[t] === title) continue next;
-      titleText.push(title);
+      for (let t = first; t < text.length; t++) if (text[t] === title) continue next;
+      text.push(title);
     }
-    docStart[id + 1] = titleText.length;
+    docStart[id + 1] = text.length;
   }
-  const titleCount = titleText.length;
-  const titleDoc = new Int32Array(titleCount);
-  for (let id = 0; id < entries; id++) titleDoc.fill(id, docStart[id]!, docStart[id + 1]!);
-  // Preference rank of each entry (0 = first kept when a query matches too many entries).
-  const entryOrder = options.order ? Int32Array.from(options.order) : Int32Array.from({ length: entries }, (_, i) => i);
-  const rankOf = new Int32Array(entries);
-  for (let i = 0; i < entryOrder.length; i++) rankOf[entryOrder[i]!] = i;
-  const byRank = (a: number, b: number) => rankOf[a]! - rankOf[b]!;
+  const doc = new Int32Array(text.length);
+  for (let id = 0; id < entries; id++) doc.fill(id, docStart[id]!, docStart[id + 1]!);
+  return { text, docStart, doc };
+}
 
-  // Trigram postings per TITLE (not per entry), so that fuse.js later scores only the titles that
-  // share enough trigrams with the query instead of every title of every candidate. A trigram is
-  // three UTF-16 units of ` title `, keyed as (first, second << 16 | third).
+/** Dense ids of pairs of keys, and the postings under each id. */
+interface PairIndex {
+  ids: ReturnType<typeof createPairIds>;
+  postings: ReturnType<typeof toPostings>;
+}
+
+/**
+ * Trigram postings per TITLE (not per entry), so that fuse.js later scores only the titles that
+ * share enough trigrams with the query instead of every title of every candidate. A trigram is
+ * three UTF-16 units of ` title `, keyed as (first, second << 16 | third).
+ */
+function buildTrigramIndex(titleText: readonly string[]): PairIndex {
+  const titleCount = titleText.length;
   const gramIds = createPairIds();
   let gramSeen = new Int32Array(1 << 12).fill(-1);
   let gramKeys = new Int32Array(1 << 16);
@@ -409,15 +412,20 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
     }
     gramKeysStart[tid + 1] = used;
   }
-  const postings = toPostings(gramIds.size, gramKeys, gramKeysStart, (tid) => tid);
+  return { ids: gramIds, postings: toPostings(gramIds.size, gramKeys, gramKeysStart, (tid) => tid) };
+}
 
-  // One- and two-letter word prefixes → entries, in preference order: short queries use an index
-  // too. Keyed by code points (first, second or -1).
+/**
+ * One- and two-letter word prefixes → entries, in preference order: short queries use an index
+ * too. Keyed by code points (first, second or -1).
+ */
+function buildPrefixIndex(table: TitleTable, entryOrder: Int32Array): PairIndex {
+  const { text: titleText, docStart } = table;
   const prefixIds = createPairIds();
   let prefixSeen = new Int32Array(1 << 10).fill(-1);
   let prefixKeys = new Int32Array(1 << 12);
-  const prefixKeysStart = new Int32Array(entries + 1);
-  used = 0;
+  const prefixKeysStart = new Int32Array(docStart.length);
+  let used = 0;
   const addPrefix = (first: number, second: number, id: number) => {
     const prefix = prefixIds.id(first, second, true);
     prefixSeen = ensure(prefixSeen, prefix + 1, -1);
@@ -442,120 +450,190 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
     }
     prefixKeysStart[i + 1] = used;
   }
-  const shortPrefixes = toPostings(prefixIds.size, prefixKeys, prefixKeysStart, (i) => entryOrder[i]!);
+  return { ids: prefixIds, postings: toPostings(prefixIds.size, prefixKeys, prefixKeysStart, (i) => entryOrder[i]!) };
+}
 
-  const titleCounts = new Uint16Array(titleCount);
-  const docBest = new Uint16Array(entries);
-  const touched = new Int32Array(titleCount);
+/** Everything a search reads, built once; the scratch arrays are reused (and left zeroed) by each search. */
+interface IndexData {
+  titles: TitleTable;
+  grams: PairIndex;
+  prefixes: PairIndex;
+  /** Preference rank of each entry (0 = first kept when a query matches too many entries). */
+  rankOf: Int32Array;
+  maxCandidates: number;
+  /** Scratch: trigrams each title shares with the query. */
+  titleCounts: Uint16Array;
+  /** Scratch: the best title count of each entry. */
+  docBest: Uint16Array;
+  /** Scratch: the titles whose count was raised. */
+  touched: Int32Array;
+}
 
-  /**
-   * The entries sharing the most trigrams with the query (at least a third of its trigrams), best
-   * first, ties in preference order; with, for each, the titles that reached that bar.
-   */
-  function candidates(query: string): { ids: number[]; titles: Map<number, string[]> } {
-    const titlesOf = new Map<number, string[]>();
-    if ([...query].length < 3) {
-      // Every hit of a one- or two-letter query is a word-prefix match: no fuzzy stage needed.
-      const first = query.codePointAt(0)!;
-      const then = first > 0xffff ? 2 : 1;
-      const prefix = prefixIds.id(first, then < query.length ? query.codePointAt(then)! : -1, false);
-      if (prefix < 0) return { ids: [], titles: titlesOf };
-      const from = shortPrefixes.start[prefix]!;
-      const to = Math.min(shortPrefixes.start[prefix + 1]!, from + maxCandidates);
-      return { ids: Array.from(shortPrefixes.values.subarray(from, to)), titles: titlesOf };
+/** Candidates of a query: entry ids, and for each the titles that reached the trigram bar. */
+interface Candidates {
+  ids: number[];
+  titles: Map<number, string[]>;
+}
+
+/**
+ * The entries sharing the most trigrams with the query (at least a third of its trigrams), best
+ * first, ties in preference order; with, for each, the titles that reached that bar.
+ */
+function findCandidates(index: IndexData, query: string): Candidates {
+  const { maxCandidates, titleCounts, docBest, touched, rankOf } = index;
+  const titlesOf = new Map<number, string[]>();
+  if ([...query].length < 3) {
+    // Every hit of a one- or two-letter query is a word-prefix match: no fuzzy stage needed.
+    const first = query.codePointAt(0)!;
+    const then = first > 0xffff ? 2 : 1;
+    const prefix = index.prefixes.ids.id(first, then < query.length ? query.codePointAt(then)! : -1, false);
+    if (prefix < 0) return { ids: [], titles: titlesOf };
+    const { start, values } = index.prefixes.postings;
+    const from = start[prefix]!;
+    const to = Math.min(start[prefix + 1]!, from + maxCandidates);
+    return { ids: Array.from(values.subarray(from, to)), titles: titlesOf };
+  }
+  const grams = trigrams(query, new Set());
+  const postings = index.grams.postings;
+  let n = 0;
+  for (const gram of grams) {
+    const key = index.grams.ids.id(gram.charCodeAt(0), (gram.charCodeAt(1) << 16) | gram.charCodeAt(2), false);
+    if (key < 0) continue;
+    for (let i = postings.start[key]!, end = postings.start[key + 1]!; i < end; i++) {
+      const tid = postings.values[i]!;
+      const seen = titleCounts[tid]!;
+      if (seen === 0) touched[n++] = tid;
+      titleCounts[tid] = seen + 1;
     }
-    const grams = trigrams(query, new Set());
-    let n = 0;
-    for (const gram of grams) {
-      const key = gramIds.id(gram.charCodeAt(0), (gram.charCodeAt(1) << 16) | gram.charCodeAt(2), false);
-      if (key < 0) continue;
-      for (let i = postings.start[key]!, end = postings.start[key + 1]!; i < end; i++) {
-        const tid = postings.values[i]!;
-        const seen = titleCounts[tid]!;
-        if (seen === 0) touched[n++] = tid;
-        titleCounts[tid] = seen + 1;
+  }
+  const needed = Math.max(1, Math.ceil(grams.size / 3));
+  // Bucket the entries by their best title's count: no full sort of thousands of matches.
+  const buckets: number[][] = [];
+  for (let i = 0; i < n; i++) {
+    const tid = touched[i]!;
+    const count = titleCounts[tid]!;
+    titleCounts[tid] = 0;
+    if (count < needed) continue;
+    const id = index.titles.doc[tid]!;
+    const title = index.titles.text[tid]!;
+    const list = titlesOf.get(id);
+    if (list) list.push(title);
+    else titlesOf.set(id, [title]);
+    if (count > docBest[id]!) docBest[id] = count;
+  }
+  for (const id of titlesOf.keys()) {
+    (buckets[docBest[id]!] ??= []).push(id);
+    docBest[id] = 0;
+  }
+  const byRank = (a: number, b: number) => rankOf[a]! - rankOf[b]!;
+  const ids: number[] = [];
+  for (let count = buckets.length - 1; count >= needed && ids.length < maxCandidates; count--) {
+    const bucket = buckets[count];
+    if (!bucket) continue;
+    bucket.sort(byRank);
+    for (let i = 0; i < bucket.length && ids.length < maxCandidates; i++) ids.push(bucket[i]!);
+  }
+  return { ids, titles: titlesOf };
+}
+
+/** How entry `id` matches a folded query by its titles alone: exact, prefix, word prefix, or only fuzzily. */
+function tierOf(table: TitleTable, id: number, query: string): MatchTier {
+  let tier: MatchTier = MatchTier.Fuzzy;
+  for (let tid = table.docStart[id]!; tid < table.docStart[id + 1]!; tid++) {
+    const title = table.text[tid]!;
+    if (title === query) return MatchTier.Exact;
+    if (title.startsWith(query)) tier = MatchTier.Prefix;
+    else if (tier > MatchTier.WordPrefix && title.includes(` ${query}`)) tier = MatchTier.WordPrefix;
+  }
+  return tier;
+}
+
+/**
+ * Sorts the candidates into exact, prefix and word-prefix hits, and the titles left for the fuzzy
+ * stage: those of the other candidates, best candidates first, while the fuzzy budget lasts.
+ */
+function matchTiers(table: TitleTable, candidates: Candidates, query: string, fuzzyBudget: number) {
+  const hits: SearchHit[] = [];
+  const fuzzy: { id: number; title: string }[] = [];
+  // fuse.js runs its bitap once per 32-character chunk of the query, over each title's length.
+  let budget = fuzzyBudget / Math.max(1, Math.ceil(query.length / 32));
+  for (const id of candidates.ids) {
+    const tier = tierOf(table, id, query);
+    if (tier !== MatchTier.Fuzzy) hits.push({ index: id, tier, score: 1 });
+    else if (budget > 0) {
+      for (const title of candidates.titles.get(id) ?? []) {
+        fuzzy.push({ id, title });
+        budget -= title.length + 8;
       }
     }
-    const needed = Math.max(1, Math.ceil(grams.size / 3));
-    // Bucket the entries by their best title's count: no full sort of thousands of matches.
-    const buckets: number[][] = [];
-    for (let i = 0; i < n; i++) {
-      const tid = touched[i]!;
-      const count = titleCounts[tid]!;
-      titleCounts[tid] = 0;
-      if (count < needed) continue;
-      const id = titleDoc[tid]!;
-      const title = titleText[tid]!;
-      const list = titlesOf.get(id);
-      if (list) list.push(title);
-      else titlesOf.set(id, [title]);
-      if (count > docBest[id]!) docBest[id] = count;
-    }
-    for (const id of titlesOf.keys()) {
-      (buckets[docBest[id]!] ??= []).push(id);
-      docBest[id] = 0;
-    }
-    const ids: number[] = [];
-    for (let count = buckets.length - 1; count >= needed && ids.length < maxCandidates; count--) {
-      const bucket = buckets[count];
-      if (!bucket) continue;
-      bucket.sort(byRank);
-      for (let i = 0; i < bucket.length && ids.length < maxCandidates; i++) ids.push(bucket[i]!);
-    }
-    return { ids, titles: titlesOf };
   }
+  return { hits, fuzzy };
+}
 
-  function tierOf(id: number, query: string): MatchTier {
-    let tier: MatchTier = MatchTier.Fuzzy;
-    for (let tid = docStart[id]!; tid < docStart[id + 1]!; tid++) {
-      const title = titleText[tid]!;
-      if (title === query) return MatchTier.Exact;
-      if (title.startsWith(query)) tier = MatchTier.Prefix;
-      else if (tier > MatchTier.WordPrefix && title.includes(` ${query}`)) tier = MatchTier.WordPrefix;
-    }
-    return tier;
+/**
+ * Scores the fuzzy titles with fuse.js and appends the fuzzy hits to `hits`, one per entry with its
+ * best title's score.
+ */
+function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[], query: string, threshold: number): SearchHit[] {
+  if (fuzzy.length === 0) return hits;
+  // Exact and prefix hits are ordered by popularity, so only the fuzzy rest needs fuse's score.
+  // One fuse document per title, best title wins: with an array key fuse multiplies the
+  // scores of all matching titles, which favours entries with many synonyms over the best match.
+  const fuse = new Fuse(fuzzy, { keys: ['title'], includeScore: true, threshold, ignoreLocation: true });
+  // Fuzzy junk: when some hits share a word with the query (every exact, prefix and word-prefix
+  // hit does), a fuzzy hit none of whose matching titles shares one ("frieren" → "Rent-A-Girlfriend")
+  // is dropped. The PostgreSQL store tests its matching titles for the same patterns.
+  const scores = new Map<number, number>();
+  const sharing = new Set<number>();
+  let matches: ((title: string) => boolean) | undefined;
+  for (const result of fuse.search(query)) {
+    const { id, title } = result.item;
+    const score = result.score ?? 1;
+    const best = scores.get(id);
+    if (best === undefined || score < best) scores.set(id, score);
+    if (!sharing.has(id) && (matches ??= createWordMatcher(query))(title)) sharing.add(id);
   }
+  const cut = hits.length > 0 || sharing.size > 0;
+  for (const [id, score] of scores) if (!cut || sharing.has(id)) hits.push({ index: id, tier: MatchTier.Fuzzy, score });
+  return hits;
+}
 
+/**
+ * Builds the index once; searching then costs milliseconds whatever the catalogue size.
+ * @param titles - For each entry, all of its titles (default, English, Japanese, synonyms…).
+ * @param options - Tuning.
+ * @returns The index.
+ * @example
+ * ```ts
+ * const index = createSearchIndex([['Naruto', 'NARUTO'], ['One Piece']]);
+ * index.search('naruot'); // [{ index: 0, tier: 3, score: … }]
+ * ```
+ */
+export function createSearchIndex(titles: readonly (readonly string[])[], options: SearchIndexOptions = {}): SearchIndex {
+  const threshold = options.threshold ?? 0.4;
+  const fuzzyBudget = options.fuzzyBudget ?? 3000;
+  const entries = titles.length;
+  const table = buildTitleTable(titles);
+  // Preference rank of each entry (0 = first kept when a query matches too many entries).
+  const entryOrder = options.order ? Int32Array.from(options.order) : Int32Array.from({ length: entries }, (_, i) => i);
+  const rankOf = new Int32Array(entries);
+  for (let i = 0; i < entryOrder.length; i++) rankOf[entryOrder[i]!] = i;
+  const index: IndexData = {
+    titles: table,
+    grams: buildTrigramIndex(table.text),
+    prefixes: buildPrefixIndex(table, entryOrder),
+    rankOf,
+    maxCandidates: options.candidates ?? 300,
+    titleCounts: new Uint16Array(table.text.length),
+    docBest: new Uint16Array(entries),
+    touched: new Int32Array(table.text.length),
+  };
   return {
     search(raw) {
       const query = normalizeTitle(raw);
       if (!query) return [];
-      const { ids, titles } = candidates(query);
-      const hits: SearchHit[] = [];
-      const fuzzy: { id: number; title: string }[] = [];
-      // fuse.js runs its bitap once per 32-character chunk of the query, over each title's length.
-      let budget = fuzzyBudget / Math.max(1, Math.ceil(query.length / 32));
-      for (const id of ids) {
-        const tier = tierOf(id, query);
-        if (tier !== MatchTier.Fuzzy) hits.push({ index: id, tier, score: 1 });
-        else if (budget > 0) {
-          for (const title of titles.get(id) ?? []) {
-            fuzzy.push({ id, title });
-            budget -= title.length + 8;
-          }
-        }
-      }
-      if (fuzzy.length === 0) return hits;
-      // Exact and prefix hits are ordered by popularity, so only the fuzzy rest needs fuse's score.
-      // One fuse document per title, best title wins: with an array key fuse multiplies the
-      // scores of all matching titles, which favours entries with many synonyms over the best match.
-      const fuse = new Fuse(fuzzy, { keys: ['title'], includeScore: true, threshold, ignoreLocation: true });
-      // Fuzzy junk: when some hits share a word with the query (every exact, prefix and word-prefix
-      // hit does), a fuzzy hit none of whose matching titles shares one ("frieren" → "Rent-A-Girlfriend")
-      // is dropped. The PostgreSQL store tests its matching titles for the same patterns.
-      const scores = new Map<number, number>();
-      const sharing = new Set<number>();
-      let matches: ((title: string) => boolean) | undefined;
-      for (const result of fuse.search(query)) {
-        const { id, title } = result.item;
-        const score = result.score ?? 1;
-        const best = scores.get(id);
-        if (best === undefined || score < best) scores.set(id, score);
-        if (!sharing.has(id) && (matches ??= createWordMatcher(query))(title)) sharing.add(id);
-      }
-      const cut = hits.length > 0 || sharing.size > 0;
-      for (const [id, score] of scores) if (!cut || sharing.has(id)) hits.push({ index: id, tier: MatchTier.Fuzzy, score });
-      return hits;
+      const { hits, fuzzy } = matchTiers(table, findCandidates(index, query), query, fuzzyBudget);
+      return addFuzzyHits(hits, fuzzy, query, threshold);
     },
   };
 }
