@@ -175,6 +175,338 @@ function toRateHeaders(windows: readonly CounterWindow[], counts: readonly numbe
   };
 }
 
+/** What one gateway holds: its resolved settings and its per-process tables. */
+interface GatewayState {
+  readonly clock: () => number;
+  readonly logger: Logger | undefined;
+  readonly mountPath: string;
+  readonly backend: GatewayBackend;
+  readonly timeoutMs: number;
+  readonly keys: KeyStore;
+  readonly isRestricted: (path: string) => boolean;
+  readonly identify: (request: PlainRequest) => string;
+  /** Each tier's windows; none: rate limits are off. */
+  readonly specs: Record<Tier, WindowSpec[]> | undefined;
+  readonly blockPolicy: BlockPolicy | undefined;
+  readonly ttl: Record<Tier, number>;
+  readonly caches: Record<Tier, CacheStore>;
+  readonly cacheable: (path: string) => boolean;
+  readonly noStore: (path: string) => boolean;
+  /** Blocks this process has seen, so a blocked client costs no back-end call (docs/specification.md: Blocks). */
+  readonly knownBlocks: Map<string, number>;
+  /** Cache misses being loaded, so concurrent misses for one key run the routes once. */
+  readonly inflight: Map<string, Promise<CachedResponse | PlainResponse>>;
+  /** The `Last-Modified` and `Expires` texts of each cache entry, made once. */
+  readonly dates: WeakMap<CachedResponse, [string, string]>;
+  /** The 503s of an unreachable back end, told apart from the routes' own for the request's trace. */
+  readonly outages: WeakSet<ApiError>;
+  /** Whether the back end answered last time (an outage is logged once, when it starts). */
+  healthy: boolean;
+}
+
+/** Resolves the options against their defaults. */
+function gatewayState(options: GatewayOptions, context: GatewayContext): GatewayState {
+  const backend = options.backend ?? createMemoryGatewayBackend();
+  const keys: KeyStore =
+    options.keys === undefined
+      ? (backend.keys ?? createStaticKeyStore([]))
+      : Array.isArray(options.keys)
+        ? createStaticKeyStore(options.keys as readonly string[])
+        : (options.keys as KeyStore);
+  const limits = options.rateLimit === false ? undefined : options.rateLimit;
+  const specs = options.rateLimit === false ? undefined : { public: toWindowSpecs('public', limits?.public), server: toWindowSpecs('server', limits?.server) };
+  const cacheOptions = options.cache === false ? undefined : (options.cache ?? {});
+  const userCacheable = cacheOptions?.cacheable ?? (() => true);
+  const noStore = context.noStore ?? (() => false);
+  return {
+    clock: context.now ?? Date.now,
+    logger: context.logger,
+    mountPath: context.mountPath ?? '',
+    backend,
+    timeoutMs: options.timeoutMs ?? backend.timeoutMs ?? 250,
+    keys,
+    isRestricted: compileRoutes(options.restrictedRoutes ?? []),
+    identify: createClientIdentifier(options.trustProxy),
+    specs,
+    blockPolicy: options.blocks === false || !specs ? undefined : { ...DEFAULT_BLOCK_POLICY, ...options.blocks },
+    ttl: { public: cacheOptions?.publicTtlMs ?? 86_400_000, server: cacheOptions?.serverTtlMs ?? 600_000 },
+    caches: { public: backend.publicCache, server: backend.serverCache },
+    cacheable: (path) => cacheOptions !== undefined && !noStore(path) && userCacheable(path),
+    noStore,
+    knownBlocks: new Map(),
+    inflight: new Map(),
+    dates: new WeakMap(),
+    outages: new WeakSet(),
+    healthy: true,
+  };
+}
+
+/** The 503 of an unreachable back end (logged once, when the outage starts). */
+function unavailable(g: GatewayState, cause: unknown, tier: Tier): ApiError {
+  if (g.healthy) {
+    g.healthy = false;
+    g.logger?.error('Gateway back end unavailable; answering 503 until it recovers', cause === UNAVAILABLE ? `no answer within ${g.timeoutMs} ms` : cause);
+  }
+  const headers: Record<string, string> = { 'retry-after': '1' };
+  const spec = g.specs?.[tier][0];
+  // Nothing is admitted while accounting is down: the tier's tightest window reads as spent for 1 s.
+  if (spec) Object.assign(headers, { 'ratelimit-limit': String(spec.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
+  const error = new ApiError(503, 'Service Unavailable', 'Rate-limit accounting is temporarily unavailable. Retry in 1 second.', headers);
+  g.outages.add(error);
+  return error;
+}
+
+/** Awaits a back-end answer within the timeout; any failure becomes the 503 error. */
+async function settle<T>(g: GatewayState, call: () => T | Promise<T>, tier: Tier = 'public'): Promise<T> {
+  let value: T | Promise<T>;
+  try {
+    value = call();
+  } catch (cause) {
+    throw unavailable(g, cause, tier);
+  }
+  if (!isThenable(value)) return value;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const result = await Promise.race([
+      value,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(UNAVAILABLE), g.timeoutMs);
+      }),
+    ]);
+    g.healthy = true;
+    return result;
+  } catch (cause) {
+    throw unavailable(g, cause, tier);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function blockedUntil(g: GatewayState, id: string, now: number): Promise<number | null> {
+  const known = g.knownBlocks.get(id);
+  if (known !== undefined) {
+    if (known > now) return known;
+    g.knownBlocks.delete(id);
+  }
+  const until = await settle(g, () => g.backend.blocks.blockedUntil(id, now));
+  if (until !== null) rememberBlock(g, id, until, now);
+  return until;
+}
+
+function rememberBlock(g: GatewayState, id: string, until: number, now: number): void {
+  const known = g.knownBlocks;
+  if (known.size >= 10_000) for (const [other, end] of known) if (end <= now) known.delete(other);
+  if (known.size < 10_000) known.set(id, until);
+}
+
+function forbidden(until: number, now: number, spec: WindowSpec | undefined): ApiError {
+  const seconds = String(Math.max(1, Math.ceil((until - now) / 1000)));
+  const headers: Record<string, string> = { 'retry-after': seconds };
+  if (spec) Object.assign(headers, { 'ratelimit-limit': String(spec.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': seconds });
+  return new ApiError(
+    403,
+    'Forbidden: this client is temporarily blocked.',
+    `Too many rate-limited requests came from this IP address; the block ends at ${new Date(until).toISOString()} (in ${toSeconds(Number(seconds))}).`,
+    headers,
+  );
+}
+
+/** Runs the routes for a cache miss and stores a 2xx answer with a string body. */
+async function load(g: GatewayState, next: () => Promise<PlainResponse>, store: CacheStore, key: string, tier: Tier, now: number) {
+  const response = await next();
+  if (response.status < 200 || response.status >= 300 || typeof response.body !== 'string') return response;
+  const entry: CachedResponse = {
+    status: response.status,
+    headers: response.headers,
+    body: response.body,
+    etag: toEtag(response.body),
+    storedAt: now,
+    expiresAt: now + g.ttl[tier],
+  };
+  // Storing is not on the answer's path: a cache that cannot store costs only a later reload.
+  settle(g, () => store.set(key, entry)).catch(() => undefined);
+  return entry;
+}
+
+function fromEntry(g: GatewayState, entry: CachedResponse, request: PlainRequest, tier: Tier, now: number, extra: Record<string, string> | undefined): PlainResponse {
+  let pair = g.dates.get(entry);
+  if (!pair) g.dates.set(entry, (pair = [toHttpDate(entry.storedAt), toHttpDate(entry.expiresAt)]));
+  const maxAge = Math.max(0, Math.ceil((entry.expiresAt - now) / 1000));
+  const headers: Record<string, string> = {
+    ...entry.headers,
+    etag: entry.etag,
+    'last-modified': pair[0],
+    expires: pair[1],
+    // Server Key answers are per customer: never for shared caches (docs/specification.md: Caching of Server Key answers).
+    'cache-control': `${tier === 'server' ? 'private' : 'public'}, max-age=${maxAge}`,
+    vary: 'X-Server-Key',
+  };
+  if (extra) Object.assign(headers, extra);
+  return conditional(request, headers, entry.status, entry.body, entry.etag);
+}
+
+/**
+ * Adds the RateLimit headers to an error from the routes. An unexpected failure becomes the 500
+ * error here rather than in the pipeline, which would answer it without them; it is logged as
+ * the pipeline would have, and its detail still never reaches the client.
+ */
+function withHeaders(g: GatewayState, error: unknown, headers: Record<string, string> | undefined, request: PlainRequest): unknown {
+  if (!headers) return error;
+  if (!(error instanceof ApiError)) {
+    g.logger?.error(`Unhandled error on ${request.method} ${request.path}`, error);
+    error = toApiError(error);
+  }
+  const known = error as ApiError;
+  return new ApiError(known.status, known.message, known.error, { ...headers, ...known.headers });
+}
+
+function conditional(request: PlainRequest, headers: Record<string, string>, status: number, body: string | Uint8Array | null, etag: string): PlainResponse {
+  const ifNoneMatch = request.header('if-none-match');
+  if (ifNoneMatch !== undefined && matchesIfNoneMatch(ifNoneMatch, etag)) {
+    if (request.trace) request.trace.cache = 'not_modified';
+    // 304 repeats the caching headers of a 200 and has no body (RFC 9110 §15.4.5).
+    delete headers['content-type'];
+    delete headers['content-length'];
+    return { status: 304, headers, body: null };
+  }
+  return { status, headers, body };
+}
+
+async function uncached(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>, tier: Tier, extra: Record<string, string> | undefined) {
+  const response = await next();
+  const headers = extra ? { ...response.headers, ...extra } : { ...response.headers };
+  if (response.status < 200 || response.status >= 300 || response.body === null) return { ...response, headers };
+  const etag = toEtag(response.body);
+  headers.etag = etag;
+  headers.vary = 'X-Server-Key';
+  headers['cache-control'] = g.noStore(request.path) ? 'no-store' : `${tier === 'server' ? 'private' : 'public'}, max-age=0`;
+  return conditional(request, headers, response.status, response.body, etag);
+}
+
+/** Who is asking: the tier, the id its limits count under (`null`: nothing counts), and whether a sent key was refused. */
+interface Caller {
+  tier: Tier;
+  id: string | null;
+  keyRejected: boolean;
+}
+
+/** Verifies a sent Server Key and names the client; a blocked public client gets its 403 here. */
+async function identifyCaller(g: GatewayState, request: PlainRequest, now: number): Promise<Caller> {
+  const suppliedKey = request.header('x-server-key');
+  let tier: Tier = 'public';
+  let id: string | null = null;
+  if (suppliedKey !== undefined) {
+    // `Authorization: Bearer` is deliberately not read: it grants nothing (spec, "Authentication" 3).
+    id = await settle(g, () => g.keys.verify(suppliedKey));
+    if (id !== null) tier = 'server';
+  }
+  const keyRejected = suppliedKey !== undefined && id === null;
+  // A public client's identity serves its block and its rate windows only: without either (rate
+  // limits and blocks off) the address is never looked at (Bun looks it up on demand).
+  const internal = request.internalClient;
+  if (tier === 'public' && internal !== undefined) {
+    // The host's own probe: its own bucket (so still counted in the back end), never a client's.
+    id = `internal:${internal}`;
+  } else if (tier === 'public' && (g.blockPolicy || g.specs?.public.length)) {
+    id = g.identify(request);
+    // Server Key traffic is never blocked; blocked requests are neither counted nor extend the block.
+    if (g.blockPolicy) {
+      const until = await blockedUntil(g, id, now);
+      if (until !== null) {
+        if (request.trace) request.trace.blocked = true;
+        throw forbidden(until, now, g.specs?.public[0]);
+      }
+    }
+  }
+  if (request.trace) {
+    request.trace.tier = tier;
+    if (id !== null) request.trace.client = id;
+  }
+  return { tier, id, keyRejected };
+}
+
+/**
+ * Counts the request in every window of its tier at once.
+ * @returns The RateLimit headers of the answer; none when the tier has no limits.
+ * @throws ApiError 429 when a window is full (a public client's refusal is recorded towards a block).
+ */
+async function countRequest(g: GatewayState, request: PlainRequest, { tier, id }: Caller, now: number): Promise<Record<string, string> | undefined> {
+  const specs = g.specs?.[tier];
+  if (!specs || specs.length === 0) return undefined;
+  const windows = toCounterWindows(tier, id!, specs, now);
+  const result = await settle(g, () => g.backend.counters.hit(windows, now), tier);
+  if (result.allowed) return toRateHeaders(windows, result.counts, now);
+  const i = findBlockingWindow(windows, result);
+  const retryAfter = Math.max(1, Math.ceil((windows[i]!.resetAt - now) / 1000));
+  if (tier === 'public' && g.blockPolicy && request.internalClient === undefined) {
+    const until = await settle(g, () => g.backend.blocks.recordRejection(id!, now, g.blockPolicy!));
+    if (until !== null) rememberBlock(g, id!, until, now);
+  }
+  if (request.trace) request.trace.limited = specs[i]!.name;
+  const { message, error } = toRateLimitTexts(specs[i]!, tier, retryAfter);
+  throw new ApiError(429, message, error, {
+    'retry-after': String(retryAfter),
+    'ratelimit-limit': String(windows[i]!.limit),
+    'ratelimit-remaining': '0',
+    'ratelimit-reset': String(retryAfter),
+  });
+}
+
+/** The answer to an admitted request: 401s, then the tier's cache or the routes. */
+async function respond(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>, caller: Caller, extra: Record<string, string> | undefined, now: number) {
+  // Canonical: the pipeline resolved it before any stage ran, and the router matches this same
+  // path. Restricted routes, caching and the cache key read it, never a raw target.
+  const path = request.path;
+  const { tier } = caller;
+  if (caller.keyRejected) {
+    throw new ApiError(
+      401,
+      'Invalid Server Key.',
+      'The X-Server-Key header does not hold a recognized Server Key. Send a valid key, or no X-Server-Key header for public access.',
+    );
+  }
+  if (tier !== 'server' && g.isRestricted(path)) {
+    throw new ApiError(401, `${g.mountPath}${path} requires a Server Key.`, 'Send a valid Server Key in the X-Server-Key header. Authorization: Bearer is not supported.');
+  }
+  if (!g.cacheable(path)) {
+    if (request.trace) request.trace.cache = 'bypass';
+    return await uncached(g, request, next, tier, extra);
+  }
+  const store = g.caches[tier];
+  const key = request.query ? `${path}?${request.query}` : path;
+  let entry: CachedResponse | undefined;
+  try {
+    entry = await settle(g, () => store.get(key, now));
+  } catch {
+    // An unreachable cache is a miss, not an outage: the routes can still answer.
+    entry = undefined;
+  }
+  if (request.trace) request.trace.cache = entry ? 'hit' : 'miss';
+  if (!entry) {
+    const flightKey = `${tier}:${key}`;
+    let flight = g.inflight.get(flightKey);
+    if (!flight) {
+      flight = load(g, next, store, key, tier, now).finally(() => g.inflight.delete(flightKey));
+      g.inflight.set(flightKey, flight);
+    }
+    const loaded = await flight;
+    // Concurrent misses share `loaded`: each gets its own headers, which later stages may add to.
+    if (!('etag' in loaded)) return { ...loaded, headers: { ...loaded.headers, ...extra } };
+    entry = loaded;
+  }
+  return fromEntry(g, entry, request, tier, now, extra);
+}
+
+async function admit(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>): Promise<PlainResponse> {
+  const now = g.clock();
+  const caller = await identifyCaller(g, request, now);
+  const extra = await countRequest(g, request, caller, now);
+  try {
+    return await respond(g, request, next, caller, extra, now);
+  } catch (error) {
+    throw withHeaders(g, error, extra, request);
+  }
+}
 
 /**
  * Creates the gateway middleware. `createCatalogueApp` does this for you from its `gateway` option;
@@ -200,286 +532,11 @@ function toRateHeaders(windows: readonly CounterWindow[], counts: readonly numbe
  * ```
  */
 export function createGateway(options: GatewayOptions = {}, context: GatewayContext = {}): Middleware {
-  const clock = context.now ?? Date.now;
-  const logger = context.logger;
-  const mountPath = context.mountPath ?? '';
-  const backend = options.backend ?? createMemoryGatewayBackend();
-  const timeoutMs = options.timeoutMs ?? backend.timeoutMs ?? 250;
-  const keys: KeyStore =
-    options.keys === undefined
-      ? (backend.keys ?? createStaticKeyStore([]))
-      : Array.isArray(options.keys)
-        ? createStaticKeyStore(options.keys as readonly string[])
-        : (options.keys as KeyStore);
-  const isRestricted = compileRoutes(options.restrictedRoutes ?? []);
-  const identify = createClientIdentifier(options.trustProxy);
-  const limits = options.rateLimit === false ? undefined : options.rateLimit;
-  const specs: Record<Tier, WindowSpec[]> | undefined =
-    options.rateLimit === false ? undefined : { public: toWindowSpecs('public', limits?.public), server: toWindowSpecs('server', limits?.server) };
-  const blockPolicy = options.blocks === false || !specs ? undefined : { ...DEFAULT_BLOCK_POLICY, ...options.blocks };
-  const cacheOptions = options.cache === false ? undefined : (options.cache ?? {});
-  const ttl: Record<Tier, number> = { public: cacheOptions?.publicTtlMs ?? 86_400_000, server: cacheOptions?.serverTtlMs ?? 600_000 };
-  const caches: Record<Tier, CacheStore> = { public: backend.publicCache, server: backend.serverCache };
-  const userCacheable = cacheOptions?.cacheable ?? (() => true);
-  const noStore = context.noStore ?? (() => false);
-  const cacheable = (path: string) => cacheOptions !== undefined && !noStore(path) && userCacheable(path);
-
-  // Blocks this process has seen, so a blocked client costs no back-end call (docs/specification.md: Blocks).
-  const knownBlocks = new Map<string, number>();
-  // Cache misses being loaded, so concurrent misses for one key run the routes once.
-  const inflight = new Map<string, Promise<CachedResponse | PlainResponse>>();
-  const dates = new WeakMap<CachedResponse, [string, string]>();
-  let healthy = true;
-  // The 503s of an unreachable back end, told apart from the routes' own for the request's trace.
-  const outages = new WeakSet<ApiError>();
-
-  function unavailable(cause: unknown, tier: Tier): ApiError {
-    if (healthy) {
-      healthy = false;
-      logger?.error('Gateway back end unavailable; answering 503 until it recovers', cause === UNAVAILABLE ? `no answer within ${timeoutMs} ms` : cause);
-    }
-    const headers: Record<string, string> = { 'retry-after': '1' };
-    const spec = specs?.[tier][0];
-    // Nothing is admitted while accounting is down: the tier's tightest window reads as spent for 1 s.
-    if (spec) Object.assign(headers, { 'ratelimit-limit': String(spec.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
-    const error = new ApiError(503, 'Service Unavailable', 'Rate-limit accounting is temporarily unavailable. Retry in 1 second.', headers);
-    outages.add(error);
-    return error;
-  }
-
-  /** Awaits a back-end answer within the timeout; any failure becomes the 503 error. */
-  async function settle<T>(call: () => T | Promise<T>, tier: Tier = 'public'): Promise<T> {
-    let value: T | Promise<T>;
-    try {
-      value = call();
-    } catch (cause) {
-      throw unavailable(cause, tier);
-    }
-    if (!isThenable(value)) return value;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const result = await Promise.race([
-        value,
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(UNAVAILABLE), timeoutMs);
-        }),
-      ]);
-      healthy = true;
-      return result;
-    } catch (cause) {
-      throw unavailable(cause, tier);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  async function blockedUntil(id: string, now: number): Promise<number | null> {
-    const known = knownBlocks.get(id);
-    if (known !== undefined) {
-      if (known > now) return known;
-      knownBlocks.delete(id);
-    }
-    const until = await settle(() => backend.blocks.blockedUntil(id, now));
-    if (until !== null) rememberBlock(id, until, now);
-    return until;
-  }
-
-  function rememberBlock(id: string, until: number, now: number): void {
-    if (knownBlocks.size >= 10_000) for (const [other, end] of knownBlocks) if (end <= now) knownBlocks.delete(other);
-    if (knownBlocks.size < 10_000) knownBlocks.set(id, until);
-  }
-
-  function forbidden(until: number, now: number, spec: WindowSpec | undefined): ApiError {
-    const seconds = String(Math.max(1, Math.ceil((until - now) / 1000)));
-    const headers: Record<string, string> = { 'retry-after': seconds };
-    if (spec) Object.assign(headers, { 'ratelimit-limit': String(spec.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': seconds });
-    return new ApiError(
-      403,
-      'Forbidden: this client is temporarily blocked.',
-      `Too many rate-limited requests came from this IP address; the block ends at ${new Date(until).toISOString()} (in ${toSeconds(Number(seconds))}).`,
-      headers,
-    );
-  }
-
-  async function load(next: () => Promise<PlainResponse>, store: CacheStore, key: string, tier: Tier, now: number) {
-    const response = await next();
-    if (response.status < 200 || response.status >= 300 || typeof response.body !== 'string') return response;
-    const entry: CachedResponse = {
-      status: response.status,
-      headers: response.headers,
-      body: response.body,
-      etag: toEtag(response.body),
-      storedAt: now,
-      expiresAt: now + ttl[tier],
-    };
-    // Storing is not on the answer's path: a cache that cannot store costs only a later reload.
-    settle(() => store.set(key, entry)).catch(() => undefined);
-    return entry;
-  }
-
-  function fromEntry(entry: CachedResponse, request: PlainRequest, tier: Tier, now: number, extra: Record<string, string> | undefined): PlainResponse {
-    let pair = dates.get(entry);
-    if (!pair) dates.set(entry, (pair = [toHttpDate(entry.storedAt), toHttpDate(entry.expiresAt)]));
-    const maxAge = Math.max(0, Math.ceil((entry.expiresAt - now) / 1000));
-    const headers: Record<string, string> = {
-      ...entry.headers,
-      etag: entry.etag,
-      'last-modified': pair[0],
-      expires: pair[1],
-      // Server Key answers are per customer: never for shared caches (docs/specification.md: Caching of Server Key answers).
-      'cache-control': `${tier === 'server' ? 'private' : 'public'}, max-age=${maxAge}`,
-      vary: 'X-Server-Key',
-    };
-    if (extra) Object.assign(headers, extra);
-    return conditional(request, headers, entry.status, entry.body, entry.etag);
-  }
-
-  /**
-   * Adds the RateLimit headers to an error from the routes. An unexpected failure becomes the 500
-   * error here rather than in the pipeline, which would answer it without them; it is logged as
-   * the pipeline would have, and its detail still never reaches the client.
-   */
-  function withHeaders(error: unknown, headers: Record<string, string> | undefined, request: PlainRequest): unknown {
-    if (!headers) return error;
-    if (!(error instanceof ApiError)) {
-      logger?.error(`Unhandled error on ${request.method} ${request.path}`, error);
-      error = toApiError(error);
-    }
-    const known = error as ApiError;
-    return new ApiError(known.status, known.message, known.error, { ...headers, ...known.headers });
-  }
-
-  function conditional(request: PlainRequest, headers: Record<string, string>, status: number, body: string | Uint8Array | null, etag: string): PlainResponse {
-    const ifNoneMatch = request.header('if-none-match');
-    if (ifNoneMatch !== undefined && matchesIfNoneMatch(ifNoneMatch, etag)) {
-      if (request.trace) request.trace.cache = 'not_modified';
-      // 304 repeats the caching headers of a 200 and has no body (RFC 9110 §15.4.5).
-      delete headers['content-type'];
-      delete headers['content-length'];
-      return { status: 304, headers, body: null };
-    }
-    return { status, headers, body };
-  }
-
-  async function uncached(request: PlainRequest, next: () => Promise<PlainResponse>, tier: Tier, extra: Record<string, string> | undefined) {
-    const response = await next();
-    const headers = extra ? { ...response.headers, ...extra } : { ...response.headers };
-    if (response.status < 200 || response.status >= 300 || response.body === null) return { ...response, headers };
-    const etag = toEtag(response.body);
-    headers.etag = etag;
-    headers.vary = 'X-Server-Key';
-    headers['cache-control'] = noStore(request.path) ? 'no-store' : `${tier === 'server' ? 'private' : 'public'}, max-age=0`;
-    return conditional(request, headers, response.status, response.body, etag);
-  }
-
-  async function admit(request: PlainRequest, next: () => Promise<PlainResponse>): Promise<PlainResponse> {
-    const now = clock();
-    // Canonical: the pipeline resolved it before any stage ran, and the router matches this same
-    // path. Restricted routes, caching and the cache key read it, never a raw target.
-    const trace = request.trace;
-    const path = request.path;
-    const suppliedKey = request.header('x-server-key');
-    let tier: Tier = 'public';
-    let id: string | null = null;
-    if (suppliedKey !== undefined) {
-      // `Authorization: Bearer` is deliberately not read: it grants nothing (spec, "Authentication" 3).
-      id = await settle(() => keys.verify(suppliedKey));
-      if (id !== null) tier = 'server';
-    }
-    const keyRejected = suppliedKey !== undefined && id === null;
-    // A public client's identity serves its block and its rate windows only: without either (rate
-    // limits and blocks off) the address is never looked at (Bun looks it up on demand).
-    const internal = request.internalClient;
-    if (tier === 'public' && internal !== undefined) {
-      // The host's own probe: its own bucket (so still counted in the back end), never a client's.
-      id = `internal:${internal}`;
-    } else if (tier === 'public' && (blockPolicy || specs?.public.length)) {
-      id = identify(request);
-      // Server Key traffic is never blocked; blocked requests are neither counted nor extend the block.
-      if (blockPolicy) {
-        const until = await blockedUntil(id, now);
-        if (until !== null) {
-          if (trace) trace.blocked = true;
-          throw forbidden(until, now, specs?.public[0]);
-        }
-      }
-    }
-    if (trace) {
-      trace.tier = tier;
-      if (id !== null) trace.client = id;
-    }
-
-    let extra: Record<string, string> | undefined;
-    if (specs && specs[tier].length > 0) {
-      const windows = toCounterWindows(tier, id!, specs[tier], now);
-      const result = await settle(() => backend.counters.hit(windows, now), tier);
-      if (!result.allowed) {
-        const i = findBlockingWindow(windows, result);
-        const retryAfter = Math.max(1, Math.ceil((windows[i]!.resetAt - now) / 1000));
-        if (tier === 'public' && blockPolicy && internal === undefined) {
-          const until = await settle(() => backend.blocks.recordRejection(id!, now, blockPolicy));
-          if (until !== null) rememberBlock(id!, until, now);
-        }
-        if (trace) trace.limited = specs[tier][i]!.name;
-        const { message, error } = toRateLimitTexts(specs[tier][i]!, tier, retryAfter);
-        throw new ApiError(429, message, error, {
-          'retry-after': String(retryAfter),
-          'ratelimit-limit': String(windows[i]!.limit),
-          'ratelimit-remaining': '0',
-          'ratelimit-reset': String(retryAfter),
-        });
-      }
-      extra = toRateHeaders(windows, result.counts, now);
-    }
-
-    try {
-      if (keyRejected) {
-        throw new ApiError(
-          401,
-          'Invalid Server Key.',
-          'The X-Server-Key header does not hold a recognized Server Key. Send a valid key, or no X-Server-Key header for public access.',
-        );
-      }
-      if (tier !== 'server' && isRestricted(path)) {
-        throw new ApiError(401, `${mountPath}${path} requires a Server Key.`, 'Send a valid Server Key in the X-Server-Key header. Authorization: Bearer is not supported.');
-      }
-      if (!cacheable(path)) {
-        if (trace) trace.cache = 'bypass';
-        return await uncached(request, next, tier, extra);
-      }
-
-      const store = caches[tier];
-      const key = request.query ? `${path}?${request.query}` : path;
-      let entry: CachedResponse | undefined;
-      try {
-        entry = await settle(() => store.get(key, now));
-      } catch {
-        // An unreachable cache is a miss, not an outage: the routes can still answer.
-        entry = undefined;
-      }
-      if (trace) trace.cache = entry ? 'hit' : 'miss';
-      if (!entry) {
-        const flightKey = `${tier}:${key}`;
-        let flight = inflight.get(flightKey);
-        if (!flight) {
-          flight = load(next, store, key, tier, now).finally(() => inflight.delete(flightKey));
-          inflight.set(flightKey, flight);
-        }
-        const loaded = await flight;
-        // Concurrent misses share `loaded`: each gets its own headers, which later stages may add to.
-        if (!('etag' in loaded)) return { ...loaded, headers: { ...loaded.headers, ...extra } };
-        entry = loaded;
-      }
-      return fromEntry(entry, request, tier, now, extra);
-    } catch (error) {
-      throw withHeaders(error, extra, request);
-    }
-  }
-
+  const g = gatewayState(options, context);
   return function gateway(request, next) {
-    if (request.trace === undefined) return admit(request, next);
-    return admit(request, next).catch((error: unknown) => {
-      if (outages.has(error as ApiError)) request.trace!.unavailable = true;
+    if (request.trace === undefined) return admit(g, request, next);
+    return admit(g, request, next).catch((error: unknown) => {
+      if (g.outages.has(error as ApiError)) request.trace!.unavailable = true;
       throw error;
     });
   };
