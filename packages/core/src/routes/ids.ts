@@ -7,13 +7,14 @@
  */
 import { z } from 'zod';
 import { ok } from '../internal/pipeline.js';
-import { enumListParam, enumParam, instantParam, parseQuery } from '../query.js';
+import { enumListParam, enumParam, instantParam } from '../query.js';
 import { animeSchema } from '../schemas/anime.js';
 import { mangaSchema } from '../schemas/manga.js';
 import { sfwMode } from '../sfw.js';
 import type { IdsQuery } from '../store.js';
-import { ANIME, MANGA } from '../catalogue/kinds.js';
-import type { CatalogueHandler, CatalogueRoute } from './context.js';
+import { ANIME, MANGA, type KindSpec } from '../catalogue/kinds.js';
+import type { CatalogueContext, CatalogueRoute } from './context.js';
+import type { Parsed } from './rows.js';
 import { sfwShape } from './params.js';
 
 /** Each top-level field of a record except `mal_id`, which every item carries anyway. */
@@ -30,77 +31,57 @@ export const ANIME_ID_FIELDS = fieldNames(animeSchema.shape);
 /** Fields `include` may name on `/v1/manga/ids`: the manga record's top-level fields. */
 export const MANGA_ID_FIELDS = fieldNames(mangaSchema.shape);
 
-const common = () => ({
-  ...sfwShape(),
-  updated_at: instantParam('updated_at'),
-});
+/**
+ * The query of a kind's id list: `type` (several), `status`, `rating` (several, for a kind that has
+ * ratings), `include` (any of the record's fields), SFW and `updated_at`.
+ * @param kind - The kind's vocabularies.
+ * @param fields - The fields `include` may name.
+ */
+function idsQuery(kind: KindSpec, fields: Record<string, string>) {
+  return z
+    .object({
+      type: enumListParam('type', kind.types),
+      status: enumParam('status', kind.statuses),
+      ...(kind.ratings ? { rating: enumListParam('rating', kind.ratings) } : {}),
+      include: enumListParam('include', fields),
+      ...sfwShape(),
+      updated_at: instantParam('updated_at'),
+    })
+    .transform(
+      (v): IdsQuery => ({
+        types: v.type,
+        status: v.status,
+        ratings: (v as { rating?: string[] }).rating,
+        sfw: sfwMode(v.sfw, v['sfw-strict']),
+        updatedSince: v.updated_at,
+        include: v.include,
+      }),
+    );
+}
 
 /** The query of `GET /v1/anime/ids`. */
-export const animeIdsQuery = z
-  .object({
-    type: enumListParam('type', ANIME.types),
-    status: enumParam('status', ANIME.statuses),
-    rating: enumListParam('rating', ANIME.ratings),
-    include: enumListParam('include', ANIME_ID_FIELDS),
-    ...common(),
-  })
-  .transform(
-    (v): IdsQuery => ({
-      types: v.type,
-      status: v.status,
-      ratings: v.rating,
-      sfw: sfwMode(v.sfw, v['sfw-strict']),
-      updatedSince: v.updated_at,
-      include: v.include,
-    }),
-  );
-
+export const animeIdsQuery = idsQuery(ANIME, ANIME_ID_FIELDS);
 /** The query of `GET /v1/manga/ids` (manga have no rating). */
-export const mangaIdsQuery = z
-  .object({
-    type: enumListParam('type', MANGA.types),
-    status: enumParam('status', MANGA.statuses),
-    include: enumListParam('include', MANGA_ID_FIELDS),
-    ...common(),
-  })
-  .transform(
-    (v): IdsQuery => ({
-      types: v.type,
-      status: v.status,
-      sfw: sfwMode(v.sfw, v['sfw-strict']),
-      updatedSince: v.updated_at,
-      include: v.include,
-    }),
-  );
+export const mangaIdsQuery = idsQuery(MANGA, MANGA_ID_FIELDS);
 
-/** `GET /v1/anime/ids`: every matching anime id, ascending, with the total and any included fields. */
-export const getAnimeIds: CatalogueHandler = async (request, { catalogue: store }) => {
-  const query = parseQuery(animeIdsQuery, request.query);
-  return ok(await store.listAnimeIds(query));
-};
+/** A row answering a list and its total as they are (`{ total, data }`). */
+const listRow = <S extends z.ZodType | undefined = undefined>(path: string, query: S, load: (query: Parsed<S>, context: CatalogueContext) => Promise<unknown>): CatalogueRoute => ({
+  path,
+  ...(query ? { query } : {}),
+  handler: async ({ parsed }, context) => ok(await load(parsed as Parsed<S>, context)),
+});
 
-/** `GET /v1/manga/ids`: every matching manga id, ascending, with the total and any included fields. */
-export const getMangaIds: CatalogueHandler = async (request, { catalogue: store }) => {
-  const query = parseQuery(mangaIdsQuery, request.query);
-  return ok(await store.listMangaIds(query));
-};
+/** An answer of every id in a list, with their count. */
+const withTotal = (data: number[]) => ({ total: data.length, data });
 
-/** `GET /v1/anime/deleted`: ids of anime removed from the catalogue, ascending. */
-export const getDeletedAnime: CatalogueHandler = async (_request, { catalogue: store }) => {
-  const data = await store.getDeletedAnimeIds();
-  return ok({ total: data.length, data });
-};
-
-/** `GET /v1/manga/deleted`: ids of manga removed from the catalogue, ascending. */
-export const getDeletedManga: CatalogueHandler = async (_request, { catalogue: store }) => {
-  const data = await store.getDeletedMangaIds();
-  return ok({ total: data.length, data });
-};
-
-/** The id-list routes; they must precede `/v1/anime/:id` and `/v1/manga/:id`. */
+/**
+ * The id-list routes; they must precede `/v1/anime/:id` and `/v1/manga/:id`. `…/ids`: every
+ * matching id, ascending, with the total and any included fields; `…/deleted`: the ids of entries
+ * removed from the catalogue, ascending.
+ */
 export const idsRoutes: CatalogueRoute[] = [
-  { path: '/v1/anime/ids', handler: getAnimeIds, query: animeIdsQuery },
-  { path: '/v1/anime/deleted', handler: getDeletedAnime },
-  { path: '/v1/manga/ids', handler: getMangaIds, query: mangaIdsQuery },
-  { path: '/v1/manga/deleted', handler: getDeletedManga },
+  listRow('/v1/anime/ids', animeIdsQuery, (query, { catalogue }) => catalogue.listAnimeIds(query)),
+  listRow('/v1/anime/deleted', undefined, async (_, { catalogue }) => withTotal(await catalogue.getDeletedAnimeIds())),
+  listRow('/v1/manga/ids', mangaIdsQuery, (query, { catalogue }) => catalogue.listMangaIds(query)),
+  listRow('/v1/manga/deleted', undefined, async (_, { catalogue }) => withTotal(await catalogue.getDeletedMangaIds())),
 ];

@@ -12,7 +12,7 @@ import type { CatalogueContext, CatalogueRoute } from './context.js';
 import { dataOr404, fullList, pageOr404, pathId, shortList } from './params.js';
 
 /** What a row's query schema gives its load function (`undefined` without a schema). */
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+export type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** The parts every row may have besides its shape. */
 interface RowOptions<S> {
