@@ -21,12 +21,13 @@
  * @module
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createOpenApiDocument, type Anime } from '@catalogue-api/core';
 import { createPostgresStore } from '../packages/store-postgres/src/catalogue-store.ts';
 import { percentile } from './lib/battery.ts';
+import { ndjsonOf } from './lib/ndjson.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: options } = parseArgs({ options: { json: { type: 'boolean' }, requests: { type: 'string' }, reimport: { type: 'boolean' } } });
@@ -63,9 +64,7 @@ if (options.reimport || held === 0 || (await store.get('anime', anime[0]!.mal_id
   const started = performance.now();
   for (const kind of KINDS) {
     log(`importing ${kind}…`);
-    // NDJSON: the importer reads a JSON document whole only up to its size limit; lines stream.
-    const file = `${dataDir}/${kind}.ndjson`;
-    if (!existsSync(file)) writeFileSync(file, read<unknown>(kind).map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const file = ndjsonOf(`${dataDir}/${kind}.json`);
     execFileSync(process.execPath, [`${root}packages/store-postgres/bin/catalogue-api.js`, 'import', file, '--store', 'postgres', '--resource', kind, '--schema', schema, '--batch-size', '2000'], {
       env: { ...process.env, DATABASE_URL: url },
       stdio: ['ignore', 'ignore', 'inherit'],

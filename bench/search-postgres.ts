@@ -19,6 +19,7 @@ import { catalogueOver, createMemoryStore, type Anime, type AnimeSearch, type Ca
 import { createPostgresStore } from '../packages/store-postgres/src/catalogue-store.ts';
 import { importFile, toStoreSink } from '../packages/store-postgres/src/import.ts';
 import { buildBattery, latencyQueries, percentile, scoreBattery } from './lib/battery.ts';
+import { ndjsonOf } from './lib/ndjson.ts';
 
 let options: { demo?: boolean; json?: boolean; reimport?: boolean; passes?: string };
 try {
@@ -56,7 +57,7 @@ if (reimport || (await store.sql`select 1 from pg_namespace where nspname = ${sc
   await store.sql.unsafe(`drop schema if exists "${schema}" cascade`);
   await store.migrate();
   const started = performance.now();
-  const summary = await importFile(file, { resource: 'anime', sink: toStoreSink(store), batchSize: 1000 });
+  const summary = await importFile(demo ? file : ndjsonOf(file, anime), { resource: 'anime', sink: toStoreSink(store), batchSize: 1000 });
   const seconds = (performance.now() - started) / 1000;
   importStats = { records: summary.imported, seconds, perSecond: summary.imported / seconds, rejected: summary.rejected.length };
 }
