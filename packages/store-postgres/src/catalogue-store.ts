@@ -8,18 +8,22 @@
  * key order is kept) with one typed, indexed column per declared field; conditions, orderings,
  * selections and tallies become SQL over those columns (`internal/conditions.ts`), with the
  * meaning core's `seam/evaluate.ts` gives them. `search` uses `pg_trgm` over each record's folded
- * search texts (`internal/search.ts`).
+ * search texts (`internal/search.ts`). A `tally` of a whole collection by a field core marks
+ * `counted` reads counts that triggers keep as records are written; a plain field (`FieldSpec.plain`)
+ * is selected from its column, without reading the record.
  * @module
  */
 import postgres, { type Sql } from 'postgres';
 import {
   COLLECTION_NAMES,
+  COLLECTIONS,
   collectionKey,
   isCollectionName,
   normalizeTitle,
   type CatalogueData,
   type CollectionName,
   type CollectionRecord,
+  type FieldSpec,
   type Page,
   type RecordKey,
   type RecordQuery,
@@ -30,7 +34,7 @@ import { connectionOptions, guardStore, toTimeoutMs } from './internal/availabil
 import { fieldType, orderSql, Params, whereSql } from './internal/conditions.js';
 import { migrateCatalogueSchema } from './internal/migrations.js';
 import { hitsSql, rankSql } from './internal/search.js';
-import { isArrayType, isSearchable, quoteIdentifier, tableName, writeRecords } from './internal/tables.js';
+import { countedFields, countsTable, isArrayType, isSearchable, quoteIdentifier, tableName, writeRecords } from './internal/tables.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -80,10 +84,11 @@ export interface PostgresStore extends CatalogueStore {
    */
   seed(data: CatalogueData): Promise<void>;
   /**
-   * Readies the tables for searching after a bulk load: refreshes the planner's statistics and
-   * merges the entries GIN indexes keep pending after fast inserts. Until autovacuum gets to it, a
-   * freshly imported catalogue's index scans read that pending list whole and the planner,
-   * counting on it, may scan the table instead. The importer and `seed()` call it at their end; it
+   * Readies the tables for searching after a bulk load: refreshes the planner's statistics, merges
+   * the entries GIN indexes keep pending after fast inserts, and marks written pages all-visible
+   * (`vacuum`). Until autovacuum gets to it, a freshly imported catalogue's index scans read that
+   * pending list whole, the planner, counting on it, may scan the table instead, and a count or an
+   * offset visits every row where an index alone would do. The importer and `seed()` call it at their end; it
    * is safe to call any time. Only what the role owns is touched (PostgreSQL allows no one else);
    * the rest is left to autovacuum.
    */
@@ -96,6 +101,9 @@ export interface PostgresStore extends CatalogueStore {
   /** Ends the pool when the store opened it from `url`; otherwise does nothing. */
   close(): Promise<void>;
 }
+
+/** A page at least this long from the first match holds every match (core's `ALL`). */
+const WHOLE = 2 ** 31;
 
 /** Records per statement when seeding; well under PostgreSQL's 1 GB parameter limit at any record size. */
 const SEED_BATCH = 1000;
@@ -117,17 +125,27 @@ function slice(q: RecordQuery): { offset: number; limit: number } {
 }
 
 /**
- * The selected top-level fields of each record, as `json` text (`null` for a field the record does
- * not have), named `s0`, `s1`…: rebuilt in JavaScript as core's reference builds them, leaving out
- * a field the record lacks and keeping `null` for one it holds as `null`.
+ * Whether a selected field can be read from its column: a declared field that is the record's own
+ * field of that name (`FieldSpec.plain`), so that a list of ids or scores reads no record.
  */
-const selectedSql = (select: readonly string[], p: Params) => select.map((f, i) => `(t.record -> ${p.add(f, 'text')})::text as s${i}`).join(', ');
+const isPlain = (collection: CollectionName, field: string): boolean =>
+  Object.hasOwn(COLLECTIONS[collection].fields, field) && (COLLECTIONS[collection].fields as Record<string, FieldSpec<unknown>>)[field]!.plain === true;
 
-function selected(select: readonly string[], row: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The selected top-level fields of each record, named `s0`, `s1`…: a plain field's column as it
+ * is, any other as `json` text (`null` for a field the record does not have), rebuilt in
+ * JavaScript as core's reference builds them, leaving out a field the record lacks and keeping
+ * `null` for one it holds as `null`.
+ */
+const selectedSql = (collection: CollectionName, select: readonly string[], p: Params) =>
+  select.map((f, i) => (isPlain(collection, f) ? `t.${quoteIdentifier(f)} as s${i}` : `(t.record -> ${p.add(f, 'text')})::text as s${i}`)).join(', ');
+
+function selected(collection: CollectionName, select: readonly string[], row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   select.forEach((f, i) => {
-    const text = row[`s${i}`] as string | null;
-    if (text !== null) out[f] = JSON.parse(text);
+    const value = row[`s${i}`];
+    if (isPlain(collection, f)) out[f] = value;
+    else if (value !== null) out[f] = JSON.parse(value as string);
   });
   return out;
 }
@@ -206,21 +224,39 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       const [row] = await sql.unsafe<{ total: Count }[]>(`${hits}${count}`, p.values as never[]);
       return { data: [], total: Number(row?.total ?? 0) };
     }
-    const columns = select ? selectedSql(select, p) : 't.record';
+    if (select && offset === 0 && limit >= WHOLE && select.every((f) => isPlain(collection, f))) {
+      // Every match, of columns only (an id list, the ids SFW hides): one scan, each column read
+      // back as one array instead of a row per match.
+      const arrays = select.map((f, i) => `array_agg(t.${quoteIdentifier(f)} order by ${order}) as a${i}`).join(', ');
+      const [row] = await sql.unsafe<Array<{ total: Count } & Record<string, unknown[] | null>>>(
+        `${hits}select count(*) as total, ${arrays} from ${from} where ${where}`,
+        p.values as never[],
+      );
+      const columns = select.map((_, i) => row![`a${i}`] ?? []);
+      const data = columns[0]!.map((_, n) => Object.fromEntries(select.map((f, i) => [f, columns[i]![n]])));
+      return { data: data as CollectionRecord<C>[], total: Number(row!.total) };
+    }
+    const columns = select ? selectedSql(collection, select, p) : 't.record';
     // The total is its own count (an index-only or narrow scan), so that the page itself is a
-    // top-N walk of an order index instead of a sort of every match under a window count.
+    // top-N walk of an order index instead of a sort of every match under a window count. The walk
+    // yields places in the stored order (`seq`, in every order index) and only the page's records
+    // are read: an offset deep into a list skips index entries, not rows.
     const rows = await sql.unsafe<Array<{ total: Count; n: Count | null } & Record<string, unknown>>>(
       `${hits}select c.total, p.* from (${count}) c
        left join (
-         select ${columns}, row_number() over () as n
-         from (select t.* from ${from} where ${where} order by ${order} limit ${limit} offset ${offset}) t
+         select ${columns}, k.n
+         from (
+           select w.seq, row_number() over () as n
+           from (select t.seq from ${from} where ${where} order by ${order} limit ${limit} offset ${offset}) w
+         ) k
+         join ${table(collection)} t on t.seq = k.seq
        ) p on true
        order by p.n`,
       p.values as never[],
     );
     const total = Number(rows[0]?.total ?? 0);
     const page = rows.filter((r) => r.n !== null);
-    const data = select ? page.map((r) => selected(select, r)) : page.map((r) => r.record);
+    const data = select ? page.map((r) => selected(collection, select, r)) : page.map((r) => r.record);
     return { data: data as CollectionRecord<C>[], total };
   }
 
@@ -228,6 +264,15 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     const type = fieldType(collection, field);
     // core counts no boolean values.
     if (type === 'bool') return [];
+    if ((!where || where.length === 0) && countedFields(collection).some(([name]) => name === field)) {
+      // Kept as records are written (`internal/tables.ts`): a few rows, not a scan of every record.
+      const rows = await sql.unsafe<{ v: string; n: Count }[]>(
+        `select value as v, n from ${s}.${quoteIdentifier(countsTable(collection))} where field = $1 and n > 0`,
+        [field],
+      );
+      const numeric = type !== 'text' && type !== 'texts';
+      return rows.map((r) => [numeric ? Number(r.v) : r.v, Number(r.n)]);
+    }
     const p = new Params();
     const condition = whereSql(collection, where, p);
     const column = `t.${quoteIdentifier(field)}`;
@@ -284,8 +329,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         where n.nspname = ${schema} and am.amname = 'gin' and pg_has_role(c.relowner, 'USAGE')`;
       for (const { name } of indexes) await sql`select gin_clean_pending_list(${name}::regclass)`;
       const tables = COLLECTION_NAMES.flatMap((c) => (isSearchable(c) ? [table(c), `${s}.${quoteIdentifier(`${tableName(c)}_texts`)}`] : [table(c)]));
-      // One table a statement: each answers within the connection's silence timeout.
-      for (const t of tables) await sql.unsafe(`analyze ${t}`);
+      // One table a statement: each answers within the connection's silence timeout. Vacuum marks
+      // the freshly written pages all-visible, so that counts and offsets can read an index alone
+      // (with autovacuum off, or before it gets to the table, they would visit every row).
+      for (const t of tables) await sql.unsafe(`vacuum (analyze) ${t}`);
     },
     async count(name: string) {
       const [row] = await sql.unsafe<{ n: Count }[]>(`select count(*) as n from ${table(collectionNamed(name))}`);

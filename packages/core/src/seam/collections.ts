@@ -68,6 +68,18 @@ export interface FieldSpec<R> {
   readonly value: (record: R) => FieldValue | readonly (number | string)[];
   /** Whether lists are ordered by it (a store indexes it for ordering, both directions). */
   readonly ordered?: boolean;
+  /**
+   * Whether its value is the record's own top-level field of the same name, which the schema
+   * requires (present, possibly `null`): a store may then answer a `select` of that field from
+   * what it keeps for the field instead of reading the record.
+   */
+  readonly plain?: boolean;
+  /**
+   * Whether lists count the records of the whole collection by its values (`tally` without
+   * conditions: genre counts, the season archive, tag counts): a store may keep those counts as
+   * records are written instead of counting on each call.
+   */
+  readonly counted?: boolean;
 }
 
 /** How one collection is stored and queried. */
@@ -91,7 +103,11 @@ const text = <R>(value: (r: R) => string | null, ordered = false): FieldSpec<R> 
 const bool = <R>(value: (r: R) => boolean | null): FieldSpec<R> => ({ type: 'bool', value });
 const ints = <R>(value: (r: R) => readonly number[]): FieldSpec<R> => ({ type: 'ints', value });
 const owners = <R>(value: (r: R) => readonly string[]): FieldSpec<R> => ({ type: 'texts', value: (r) => [...new Set(value(r))] });
-const malId = <R extends { mal_id: number }>() => int<R>((r) => r.mal_id, true);
+/** Marks a field as the record's own field of that name (`FieldSpec.plain`). */
+const own = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, plain: true });
+/** Marks a field whose counts per value lists read (`FieldSpec.counted`). */
+const counted = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, counted: true });
+const malId = <R extends { mal_id: number }>() => own(int<R>((r) => r.mal_id, true));
 const asc = (field: string): OrderKey => ({ field, dir: 'asc' });
 const desc = (field: string): OrderKey => ({ field, dir: 'desc' });
 
@@ -156,19 +172,19 @@ function mediaFields<R extends Anime | Manga>(dates: (r: R) => { from: string | 
     end_date: text<R>((r) => dates(r).to, true),
     start_day: text<R>((r) => dates(r).from?.slice(0, 10) ?? null),
     end_day: text<R>((r) => dates(r).to?.slice(0, 10) ?? null),
-    score: float<R>((r) => r.score, true),
-    scored_by: int<R>((r) => r.scored_by, true),
-    rank: int<R>((r) => r.rank, true),
-    popularity: int<R>((r) => r.popularity, true),
-    members: int<R>((r) => r.members, true),
-    favorites: int<R>((r) => r.favorites, true),
-    type: text<R>((r) => r.type),
-    status: text<R>((r) => r.status),
-    approved: bool<R>((r) => r.approved),
+    score: own(float<R>((r) => r.score, true)),
+    scored_by: own(int<R>((r) => r.scored_by, true)),
+    rank: own(int<R>((r) => r.rank, true)),
+    popularity: own(int<R>((r) => r.popularity, true)),
+    members: own(int<R>((r) => r.members, true)),
+    favorites: own(int<R>((r) => r.favorites, true)),
+    type: own(text<R>((r) => r.type)),
+    status: own(text<R>((r) => r.status)),
+    approved: own(bool<R>((r) => r.approved)),
     /** 0 safe, 1 Ecchi (hidden in strict mode), 2 adult (hidden whenever SFW is on): `sfwClass`. */
     sfw: int<R>((r) => sfwClass(r)),
     /** Every genre, explicit genre, theme and demographic id. */
-    tags: ints<R>((r) => idsOf(r.genres, r.explicit_genres, r.themes, r.demographics)),
+    tags: counted(ints<R>((r) => idsOf(r.genres, r.explicit_genres, r.themes, r.demographics))),
   };
 }
 
@@ -193,12 +209,12 @@ export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<Colle
     key: ['mal_id'],
     fields: {
       ...mediaFields<Anime>((a) => a.aired),
-      episodes: int((a) => a.episodes, true),
-      rating: text((a) => a.rating),
-      airing: bool((a) => a.airing),
+      episodes: own(int((a) => a.episodes, true)),
+      rating: own(text((a) => a.rating)),
+      airing: own(bool((a) => a.airing)),
       /** Every producer, studio and licensor id. */
       companies: ints((a) => idsOf(a.producers, a.studios, a.licensors)),
-      season: text(premiere),
+      season: counted(text(premiere)),
       broadcast: text(broadcastDay),
     },
     search: mediaTitles,
@@ -209,9 +225,9 @@ export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<Colle
     key: ['mal_id'],
     fields: {
       ...mediaFields<Manga>((m) => m.published),
-      chapters: int((m) => m.chapters, true),
-      volumes: int((m) => m.volumes, true),
-      publishing: bool((m) => m.publishing),
+      chapters: own(int((m) => m.chapters, true)),
+      volumes: own(int((m) => m.volumes, true)),
+      publishing: own(bool((m) => m.publishing)),
       magazines: ints((m) => idsOf(m.serializations)),
     },
     search: mediaTitles,
@@ -341,7 +357,7 @@ export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<Colle
       owners: owners((n) => [...refs('anime', n.anime_ids), ...refs('manga', n.manga_ids)]),
       mal_id: malId(),
       date: text((n) => n.date, true),
-      tag_ids: ints((n) => n.tag_ids),
+      tag_ids: counted(ints((n) => n.tag_ids)),
       anime_ids: ints((n) => n.anime_ids),
       manga_ids: ints((n) => n.manga_ids),
     },
@@ -365,7 +381,7 @@ export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<Colle
       ]),
       mal_id: malId(),
       date: text((a) => a.date, true),
-      tag_ids: ints((a) => a.tag_ids),
+      tag_ids: counted(ints((a) => a.tag_ids)),
     },
     search: (a) => [a.title],
     relevance: NEWEST,

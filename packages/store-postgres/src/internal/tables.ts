@@ -6,6 +6,8 @@
  * field, computed by core's `fieldValues` when the record is written. A searchable collection also
  * has `<table>_texts` (its folded search texts, `pg_trgm`-indexed), a `_prefixes` column (the one-
  * and two-letter word prefixes of those texts) and a `<table>_text_matches` function.
+ * A collection with `counted` fields has `<table>_counts` (how many records hold each value of
+ * each), kept by statement-level triggers from each write's transition tables.
  *
  * {@link syncTables} brings a schema's tables up to `COLLECTIONS` on every `migrate()`: a collection
  * or field core adds gets its table or column (filled from the stored records) and indexes, without
@@ -85,7 +87,9 @@ interface Existing {
   /** Each table's columns: their type (`format_type`) and storage (`p` plain, `m` main, `x` extended). */
   columns: Map<string, Map<string, { type: string; storage: string }>>;
   relations: Set<string>;
-  functions: Set<string>;
+  /** Each function's name and source text. */
+  functions: Map<string, string>;
+  triggers: Set<string>;
 }
 
 async function existing(q: Sql, schema: string): Promise<Existing> {
@@ -101,9 +105,17 @@ async function existing(q: Sql, schema: string): Promise<Existing> {
   }
   const relations = await q<{ name: string }[]>`
     select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema}`;
-  const functions = await q<{ name: string }[]>`
-    select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = ${schema}`;
-  return { columns, relations: new Set(relations.map((r) => r.name)), functions: new Set(functions.map((f) => f.name)) };
+  const functions = await q<{ name: string; source: string }[]>`
+    select p.proname as name, p.prosrc as source from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = ${schema}`;
+  const triggers = await q<{ name: string }[]>`
+    select g.tgname as name from pg_trigger g join pg_class c on c.oid = g.tgrelid join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = ${schema} and not g.tgisinternal`;
+  return {
+    columns,
+    relations: new Set(relations.map((r) => r.name)),
+    functions: new Map(functions.map((f) => [f.name, f.source])),
+    triggers: new Set(triggers.map((t) => t.name)),
+  };
 }
 
 /**
@@ -130,6 +142,68 @@ const textMatchesFunction = (s: string, t: string) => `
   end
   $f$;`;
 
+/**
+ * The fields of a collection whose counts per value the store keeps (`FieldSpec.counted`), so
+ * that a `tally` of the whole collection reads a few rows instead of every record.
+ * @param collection - The collection.
+ */
+export function countedFields(collection: CollectionName): Array<[string, FieldSpec<unknown>]> {
+  return fieldsOf(collection).filter(([, spec]) => spec.counted === true && spec.type !== 'bool');
+}
+
+/** The table of a collection's kept counts: one row per counted field and value. */
+export const countsTable = (collection: CollectionName): string => `${tableName(collection)}_counts`;
+
+/** What the rows of `rows` add to each count (`sign` 1), or take from it (-1): `field`, `value` (as text), `d`. */
+function contributions(collection: CollectionName, rows: string, sign: 1 | -1): string {
+  return countedFields(collection)
+    .map(([name, spec]) => {
+      const column = `${rows}.${quoteIdentifier(name)}`;
+      return isArrayType(spec.type)
+        ? `select '${name}' as field, v::text as value, ${sign} as d from ${rows} cross join unnest(${column}) v`
+        : `select '${name}' as field, ${column}::text as value, ${sign} as d from ${rows} where ${column} is not null`;
+    })
+    .join(' union all ');
+}
+
+/** Adds what `changes` (`field`, `value`, `d` rows) add up to, per value, to the kept counts; values in a fixed order, so that concurrent writers lock rows alike. */
+const addCounts = (counts: string, changes: string) => `
+    insert into ${counts} as c (field, value, n)
+    select field, value, sum(d) from (${changes}) x group by field, value having sum(d) <> 0 order by field, value
+    on conflict (field, value) do update set n = c.n + excluded.n;`;
+
+/**
+ * The statement-level triggers that keep a collection's counts as its records are written: each
+ * insert, update or delete statement adds its rows' values once, from its transition tables.
+ */
+function countTriggers(s: string, collection: CollectionName): Array<{ name: string; source: string; trigger: string }> {
+  const t = tableName(collection);
+  const table = `${s}.${quoteIdentifier(t)}`;
+  const counts = `${s}.${quoteIdentifier(countsTable(collection))}`;
+  const ops = [
+    { op: 'insert', referencing: 'new table as new_rows', changes: contributions(collection, 'new_rows', 1) },
+    { op: 'update', referencing: 'old table as old_rows new table as new_rows', changes: `${contributions(collection, 'new_rows', 1)} union all ${contributions(collection, 'old_rows', -1)}` },
+    { op: 'delete', referencing: 'old table as old_rows', changes: contributions(collection, 'old_rows', -1) },
+  ];
+  return ops.map(({ op, referencing, changes }) => {
+    const name = `${t}_count_${op}`;
+    const source = `begin${addCounts(counts, changes)}
+    return null;
+  end`;
+    return {
+      name,
+      source,
+      trigger: `create trigger ${quoteIdentifier(name)} after ${op} on ${table} referencing ${referencing} for each statement execute function ${s}.${quoteIdentifier(name)}()`,
+    };
+  });
+}
+
+/** Counts a collection's records again from its columns, replacing the kept counts. */
+const recountSql = (s: string, collection: CollectionName) => {
+  const counts = `${s}.${quoteIdentifier(countsTable(collection))}`;
+  return [`delete from ${counts}`, addCounts(counts, contributions(collection, `${s}.${quoteIdentifier(tableName(collection))}`, 1))];
+};
+
 /** Records read per statement when a new column is filled from the stored records. */
 const REFILL_BATCH = 1000;
 
@@ -146,6 +220,7 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
   const have = await existing(q, schema);
   const statements: string[] = [];
   const refill = new Set<CollectionName>();
+  const recount = new Set<CollectionName>();
   for (const collection of COLLECTION_NAMES) {
     const t = tableName(collection);
     const table = `${s}.${quoteIdentifier(t)}`;
@@ -201,6 +276,21 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
       }
       if (!have.functions.has(`${t}_text_matches`)) statements.push(textMatchesFunction(s, t));
     }
+    if (countedFields(collection).length > 0) {
+      const counts = countsTable(collection);
+      if (!have.columns.has(counts)) {
+        statements.push(`create table ${s}.${quoteIdentifier(counts)} (field text collate "C" not null, value text collate "C" not null, n bigint not null, primary key (field, value))`);
+        recount.add(collection);
+      }
+      for (const { name, source, trigger } of countTriggers(s, collection)) {
+        // A function whose text differs counts other fields: replaced, and the counts made anew.
+        if (have.functions.get(name) !== source) {
+          statements.push(`create or replace function ${s}.${quoteIdentifier(name)}() returns trigger language plpgsql as $f$${source}$f$`);
+          recount.add(collection);
+        }
+        if (!have.triggers.has(name)) statements.push(trigger);
+      }
+    }
   }
   for (const statement of statements) await q.unsafe(statement);
   for (const collection of refill) {
@@ -214,6 +304,7 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
       after = Number(rows.at(-1)!.seq);
     }
   }
+  for (const collection of recount) for (const statement of recountSql(s, collection)) await q.unsafe(statement);
 }
 
 /**
