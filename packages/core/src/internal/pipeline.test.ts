@@ -6,7 +6,8 @@
 import { Router } from 'itty-router';
 import { describe, expect, it } from 'vitest';
 import type { PlainRequest } from '../http.js';
-import { createPipeline, type Route } from './pipeline.js';
+import { createPipeline, routeMatcher, type Route } from './pipeline.js';
+import { toCanonicalRequest } from './request-target.js';
 
 const patterns = [
   '/v1/anime',
@@ -101,5 +102,20 @@ describe('pipeline routing', () => {
 
   it('gives a repeated query key as an array', async () => {
     expect(await viaPipeline('/v1/anime', 'genres=1&genres=2&q=x')).toEqual({ route: '/v1/anime', params: {}, query: { genres: ['1', '2'], q: 'x' } });
+  });
+});
+
+describe('routeMatcher', () => {
+  // Every route picked in turn: over canonical paths (what the gateway is given), the matcher must
+  // say what the pipeline's routing says.
+  it.each(patterns)('tells the paths the pipeline answers with %s from all others', async (picked) => {
+    const matches = routeMatcher(routes, (route) => route.path === picked);
+    const paths = [...targets.map(([path]) => path), '/V1/ANIME', '/v1/anime/20/FULL', '/v1/seasons/2024/spring/', '/v1/clubs/', '/v1/clubs'];
+    for (const raw of paths) {
+      const path = toCanonicalRequest({ method: 'GET', path: raw, query: '', header: () => undefined })?.path;
+      if (path === undefined) continue;
+      const answer = await viaPipeline(path, '');
+      expect(matches(path), path).toBe(answer !== 'none' && answer.route === picked);
+    }
   });
 });
