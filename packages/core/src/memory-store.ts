@@ -97,7 +97,8 @@ interface Collection {
   memo: Map<string, Int32Array>;
   memoSlots: number;
   tallies: Map<string, Map<number | string, number>>;
-  search: { index: SearchIndex; rows: Int32Array } | undefined;
+  /** The search index over `rows`, and each row's place in the relevance order (by index position). */
+  search: { index: SearchIndex; rows: Int32Array; rank: Int32Array } | undefined;
 }
 
 function createCollection(name: CollectionName): Collection {
@@ -310,7 +311,7 @@ function ordering(c: Collection, orderBy: readonly OrderKey[]): Int32Array {
 }
 
 /** The collection's search index, built on first use over its live records. */
-function searchIndex(c: Collection): { index: SearchIndex; rows: Int32Array } {
+function searchIndex(c: Collection): NonNullable<Collection['search']> {
   if (!c.search) {
     const spec = COLLECTIONS[c.name];
     if (!spec.search) throw new TypeError(`${c.name} is not searchable`);
@@ -320,25 +321,24 @@ function searchIndex(c: Collection): { index: SearchIndex; rows: Int32Array } {
     const position = new Map<number, number>();
     rows.forEach((slot, i) => position.set(slot, i));
     const order = Int32Array.from(byRelevance, (slot) => position.get(slot)!);
-    c.search = { index: createSearchIndex(Array.from(rows, (slot) => search(c.records[slot])), { order }), rows };
+    const rank = new Int32Array(rows.length);
+    order.forEach((row, i) => (rank[row] = i));
+    c.search = { index: createSearchIndex(Array.from(rows, (slot) => search(c.records[slot])), { order }), rows, rank };
   }
   return c.search;
 }
 
 /** Slots matching `text`, best first (ties by the collection's relevance order). */
 function searched(c: Collection, text: string): number[] {
-  const { index, rows } = searchIndex(c);
-  const relevance = COLLECTIONS[c.name].relevance ?? [];
-  const tie = compareFields(relevance);
-  const fields = relevance.map((k) => k.field);
-  const x = createView(c, fields);
-  const y = createView(c, fields);
+  const { index, rows, rank } = searchIndex(c);
+  // Equally good hits by the relevance order, read as each row's place in it (every collection's
+  // relevance ends with its unique key, so no two rows tie).
   return index
     .search(text)
     .sort((a, b) => {
       if (a.tier !== b.tier) return a.tier - b.tier;
       if (a.tier === MatchTier.Fuzzy && a.score !== b.score) return a.score - b.score;
-      return tie(x.fill(rows[a.index]!), y.fill(rows[b.index]!));
+      return rank[a.index]! - rank[b.index]!;
     })
     .map((hit) => rows[hit.index]!);
 }
