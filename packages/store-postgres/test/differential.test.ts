@@ -11,7 +11,7 @@ import postgres from 'postgres';
 import { createCatalogueApp, createMemoryStore, type Anime, type CatalogueStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { defineDifferentialContract, type FetchHandler } from '@catalogue-api/testkit';
-import { createPostgresStore } from '../src/catalogue-store.js';
+import { throwawaySchemas } from './schemas.js';
 
 const url = process.env.DATABASE_URL;
 
@@ -47,19 +47,16 @@ async function write(store: CatalogueStore): Promise<void> {
 
 if (url) {
   const sql = postgres(url, { max: 4, onnotice: () => {} });
-  const schemas: string[] = [];
+  const schemas = throwawaySchemas(sql, 'catalogue_differential');
   const seeded = async () => {
-    const schema = `catalogue_differential_${Math.random().toString(36).slice(2, 10)}`;
-    schemas.push(schema);
-    const store = createPostgresStore({ sql, schema });
-    await store.migrate();
+    const store = await schemas.fresh();
     await store.seed(demoData);
     return store;
   };
   let done = 0;
   // The second suite ends the client.
   const cleanup = async () => {
-    for (const schema of schemas.splice(0)) await sql.unsafe(`drop schema if exists "${schema}" cascade`);
+    await schemas.cleanup();
     if (++done === 2) await sql.end({ timeout: 5 });
   };
 

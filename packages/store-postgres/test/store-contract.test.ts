@@ -8,23 +8,13 @@ import { describe, it } from 'vitest';
 import postgres from 'postgres';
 import { demoData } from '@catalogue-api/demo-data';
 import { defineCatalogueContract, defineStoreContract } from '@catalogue-api/testkit';
-import { createPostgresStore } from '../src/catalogue-store.js';
+import { throwawaySchemas } from './schemas.js';
 
 const url = process.env.DATABASE_URL;
 
 if (url) {
   const sql = postgres(url, { max: 4, onnotice: () => {} });
-  const schemas: string[] = [];
-  const freshSchema = async () => {
-    const schema = `pgseam_contract_${Math.random().toString(36).slice(2, 10)}`;
-    schemas.push(schema);
-    const store = createPostgresStore({ sql, schema });
-    await store.migrate();
-    return store;
-  };
-  const cleanup = async () => {
-    for (const schema of schemas.splice(0)) await sql.unsafe(`drop schema if exists "${schema}" cascade`);
-  };
+  const { fresh: freshSchema, cleanup } = throwawaySchemas(sql, 'pgseam_contract');
   defineStoreContract('postgres', freshSchema, { cleanup });
   defineCatalogueContract(
     'postgres',
