@@ -6,7 +6,7 @@
  */
 import { ANIME, type KindSpec } from './catalogue/kinds.js';
 import { searchWhere, type MediaSearch } from './catalogue/media-search.js';
-import type { SortKey } from './internal/ordering.js';
+import { compareBy, type SortKey } from './internal/ordering.js';
 import { fieldValues, type CollectionName } from './seam/collections.js';
 import { holdsAll, type Fields } from './seam/evaluate.js';
 import type { SfwClass } from './sfw.js';
@@ -87,18 +87,7 @@ export const ANIME_ORDER_KEYS: Record<AnimeOrderBy, (e: IndexedAnime) => SortKey
  * @returns A comparator.
  */
 export function animeComparator(orderBy: AnimeOrderBy, sort: 'asc' | 'desc'): (a: IndexedAnime, b: IndexedAnime) => number {
-  const key = ANIME_ORDER_KEYS[orderBy];
-  const dir = sort === 'desc' ? -1 : 1;
-  return (a, b) => {
-    const x = key(a);
-    const y = key(b);
-    if (x !== y) {
-      if (x === null) return 1;
-      if (y === null) return -1;
-      return (x < y ? -1 : 1) * dir;
-    }
-    return a.anime.mal_id - b.anime.mal_id;
-  };
+  return compareBy(ANIME_ORDER_KEYS[orderBy], (e) => e.anime.mal_id, sort);
 }
 
 /**
