@@ -5,7 +5,7 @@
  * `fetch` are served through it.
  * @module @catalogue-api/adapter-bun
  */
-import { createBodyMemo, fromWebRequest, type PlainRequest, type PlainResponse, type RequestContext } from '@catalogue-api/core';
+import { createBodyMemo, fromWebRequest, type PlainRequest, type PlainResponse, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
 export interface BunServable {
@@ -39,23 +39,7 @@ function toBody(body: string | Uint8Array | null): string | Uint8Array | Blob | 
   return typeof body === 'string' && body.length >= LARGE_BODY_CHARS ? toBlob(body) : body;
 }
 
-/** Options of {@link serve}; the same in the Node, Bun and Deno adapters. */
-export interface ServeOptions {
-  /** TCP port; 0 picks a free one. @default 3000 */
-  port?: number;
-  /** Interface to listen on. @default '127.0.0.1' */
-  hostname?: string;
-  /** Aborting it closes the server gracefully, like `close()`. */
-  signal?: AbortSignal;
-}
-
-/** A running server. */
-export interface Server {
-  /** The base URL, e.g. `http://127.0.0.1:3000`. */
-  url: string;
-  /** Stops accepting connections and resolves once in-flight requests have finished. */
-  close(): Promise<void>;
-}
+export type { ServeOptions, Server } from '@catalogue-api/core';
 
 // The few members of Bun's API used here, so that no Bun types leak into the published .d.ts.
 type BunServer = { url: URL; requestIP(request: Request): { address: string } | null; stop(force?: boolean): Promise<void> };

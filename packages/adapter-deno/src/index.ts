@@ -3,7 +3,7 @@
  * adapter uses the app's Web-standard door and only adds the client address.
  * @module @catalogue-api/adapter-deno
  */
-import type { RequestContext } from '@catalogue-api/core';
+import type { RequestContext, ServeOptions, Server } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
 export interface DenoServable {
@@ -16,23 +16,7 @@ export interface DenoServable {
   fetch(request: Request, context?: RequestContext): Promise<Response>;
 }
 
-/** Options of {@link serve}; the same in the Node, Bun and Deno adapters. */
-export interface ServeOptions {
-  /** TCP port; 0 picks a free one. @default 3000 */
-  port?: number;
-  /** Interface to listen on. @default '127.0.0.1' */
-  hostname?: string;
-  /** Aborting it closes the server gracefully, like `close()`. */
-  signal?: AbortSignal;
-}
-
-/** A running server. */
-export interface Server {
-  /** The base URL, e.g. `http://127.0.0.1:3000`. */
-  url: string;
-  /** Stops accepting connections and resolves once in-flight requests have finished. */
-  close(): Promise<void>;
-}
+export type { ServeOptions, Server } from '@catalogue-api/core';
 
 // The few members of Deno's API used here, so that no Deno types leak into the published .d.ts.
 type DenoServer = { addr: { hostname: string; port: number }; shutdown(): Promise<void> };

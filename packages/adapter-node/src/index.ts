@@ -7,7 +7,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createBodyMemo, errorEnvelope, type PlainRequest, type PlainResponse } from '@catalogue-api/core';
+import { createBodyMemo, errorEnvelope, type PlainRequest, type PlainResponse, type ServeOptions as CoreServeOptions, type Server as CoreServer } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its plain door, and optionally which paths it owns. */
 export interface NodeServable {
@@ -244,13 +244,7 @@ function limitConnections(node: HttpServer, max: number): void {
 const TURN_BUDGET_MS = 10;
 
 /** Options of {@link serve}. */
-export interface ServeOptions {
-  /** TCP port; 0 picks a free one. @default 3000 */
-  port?: number;
-  /** Interface to listen on. @default '127.0.0.1' */
-  hostname?: string;
-  /** Aborting it closes the server gracefully. */
-  signal?: AbortSignal;
+export interface ServeOptions extends CoreServeOptions {
   /**
    * Most connections open at once. A connection past it closes the oldest one with no request in
    * progress (silent, idle keep-alive, or still sending its headers), else is itself closed: a
@@ -269,11 +263,7 @@ export interface ServeOptions {
 }
 
 /** A running server. */
-export interface Server {
-  /** The base URL, e.g. `http://127.0.0.1:3000`. */
-  url: string;
-  /** Stops accepting connections and resolves once in-flight requests have finished. */
-  close(): Promise<void>;
+export interface Server extends CoreServer {
   /** The underlying Node server. */
   node: HttpServer;
 }

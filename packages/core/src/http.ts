@@ -67,6 +67,24 @@ export interface PlainResponse {
   body: string | Uint8Array | null;
 }
 
+/** What every adapter's `serve()` takes; the Node adapter adds connection limits and timeouts. */
+export interface ServeOptions {
+  /** TCP port; 0 picks a free one. @default 3000 */
+  port?: number;
+  /** Interface to listen on. @default '127.0.0.1' */
+  hostname?: string;
+  /** Aborting it closes the server gracefully, like `close()`. */
+  signal?: AbortSignal;
+}
+
+/** A running server, as every adapter's `serve()` gives it; the Node adapter adds the Node server. */
+export interface Server {
+  /** The base URL, e.g. `http://127.0.0.1:3000`. */
+  url: string;
+  /** Stops accepting connections and resolves once in-flight requests have finished. */
+  close(): Promise<void>;
+}
+
 /** Per-request context a host passes to `fetch`. */
 export interface RequestContext {
   /** The client's IP address (from the socket; Bun's `server.requestIP`, Deno's `info.remoteAddr`). */

@@ -17,6 +17,8 @@ export {
   type PlainResponse,
   type RequestContext,
   type RequestTrace,
+  type ServeOptions,
+  type Server,
 } from './http.js';
 export { createObservedApp, type ClientIdMode, type ObservableApp, type ObservedApp, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './observe.js';
 export {
