@@ -15,7 +15,7 @@
 import type { Sql } from 'postgres';
 import { isCollectionName, type Manga } from '@catalogue-api/core';
 import { MANGA, mediaTables } from './media.js';
-import { quoteIdentifier, syncTables, writeRecords } from './tables.js';
+import { matchFunction, quoteIdentifier, syncTables, writeRecords } from './tables.js';
 
 /** The orderable anime columns; each gets an index per direction (nulls last both ways, ties by `mal_id`). */
 export const ORDER_COLUMNS = [
@@ -56,21 +56,8 @@ const orderIndexes = (s: string, table: string, columns: readonly string[]) =>
     )
     .join('');
 
-/**
- * A title match function of a media kind: `returns` and `body` inside the settings every version
- * has (see migration 2 for why they are these).
- */
-const titleMatches = (s: string, kind: string, returns: string, body: string) => `
-    create function ${s}.${kind}_title_matches(infix text, fuzzy text) returns table (${returns})
-    language plpgsql stable
-    set pg_trgm.word_similarity_threshold = 0.5
-    set plan_cache_mode = force_custom_plan
-    set enable_seqscan = off
-    as $f$
-    begin
-${body}
-    end
-    $f$;`;
+/** A title match function of a media kind, as schema versions 2 to 5 made them (see migration 2). */
+const titleMatches = (s: string, kind: string, returns: string, body: string) => matchFunction(`${s}.${kind}_title_matches`, returns, body);
 
 /**
  * The title match function as migrations 2 (anime) and 4 (manga) created it. Migration 5 replaces

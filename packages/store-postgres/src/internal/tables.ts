@@ -128,17 +128,31 @@ async function existing(q: Sql, schema: string): Promise<Existing> {
  * both the planner picks a scan of every row. (As the `*_title_matches` functions of schema
  * versions 2 to 5 did for anime and manga titles.)
  */
-const textMatchesFunction = (s: string, t: string) => `
-  create function ${s}.${quoteIdentifier(`${t}_text_matches`)}(infix text, fuzzy text) returns table (key text, title text, wsim real)
+const textMatchesFunction = (s: string, t: string) =>
+  matchFunction(
+    `${s}.${quoteIdentifier(`${t}_text_matches`)}`,
+    'key text, title text, wsim real',
+    `    return query select x.key, x.title, 1::real from ${s}.${quoteIdentifier(`${t}_texts`)} x where x.title like infix;
+    return query select x.key, x.title, word_similarity(fuzzy, x.title) from ${s}.${quoteIdentifier(`${t}_texts`)} x
+      where fuzzy <% x.title and x.title not like infix;`,
+  );
+
+/**
+ * A match function `name(infix, fuzzy)`: `returns` and `body` inside the settings every version of
+ * it has had (see {@link textMatchesFunction} for why they are these).
+ * @param name - The function's qualified name.
+ * @param returns - Its result columns.
+ * @param body - Its statements.
+ */
+export const matchFunction = (name: string, returns: string, body: string) => `
+  create function ${name}(infix text, fuzzy text) returns table (${returns})
   language plpgsql stable
   set pg_trgm.word_similarity_threshold = 0.5
   set plan_cache_mode = force_custom_plan
   set enable_seqscan = off
   as $f$
   begin
-    return query select x.key, x.title, 1::real from ${s}.${quoteIdentifier(`${t}_texts`)} x where x.title like infix;
-    return query select x.key, x.title, word_similarity(fuzzy, x.title) from ${s}.${quoteIdentifier(`${t}_texts`)} x
-      where fuzzy <% x.title and x.title not like infix;
+${body}
   end
   $f$;`;
 
