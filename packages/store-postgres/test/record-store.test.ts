@@ -23,21 +23,11 @@ import {
   type CatalogueStore,
 } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
+import { mulberry32 } from '../../../scripts/lib/mulberry32.mjs';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
 
 const url = process.env.DATABASE_URL;
 
-/** mulberry32: the same queries on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Values = Map<string, Array<number | string | boolean | null>>;
 
@@ -57,7 +47,8 @@ function valuesOf(collection: CollectionName): Values {
 
 /** Generated queries over one collection. */
 function* queries(collection: CollectionName, count: number, seed: number): Generator<RecordQuery> {
-  const next = random(seed);
+  // Seeded: the same queries on every run.
+  const next = mulberry32(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
   const fields = Object.entries(COLLECTIONS[collection].fields) as Array<[string, FieldSpec<unknown>]>;
   const values = valuesOf(collection);
