@@ -47,6 +47,8 @@ function toPlainRequest(req: IncomingMessage): PlainRequest {
     query: q < 0 ? '' : target.slice(q + 1),
     header: (name) => headerOf(raw, name),
     clientAddress: req.socket.remoteAddress,
+    // Present from the start, so that `createObservedApp` setting it keeps the object's shape.
+    trace: undefined,
   };
 }
 

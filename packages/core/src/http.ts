@@ -132,6 +132,8 @@ export function fromWebRequest(request: Request, context?: RequestContext): Plai
       return context?.clientAddress;
     },
     internalClient: context?.internalClient,
+    // Present from the start, so that `createObservedApp` setting it keeps the object's shape.
+    trace: undefined,
   };
 }
 

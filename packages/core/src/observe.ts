@@ -195,7 +195,11 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     const body = response.body;
     record.bytes = body === null ? 0 : typeof body === 'string' ? sizeOf(body) : body.byteLength;
     record.client = clientOf(record, request);
-    if (requestId !== undefined) response.headers['x-request-id'] = requestId;
+    // A new object, not one more property on the answer's own: adding a property after the fact
+    // moved the headers off V8's fast shape and cost ~2.5 µs a request in the adapter's header
+    // walk, where this copy costs ~0.1 µs (a third of what the access log and metrics cost on a
+    // cache hit; `npm run bench -- --only operations`).
+    if (requestId !== undefined) response.headers = { ...response.headers, 'x-request-id': requestId };
     try {
       if (one) one(record);
       else for (const observe of observers) observe(record);

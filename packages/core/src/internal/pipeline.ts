@@ -323,8 +323,8 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
       // HEAD: same status and headers as GET, no body (RFC 9110 §9.3.2).
       response = { ...response, headers: { ...response.headers, 'content-length': String(byteLength(response.body)) }, body: null };
     }
-    // Every answer is built afresh above (the gateway copies cached headers), so adding is safe.
-    if (always) Object.assign(response.headers, always);
+    // Copied rather than added to: see the request id in observe.ts for why.
+    if (always) response.headers = { ...response.headers, ...always };
     return response;
   };
 }
