@@ -19,6 +19,7 @@
  * @module
  */
 import { serve, type Server } from '@catalogue-api/adapter-node';
+import SonicBoom from 'sonic-boom';
 import {
   createCatalogueMetrics,
   createHealthApp,
@@ -88,66 +89,106 @@ export function toLogLine(record: RequestRecord): string {
   return `${line}}\n`;
 }
 
-/** Log lines gathered into few large writes: see {@link createLineBatcher}. */
-export interface LineBatcher {
+/** The access log's writer: see {@link createLogSink}. */
+export interface LogSink {
   /**
-   * Adds one complete line (with its newline); it goes out with the next batch.
+   * Adds one whole line (with its newline); it goes out with the next batch.
    * @param line - The line.
    */
   write(line: string): void;
-  /** Writes what is waiting now; resolves once everything written so far has reached the stream. */
-  flush(): Promise<void>;
+  /** Writes what is waiting, then resolves once all of it has been written and `fd` closed (standard output and error are left open); for a graceful stop. */
+  end(): Promise<void>;
+  /** Writes what is waiting at once, for the process's `exit`. */
+  flushSync(): void;
 }
 
-/** Options of {@link createLineBatcher}. */
-export interface LineBatcherOptions {
+/** Options of {@link createLogSink}. */
+export interface LogSinkOptions {
+  /** The file descriptor the lines go to. @default 1 (standard output) */
+  fd?: number;
   /** The longest a line waits before it is written, in milliseconds. @default 50 */
   intervalMs?: number;
   /** Waiting text of this many characters is written at once. @default 65_536 */
-  maxChars?: number;
+  batchChars?: number;
+  /** Text not yet written past this many bytes is dropped, and counted, rather than kept. @default 16 MiB */
+  maxBytes?: number;
+  /**
+   * Told how many lines were dropped, each time some are.
+   * @param lines - The lines just dropped.
+   */
+  onDrop?(lines: number): void;
 }
 
+const countLines = (text: string): number => {
+  let lines = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  return lines;
+};
+
 /**
- * Gathers log lines and writes them to a stream in one piece per `intervalMs`, or as soon as
- * `maxChars` are waiting: at 10,000 requests/s a write of ~60 KB every 20 ms instead of one per
- * request. A write to a pipe or a terminal costs a system call and a wake-up of its reader
- * whatever its size, and its share of a 3 KB cache hit was most of what the access log cost
- * (`npm run bench -- --only operations`). Lines are written whole, in order; `flush()` (at
- * shutdown) and the process's `exit` leave none behind.
- * @param stream - Where the lines go (`process.stdout`: non-blocking, its own queue for a slow reader).
- * @param options - How long a line may wait, and how much.
- * @returns The batcher.
+ * The access log's writer. Lines are gathered into one piece per `intervalMs`, or as soon as
+ * `batchChars` are waiting: at 10,000 requests/s a write of ~60 KB every 20 ms instead of one per
+ * request. Each piece goes to sonic-boom (pino's own destination), which writes with `fs.write`
+ * off the event loop, one write at a time, in order. Node writes to a pipe on Linux synchronously
+ * (`process.stdout`): a log reader a pipe's 64 KiB behind stopped every request until it caught
+ * up. A reader `maxBytes` behind loses lines, counted by `onDrop`, rather than the process its
+ * memory; a reader gone for good (EPIPE) ends the log, never the server.
+ * @param options - Where, how long a line may wait, how much.
+ * @returns The sink.
  * @example
  * ```ts
- * const log = createLineBatcher(process.stdout);
+ * const log = createLogSink();
  * log.write('{"msg":"hello"}\n');
- * await log.flush(); // before process.exit()
+ * await log.end(); // before process.exit()
  * ```
  */
-export function createLineBatcher(stream: NodeJS.WritableStream, options: LineBatcherOptions = {}): LineBatcher {
+export function createLogSink(options: LogSinkOptions = {}): LogSink {
   const intervalMs = options.intervalMs ?? 50;
-  const maxChars = options.maxChars ?? 65_536;
+  const batchChars = options.batchChars ?? 65_536;
+  const onDrop = options.onDrop;
+  // Only whole pieces reach it, so its own per-write bookkeeping (it measures the bytes waiting
+  // on every write) is paid once a piece rather than once a line.
+  const boom = new SonicBoom({ fd: options.fd ?? 1, sync: false, maxLength: options.maxBytes ?? 16 * 1024 * 1024 });
+  let stopped = false;
+  boom.on('drop', (data: string) => onDrop?.(countLines(data)));
+  boom.on('error', (error: Error) => {
+    if (stopped) return;
+    stopped = true;
+    console.error(`access log stopped: ${error.message}`);
+    boom.destroy();
+  });
   let pending = '';
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let written: Promise<void> = Promise.resolve();
   const writeOut = () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    if (pending === '') return;
-    const chunk = pending;
+    if (pending === '' || stopped) return;
+    const piece = pending;
     pending = '';
-    // Writes to one stream finish in order: the last one's callback stands for all before it.
-    written = new Promise((resolve) => stream.write(chunk, () => resolve()));
+    boom.write(piece);
   };
   return {
     write(line) {
       pending += line;
-      if (pending.length >= maxChars) writeOut();
+      if (pending.length >= batchChars) writeOut();
       else timer ??= setTimeout(writeOut, intervalMs);
     },
-    flush() {
+    end() {
       writeOut();
-      return written;
+      if (stopped) return Promise.resolve();
+      stopped = true;
+      return new Promise((resolve) => {
+        boom.once('close', () => resolve());
+        boom.end();
+      });
+    },
+    flushSync() {
+      writeOut();
+      try {
+        if (!stopped) boom.flushSync();
+      } catch {
+        // Nothing more can be written.
+      }
     },
   };
 }
@@ -195,13 +236,14 @@ export function createExampleOperations(env: Record<string, string | undefined>,
     ]);
   }
 
-  // The record has fixed fields, so it is written by `toLogLine` rather than by a logger's
-  // serializer for any object, which cost about as much as the whole cache hit it logs; the lines
-  // go out in batches (see createLineBatcher). Both by `npm run bench -- --only operations`.
-  const batcher = accessLog === 'json' && !write ? createLineBatcher(process.stdout) : undefined;
-  // A crash still writes what is waiting: a write to a pipe or file is attempted at once.
-  if (batcher) process.once('exit', () => void batcher.flush());
-  const out = write ?? ((line: string) => batcher!.write(line));
+  // The record has fixed fields, so it is written by `toLogLine` rather than by pino's serializer
+  // for any object, which cost about as much as the whole cache hit it logs; the lines go out
+  // through pino's destination (see createLogSink). Both by `npm run bench -- --only operations`.
+  const dropped = metrics?.registry.counter('catalogue_access_log_dropped_lines_total', 'Access log lines dropped because the log reader fell behind.', []).labels();
+  const sink = accessLog === 'json' && !write ? createLogSink({ onDrop: dropped && ((lines) => dropped.inc(lines)) }) : undefined;
+  // A crash still writes what is waiting.
+  if (sink) process.once('exit', () => sink.flushSync());
+  const out = write ?? ((line: string) => sink!.write(line));
   const observers: RequestObserver[] = [];
   if (accessLog === 'json') {
     const log: RequestObserver = (record) => out(toLogLine(record));
@@ -230,7 +272,7 @@ export function createExampleOperations(env: Record<string, string | undefined>,
     },
     async stop() {
       await server?.close();
-      await batcher?.flush();
+      await sink?.end();
     },
   };
 }

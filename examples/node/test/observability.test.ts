@@ -1,7 +1,10 @@
 /** The example's access log line: the request record as JSON, whatever its fields hold. */
 import type { RequestRecord } from '@catalogue-api/core';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { toLogLine } from '../observability.js';
+import { createLogSink, toLogLine } from '../observability.js';
 
 const base: RequestRecord = {
   time: 1_795_459_006_414,
@@ -33,5 +36,45 @@ it('writes the record as one line of JSON that parses back to it, absent fields 
     expect(line.endsWith('}\n')).toBe(true);
     expect(line.slice(0, -1)).not.toContain('\n');
     expect(JSON.parse(line)).toEqual({ level: 30, ...JSON.parse(JSON.stringify(record)) });
+  }
+});
+
+it('writes every line once, whole and in order, in few writes, and has written them all when end() resolves', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'log-sink-'));
+  const fd = openSync(join(dir, 'access.log'), 'w');
+  try {
+    const sink = createLogSink({ fd, batchChars: 4096 });
+    const lines = Array.from({ length: 5000 }, (_, i) => `${toLogLine({ ...base, time: i })}`);
+    for (const [i, line] of lines.entries()) {
+      sink.write(line);
+      // Some lines wait for the interval, some leave with a full batch.
+      if (i % 1000 === 0) await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    await sink.end();
+    expect(readFileSync(join(dir, 'access.log'), 'utf8')).toBe(lines.join(''));
+  } finally {
+    // The sink closed the descriptor at its end.
+    rmSync(dir, { recursive: true });
+  }
+});
+
+it('drops and counts the lines a reader is too far behind to take, rather than keeping them', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'log-sink-'));
+  const fd = openSync(join(dir, 'access.log'), 'w');
+  try {
+    let dropped = 0;
+    // Nothing is written before the first write of the 4 KB batches comes back, so most are over the bound.
+    const sink = createLogSink({ fd, batchChars: 4096, maxBytes: 8192, onDrop: (lines) => (dropped += lines) });
+    const line = toLogLine(base);
+    const total = 2000;
+    for (let i = 0; i < total; i++) sink.write(line);
+    await sink.end();
+    const written = readFileSync(join(dir, 'access.log'), 'utf8');
+    expect(dropped).toBeGreaterThan(0);
+    expect(written.length % line.length).toBe(0);
+    expect(written.length / line.length + dropped).toBe(total);
+  } finally {
+    // The sink closed the descriptor at its end.
+    rmSync(dir, { recursive: true });
   }
 });
