@@ -407,6 +407,24 @@ const castAnime = anime
 // A voice actor heard in both a safe and an adult anime, so that voice-role SFW has a target.
 const SHARED_VOICE = jpVoices[0];
 
+/**
+ * A generated character with no picture: a name drawn from the lists, a nickname with the given
+ * chance (none drawn at 0), favorites up to `maxFavorites`; `r` is drawn from in that order.
+ */
+function generatedCharacter(id, r, nicknameChance, maxFavorites) {
+  const given = r.pick(GIVEN);
+  const family = r.pick(FAMILY);
+  return {
+    mal_id: id,
+    url: `https://myanimelist.net/character/${id}/${slug(`${given} ${family}`)}`,
+    images: { jpg: { image_url: null, small_image_url: null }, webp: { image_url: null, small_image_url: null } },
+    name: `${given} ${family} ${GENERATED}`,
+    name_kanji: null,
+    nicknames: nicknameChance > 0 && r.chance(nicknameChance) ? [given.slice(0, 3) + '-chan'] : [],
+    favorites: r.int(0, maxFavorites),
+    about: GENERATED_CHARACTER,
+  };
+}
 function castFor(a) {
   const r = rng(`cast:${a.mal_id}`);
   const rows = [];
@@ -418,18 +436,7 @@ function castFor(a) {
     const n = r.int(3, 6);
     for (let i = 0; i < n; i++) {
       const id = nextCharacter++;
-      const given = r.pick(GIVEN);
-      const family = r.pick(FAMILY);
-      characters.set(id, {
-        mal_id: id,
-        url: `https://myanimelist.net/character/${id}/${slug(`${given} ${family}`)}`,
-        images: { jpg: { image_url: null, small_image_url: null }, webp: { image_url: null, small_image_url: null } },
-        name: `${given} ${family} ${GENERATED}`,
-        name_kanji: null,
-        nicknames: r.chance(0.2) ? [given.slice(0, 3) + '-chan'] : [],
-        favorites: r.int(0, 4_000),
-        about: GENERATED_CHARACTER,
-      });
+      characters.set(id, generatedCharacter(id, r, 0.2, 4_000));
       rows.push({ id, role: i < 2 ? 'Main' : 'Supporting' });
     }
   }
@@ -468,18 +475,7 @@ for (const m of manga.filter((x) => x.mal_id < GEN_MANGA_ID && !castByManga.has(
   const r = rng(`mangacast:${m.mal_id}`);
   for (let i = 0; i < 2; i++) {
     const id = nextCharacter++;
-    const given = r.pick(GIVEN);
-    const family = r.pick(FAMILY);
-    characters.set(id, {
-      mal_id: id,
-      url: `https://myanimelist.net/character/${id}/${slug(`${given} ${family}`)}`,
-      images: { jpg: { image_url: null, small_image_url: null }, webp: { image_url: null, small_image_url: null } },
-      name: `${given} ${family} ${GENERATED}`,
-      name_kanji: null,
-      nicknames: [],
-      favorites: r.int(0, 2_000),
-      about: GENERATED_CHARACTER,
-    });
+    characters.set(id, generatedCharacter(id, r, 0, 2_000));
     mangaCharacters.push({ manga_id: m.mal_id, character_id: id, role: i === 0 ? 'Main' : 'Supporting' });
   }
 }

@@ -46,6 +46,9 @@ export interface MangaRow extends MediaRow {
   magazines: number[];
 }
 
+/** The statistics columns of both kinds, in table order; each is also an order column. */
+export const STAT_COLUMNS = ['score', 'scored_by', 'rank', 'popularity', 'members', 'favorites'] as const;
+
 /** The columns of {@link AnimeRow}, in table order. */
 export const ANIME_COLUMNS: ReadonlyArray<keyof AnimeRow> = [
   'mal_id',
@@ -53,12 +56,7 @@ export const ANIME_COLUMNS: ReadonlyArray<keyof AnimeRow> = [
   'type',
   'status',
   'rating',
-  'score',
-  'scored_by',
-  'rank',
-  'popularity',
-  'members',
-  'favorites',
+  ...STAT_COLUMNS,
   'episodes',
   'approved',
   'sfw',
@@ -75,12 +73,7 @@ export const MANGA_COLUMNS: ReadonlyArray<keyof MangaRow> = [
   'title_key',
   'type',
   'status',
-  'score',
-  'scored_by',
-  'rank',
-  'popularity',
-  'members',
-  'favorites',
+  ...STAT_COLUMNS,
   'chapters',
   'volumes',
   'approved',

@@ -15,6 +15,7 @@
 import type { Sql } from 'postgres';
 import { isCollectionName, type Manga } from '@catalogue-api/core';
 import { MANGA, mediaTables } from './media.js';
+import { STAT_COLUMNS } from './media-rows.js';
 import { matchFunction, quoteIdentifier, syncTables, writeRecords } from './tables.js';
 
 /** The orderable anime columns; each gets an index per direction (nulls last both ways, ties by `mal_id`). */
@@ -23,12 +24,7 @@ export const ORDER_COLUMNS = [
   'aired_from',
   'aired_to',
   'episodes',
-  'score',
-  'scored_by',
-  'rank',
-  'popularity',
-  'members',
-  'favorites',
+  ...STAT_COLUMNS,
 ] as const;
 
 /** The orderable manga columns, indexed as {@link ORDER_COLUMNS}. */
@@ -38,12 +34,7 @@ export const MANGA_ORDER_COLUMNS = [
   'published_to',
   'chapters',
   'volumes',
-  'score',
-  'scored_by',
-  'rank',
-  'popularity',
-  'members',
-  'favorites',
+  ...STAT_COLUMNS,
 ] as const;
 
 /** One index per order column and direction, as the planner walks them for a page. */
@@ -91,6 +82,18 @@ const titleMatchesFunction = (s: string, kind: string) =>
   );
 
 /** Records moved per statement by migrations 4 and 6. */
+/** A media kind's record and title tables (migrations 1 and 3), beside its table of columns. */
+const recordAndTitleTables = (s: string, kind: string) => `create table ${s}.${kind}_records (
+      mal_id integer primary key references ${s}.${kind} (mal_id) on delete cascade,
+      record json not null
+    );
+    create table ${s}.${kind}_titles (
+      mal_id integer not null references ${s}.${kind} (mal_id) on delete cascade,
+      title text not null,
+      primary key (mal_id, title)
+    );
+    create index ${kind}_titles_trgm on ${s}.${kind}_titles using gin (title gin_trgm_ops);`;
+
 const MOVE_BATCH = 1000;
 
 /** The tables of versions 1 to 5, which migration 6 replaces. */
@@ -170,16 +173,7 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
     create index anime_type on ${s}.anime (type);
     create index anime_status on ${s}.anime (status);
     ${orderIndexes(s, 'anime', ORDER_COLUMNS)}
-    create table ${s}.anime_records (
-      mal_id integer primary key references ${s}.anime (mal_id) on delete cascade,
-      record json not null
-    );
-    create table ${s}.anime_titles (
-      mal_id integer not null references ${s}.anime (mal_id) on delete cascade,
-      title text not null,
-      primary key (mal_id, title)
-    );
-    create index anime_titles_trgm on ${s}.anime_titles using gin (title gin_trgm_ops);
+    ${recordAndTitleTables(s, 'anime')}
     create table ${s}.documents (
       collection text not null,
       key text not null,
@@ -251,16 +245,7 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
     create index manga_type on ${s}.manga (type);
     create index manga_status on ${s}.manga (status);
     ${orderIndexes(s, 'manga', MANGA_ORDER_COLUMNS)}
-    create table ${s}.manga_records (
-      mal_id integer primary key references ${s}.manga (mal_id) on delete cascade,
-      record json not null
-    );
-    create table ${s}.manga_titles (
-      mal_id integer not null references ${s}.manga (mal_id) on delete cascade,
-      title text not null,
-      primary key (mal_id, title)
-    );
-    create index manga_titles_trgm on ${s}.manga_titles using gin (title gin_trgm_ops);
+    ${recordAndTitleTables(s, 'manga')}
     ${titleMatchesFunctionV1(s, 'manga')}`,
     async then(q, schema, s) {
       const manga = mediaTables(q, schema, MANGA);
