@@ -32,6 +32,17 @@ export const pagingShape = () => ({ page: pageParam(), limit: limitParam() });
 /** `sfw` and `sfw-strict`, for spreading into a `z.object`; combine them with `sfwMode`. */
 export const sfwShape = () => ({ sfw: flagParam('sfw'), 'sfw-strict': flagParam('sfw-strict') });
 
+/**
+ * The SFW mode and the page of a query parsed from `sfwShape()` and `pagingShape()` (with any
+ * `limit`), as the store queries take them.
+ * @param v - The parsed query.
+ */
+export const sfwAndPage = (v: { sfw: boolean; 'sfw-strict': boolean; page: number; limit: number }) => ({
+  sfw: sfwMode(v.sfw, v['sfw-strict']),
+  page: v.page,
+  limit: v.limit,
+});
+
 /** Jikan's page size of the lists it scrapes from MyAnimeList (episodes, episode videos, news). */
 export const SCRAPED_PAGE_SIZE = 100;
 

@@ -5,12 +5,11 @@
  */
 import { z } from 'zod';
 import { enumListParam, enumParam, flagParam, intParam } from '../query.js';
-import { sfwMode } from '../sfw.js';
 import type { ReviewQuery, TopAnimeQuery, TopMangaQuery } from '../store.js';
 import { ANIME_RATINGS, ANIME_TYPES } from './anime.js';
 import type { CatalogueRoute } from './context.js';
 import { MANGA_TYPES } from './manga.js';
-import { pageParam, pagingShape, sfwShape } from './params.js';
+import { pageParam, pagingShape, sfwAndPage, sfwShape } from './params.js';
 import { pageRow } from './rows.js';
 
 /** The query of `GET /v1/top/anime`: `type` and `rating` (several each), `filter`, SFW, paging. */
@@ -27,9 +26,7 @@ export const topAnimeQuery = z
       types: v.type,
       filter: v.filter,
       ratings: v.rating,
-      sfw: sfwMode(v.sfw, v['sfw-strict']),
-      page: v.page,
-      limit: v.limit,
+      ...sfwAndPage(v),
     }),
   );
 
@@ -45,9 +42,7 @@ export const topMangaQuery = z
     (v): TopMangaQuery => ({
       types: v.type,
       filter: v.filter,
-      sfw: sfwMode(v.sfw, v['sfw-strict']),
-      page: v.page,
-      limit: v.limit,
+      ...sfwAndPage(v),
     }),
   );
 
@@ -76,9 +71,7 @@ export const topReviewsQuery = z
       type: v.type ?? 'anime',
       preliminary: v.preliminary,
       spoilers: v.spoilers,
-      sfw: sfwMode(v.sfw, v['sfw-strict']),
-      page: v.page,
-      limit: v.limit,
+      ...sfwAndPage(v),
     }),
   );
 
