@@ -82,6 +82,9 @@ const titleMatchesFunction = (s: string, kind: string) =>
   );
 
 /** Records moved per statement by migrations 4 and 6. */
+/** The column definitions of {@link STAT_COLUMNS} (migrations 1 and 3). */
+const STAT_COLUMNS_DDL = STAT_COLUMNS.map((c) => `${c} ${c === 'score' ? 'double precision' : 'integer'}`).join(',\n      ');
+
 /** A media kind's record and title tables (migrations 1 and 3), beside its table of columns. */
 const recordAndTitleTables = (s: string, kind: string) => `create table ${s}.${kind}_records (
       mal_id integer primary key references ${s}.${kind} (mal_id) on delete cascade,
@@ -153,12 +156,7 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
       type text not null,
       status text not null,
       rating text,
-      score double precision,
-      scored_by integer,
-      rank integer,
-      popularity integer,
-      members integer,
-      favorites integer,
+      ${STAT_COLUMNS_DDL},
       episodes integer,
       approved boolean not null,
       sfw smallint not null,
@@ -222,12 +220,7 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
       title_key text collate "C" not null,
       type text,
       status text not null,
-      score double precision,
-      scored_by integer,
-      rank integer,
-      popularity integer,
-      members integer,
-      favorites integer,
+      ${STAT_COLUMNS_DDL},
       chapters integer,
       volumes integer,
       approved boolean not null,
