@@ -119,9 +119,9 @@ export interface LogSinkOptions {
   onDrop?(lines: number): void;
 }
 
-const countLines = (text: string): number => {
+const countLines = (bytes: Buffer): number => {
   let lines = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++;
   return lines;
 };
 
@@ -146,11 +146,13 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
   const intervalMs = options.intervalMs ?? 50;
   const batchChars = options.batchChars ?? 65_536;
   const onDrop = options.onDrop;
-  // Only whole pieces reach it, so its own per-write bookkeeping (it measures the bytes waiting
-  // on every write) is paid once a piece rather than once a line.
-  const boom = new SonicBoom({ fd: options.fd ?? 1, sync: false, maxLength: options.maxBytes ?? 16 * 1024 * 1024 });
+  // Whole pieces reach it as bytes, encoded once: given text, it measures the UTF-8 length of the
+  // text waiting on every write, which cost ~1.6 µs a logged request even a piece at a time.
+  const boom = new SonicBoom({ fd: options.fd ?? 1, sync: false, contentMode: 'buffer', maxLength: options.maxBytes ?? 16 * 1024 * 1024 });
+  // Its types know only its default (text) mode.
+  const writeBytes = boom.write.bind(boom) as unknown as (bytes: Buffer) => boolean;
   let stopped = false;
-  boom.on('drop', (data: string) => onDrop?.(countLines(data)));
+  boom.on('drop', (data: Buffer) => onDrop?.(countLines(data)));
   boom.on('error', (error: Error) => {
     if (stopped) return;
     stopped = true;
@@ -165,7 +167,7 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
     if (pending === '' || stopped) return;
     const piece = pending;
     pending = '';
-    boom.write(piece);
+    writeBytes(Buffer.from(piece));
   };
   return {
     write(line) {
