@@ -33,8 +33,8 @@
  * @module
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { cpuSeconds, median, readWrk } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = process.env;
@@ -83,39 +83,23 @@ function stop(child) {
 
 const ms = (text) => (text.endsWith('us') ? parseFloat(text) / 1000 : text.endsWith('ms') ? parseFloat(text) : parseFloat(text) * 1000);
 
-/** CPU seconds the process has used (user + system, all threads), or NaN where /proc is missing. */
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ (100 on Linux)
-  } catch {
-    return NaN;
-  }
-}
-
 /** One wrk run against the server `pid`; latencies in ms, server CPU in µs per request. */
 function wrk(url, time, pid) {
   const before = cpuSeconds(pid);
   const out = execFileSync('wrk', ['-t2', '-c64', `-d${time}`, '--latency', url], { encoding: 'utf8' });
   const cpu = cpuSeconds(pid) - before;
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out);
   const socketErrors = /Socket errors: (.*)/.exec(out);
   if (socketErrors) process.stderr.write(`  wrk socket errors: ${socketErrors[1]}\n`);
+  const { rps, requests, non2xx } = readWrk(out);
   return {
-    rps: parseFloat(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]),
+    rps,
     p50: ms(/^\s+50%\s+(\S+)/m.exec(out)[1]),
     p99: ms(/^\s+99%\s+(\S+)/m.exec(out)[1]),
     max: ms(/Latency\s+\S+\s+\S+\s+(\S+)/.exec(out)[1]),
-    non2xx: errors ? Number(errors[1]) : 0,
-    cpu: (cpu * 1e6) / Number(/(\d+) requests in/.exec(out)[1]),
+    non2xx,
+    cpu: (cpu * 1e6) / requests,
   };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const rows = [];
 for (const runtime of runtimes) {

@@ -21,9 +21,9 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { cpuSeconds, median, readWrk } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = process.env;
@@ -66,15 +66,6 @@ async function start(variant) {
   });
 }
 
-function cpuSeconds(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 // Run asynchronously: while wrk runs, this process keeps draining the `on` server's log pipe. A
 // synchronous run left the pipe full (64 KiB) for the whole measurement, so the server kept
 // seconds of log lines in its own memory, which no container runtime's reader makes it do.
@@ -84,17 +75,10 @@ async function wrk(url, time, pid) {
   const before = cpuSeconds(pid);
   const { stdout: out } = await execFileAsync('wrk', ['-t2', '-c64', `-d${time}`, url], { encoding: 'utf8' });
   const cpu = cpuSeconds(pid) - before;
-  const requests = Number(/(\d+) requests in/.exec(out)[1]);
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out);
-  if (errors) throw new Error(`${url}: ${errors[1]} answers were not 2xx`);
-  return { rps: parseFloat(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]), cpu: (cpu * 1e6) / requests };
+  const { rps, requests, non2xx } = readWrk(out);
+  if (non2xx) throw new Error(`${url}: ${non2xx} answers were not 2xx`);
+  return { rps, cpu: (cpu * 1e6) / requests };
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const servers = { off: await start('off'), on: await start('on') };
 const rows = [];
