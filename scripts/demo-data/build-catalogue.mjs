@@ -703,6 +703,16 @@ const recommendations = [];
   }
 }
 
+/**
+ * A review's reactions as Jikan v4 lists them: `overall` (their sum) first, then the seven counts,
+ * drawn from `r` in this order. Both review writers below draw them right after the score, before
+ * their other draws; the committed data depends on that order.
+ */
+function reviewReactions(r) {
+  const reactions = { nice: r.int(0, 300), love_it: r.int(0, 80), funny: r.int(0, 40), confusing: r.int(0, 10), informative: r.int(0, 60), well_written: r.int(0, 120), creative: r.int(0, 30) };
+  return { overall: Object.values(reactions).reduce((x, y) => x + y, 0), ...reactions };
+}
+
 const reviews = [];
 {
   const r = rng('reviews');
@@ -711,7 +721,7 @@ const reviews = [];
   const reviewed = [...new Set([HUB, ...ADULT, ECCHI, ...r.sample(anime.map((a) => a.mal_id), 90)])].filter((x) => x !== undefined);
   const write = (type, entry, title) => {
     const score = r.int(3, 10);
-    const reactions = { nice: r.int(0, 300), love_it: r.int(0, 80), funny: r.int(0, 40), confusing: r.int(0, 10), informative: r.int(0, 60), well_written: r.int(0, 120), creative: r.int(0, 30) };
+    const reactions = reviewReactions(r);
     const reviewId = id++;
     const who = r.pick(USERS);
     reviews.push({
@@ -719,7 +729,7 @@ const reviews = [];
       entry_id: entry,
       mal_id: reviewId,
       url: `https://myanimelist.net/reviews.php?id=${reviewId}`,
-      reactions: { overall: Object.values(reactions).reduce((x, y) => x + y, 0), ...reactions },
+      reactions,
       date: iso(BASE_DATE - r.int(0, 1500) * DAY),
       review: `Generated demo review of ${title}: score ${score}/10. ${score >= 7 ? 'Strong characters and a steady pace.' : 'Uneven, with a few good moments.'}`,
       score,
@@ -826,14 +836,14 @@ const POPULAR_MANGA = new Set(mostPopular(manga, 10));
       // Entry review lists leave spoilers and preliminary reviews out unless asked (as Jikan).
       if (!reviews.some((x) => x.type === type && x.entry_id === id && !x.is_spoiler && !x.is_preliminary)) {
         const score = r.int(6, 10);
-        const reactions = { nice: r.int(0, 300), love_it: r.int(0, 80), funny: r.int(0, 40), confusing: r.int(0, 10), informative: r.int(0, 60), well_written: r.int(0, 120), creative: r.int(0, 30) };
+        const reactions = reviewReactions(r);
         const mal = reviewId++;
         reviews.push({
           type,
           entry_id: id,
           mal_id: mal,
           url: `https://myanimelist.net/reviews.php?id=${mal}`,
-          reactions: { overall: Object.values(reactions).reduce((x, y) => x + y, 0), ...reactions },
+          reactions,
           date: iso(BASE_DATE - r.int(0, 1500) * DAY),
           review: `Generated demo review of ${entry.title}: score ${score}/10. Strong characters and a steady pace.`,
           score,
