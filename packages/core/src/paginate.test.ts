@@ -2,35 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { pageSlice, paginate } from './paginate.js';
 
 describe('paginate', () => {
-  it('describes the empty result as page 1 of 1', () => {
-    expect(paginate(0, 7, 25, 0)).toEqual({
-      last_visible_page: 1,
-      has_next_page: false,
-      current_page: 1,
-      items: { count: 0, total: 0, per_page: 25 },
-    });
-  });
-
-  it('describes a middle page', () => {
-    expect(paginate(60, 2, 25, 25)).toEqual({
-      last_visible_page: 3,
-      has_next_page: true,
-      current_page: 2,
-      items: { count: 25, total: 60, per_page: 25 },
+  it.each([
+    ['describes the empty result as page 1 of 1', { total: 0, page: 7, count: 0, last: 1, next: false, current: 1 }],
+    ['describes a middle page', { total: 60, page: 2, count: 25, last: 3, next: true, current: 2 }],
+    ['keeps true totals on a page past the end', { total: 60, page: 9, count: 0, last: 3, next: false, current: 9 }],
+  ])('%s', (_name, { total, page, count, last, next, current }) => {
+    expect(paginate(total, page, 25, count)).toEqual({
+      last_visible_page: last,
+      has_next_page: next,
+      current_page: current,
+      items: { count, total, per_page: 25 },
     });
   });
 
   it('describes the last page', () => {
     expect(paginate(60, 3, 25, 10)).toMatchObject({ last_visible_page: 3, has_next_page: false, current_page: 3 });
-  });
-
-  it('keeps true totals on a page past the end', () => {
-    expect(paginate(60, 9, 25, 0)).toEqual({
-      last_visible_page: 3,
-      has_next_page: false,
-      current_page: 9,
-      items: { count: 0, total: 60, per_page: 25 },
-    });
   });
 
   it('never offers a page beyond 1000', () => {

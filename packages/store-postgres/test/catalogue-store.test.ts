@@ -6,7 +6,7 @@
  * page; `q` searches keep the memory store's top hit and its exact/prefix/word-prefix tiers.
  * Needs `DATABASE_URL`; each run uses its own schema.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import postgres, { type Sql } from 'postgres';
 import {
   catalogueOver,
@@ -30,40 +30,87 @@ import { ANIME, MANGA, mediaTables } from '../src/internal/media.js';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
 import { toMediaTitles } from '../src/internal/media-rows.js';
 import { recordKey, RESOURCE_NAMES } from '../src/resources.js';
+import { suiteDatabase } from './suite-database.js';
 
 const url = process.env.DATABASE_URL;
 const demoAnime = demoData.anime as readonly Anime[];
 const base: AnimeSearch = { page: 1, limit: 25, sfw: 'off', approval: 'approved', sort: 'asc' };
 const ORDERS: AnimeOrderBy[] = ['mal_id', 'title', 'start_date', 'end_date', 'episodes', 'score', 'scored_by', 'rank', 'popularity', 'members', 'favorites'];
 
-/** Every id a search matches, in order, read page by page (so paging itself is compared too). */
-async function allIds(store: Catalogue, search: Partial<AnimeSearch>): Promise<{ ids: number[]; totals: number[] }> {
+/** A search read whole: every id it matches, in order, and the total each page reported. */
+interface AllIds {
+  ids: number[];
+  totals: number[];
+}
+
+/**
+ * Reads a search whole, page by page of 50 (so paging itself is compared too).
+ * @param searchPage - The search for one page, of 50 records.
+ */
+async function readAll(searchPage: (page: number) => Promise<{ data: ReadonlyArray<{ mal_id: number }>; total: number }>): Promise<AllIds> {
   const ids: number[] = [];
   const totals: number[] = [];
   for (let page = 1; page <= 1000; page++) {
-    const result = await store.searchAnime({ ...base, limit: 50, ...search, page });
+    const result = await searchPage(page);
     totals.push(result.total);
-    ids.push(...result.data.map((a) => a.mal_id));
+    ids.push(...result.data.map((r) => r.mal_id));
     if (result.data.length < 50) break;
   }
   return { ids, totals };
 }
+
+/** Every id an anime search matches, in order, read page by page ({@link readAll}). */
+const allIds = (store: Catalogue, search: Partial<AnimeSearch>) => readAll((page) => store.searchAnime({ ...base, limit: 50, ...search, page }));
 
 const demoManga = demoData.manga as readonly Manga[];
 const mangaBase: MangaSearch = { page: 1, limit: 25, sfw: 'off', approval: 'approved', sort: 'asc' };
 const MANGA_ORDERS = Object.keys(MANGA_ORDER_KEYS) as MangaOrderBy[];
 
 /** {@link allIds} for manga. */
-async function allMangaIds(store: Catalogue, search: Partial<MangaSearch>): Promise<{ ids: number[]; totals: number[] }> {
-  const ids: number[] = [];
-  const totals: number[] = [];
-  for (let page = 1; page <= 1000; page++) {
-    const result = await store.searchManga({ ...mangaBase, limit: 50, ...search, page });
-    totals.push(result.total);
-    ids.push(...result.data.map((m) => m.mal_id));
-    if (result.data.length < 50) break;
+const allMangaIds = (store: Catalogue, search: Partial<MangaSearch>) => readAll((page) => store.searchManga({ ...mangaBase, limit: 50, ...search, page }));
+
+/**
+ * The records matching `q` exactly, by prefix or by word prefix, best tier first, then by popularity.
+ * @param kept - Whether the search's filters keep a record ({@link animeKept}, {@link mangaKept}).
+ */
+function titleTiers<T extends Anime | Manga>(records: readonly T[], kept: (record: T) => boolean, q: string): number[] {
+  const query = normalizeTitle(q);
+  const tiered: Array<{ record: T; tier: number }> = [];
+  for (const record of records) {
+    if (!kept(record)) continue;
+    const titles = toMediaTitles(record);
+    const tier = titles.includes(query) ? 0 : titles.some((t) => t.startsWith(query)) ? 1 : titles.some((t) => t.includes(` ${query}`)) ? 2 : 3;
+    if (tier < 3) tiered.push({ record, tier });
   }
-  return { ids, totals };
+  const pop = (record: T) => record.popularity ?? Number.MAX_SAFE_INTEGER;
+  tiered.sort((x, y) => x.tier - y.tier || pop(x.record) - pop(y.record) || x.record.mal_id - y.record.mal_id);
+  return tiered.map((t) => t.record.mal_id);
+}
+
+/** Whether the memory store's filters of an anime search keep an anime. */
+function animeKept(filter: Partial<AnimeSearch>): (anime: Anime) => boolean {
+  const pass = animeFilter({ ...base, ...filter });
+  return (anime) => pass(indexAnime(anime));
+}
+
+/** {@link animeKept} for manga. */
+function mangaKept(filter: Partial<MangaSearch>): (manga: Manga) => boolean {
+  const pass = mangaFilter({ ...mangaBase, ...filter });
+  return (manga) => pass(indexManga(manga));
+}
+
+/**
+ * Checks a `q` search read whole from both stores: its exact, prefix and word-prefix hits first in
+ * each, in the memory store's order, the same top hit, no id twice, and every page's total the
+ * number of hits.
+ * @param expected - The tiered hits, from {@link titleTiers}.
+ */
+function expectTieredFirst(expected: readonly number[], pg: AllIds, mem: AllIds): void {
+  expect(pg.ids.slice(0, expected.length)).toEqual(expected);
+  expect(mem.ids.slice(0, expected.length)).toEqual(expected);
+  expect(pg.ids[0]).toBe(mem.ids[0]);
+  expect(new Set(pg.ids).size).toBe(pg.ids.length);
+  expect(pg.totals.every((t) => t === pg.ids.length)).toBe(true);
 }
 
 /** The demo manga filters: every filter of `GET /v1/manga`, alone and together. */
@@ -135,24 +182,45 @@ const FILTERS: Array<[string, Partial<AnimeSearch>]> = [
 ];
 
 describe.skipIf(!url)('PostgreSQL catalogue store', () => {
-  let sql: Sql;
+  const { sql, fresh } = suiteDatabase('pgseam_catalogue', 4);
   let store: PostgresStore;
   let api: Catalogue;
   const memory = catalogueOver(createMemoryStore(demoData));
-  const schema = `pgseam_catalogue_${Math.random().toString(36).slice(2, 10)}`;
 
   beforeAll(async () => {
-    sql = postgres(url!, { max: 4, onnotice: () => {} });
-    store = createPostgresStore({ sql, schema });
-    await store.migrate();
+    store = await fresh();
     await store.seed(demoData);
     api = catalogueOver(store);
   }, 120_000);
 
-  afterAll(async () => {
-    await sql?.unsafe(`drop schema if exists "${schema}" cascade`);
-    await sql?.end({ timeout: 5 });
-  });
+  /**
+   * Defines one test per filter, and one per ordering in each direction, each checking that the
+   * search read whole has the same ids, order and totals in both stores.
+   * @param all - {@link allIds} or {@link allMangaIds}.
+   */
+  function compareWholeSearches<S extends Partial<AnimeSearch> | Partial<MangaSearch>>(
+    all: (catalogue: Catalogue, search: S) => Promise<AllIds>,
+    filters: ReadonlyArray<[string, S]>,
+    orders: ReadonlyArray<NonNullable<S['orderBy']>>,
+  ): void {
+    const expectSame = async (search: S) => {
+      const [pg, mem] = await Promise.all([all(api, search), all(memory, search)]);
+      expect(pg.ids).toEqual(mem.ids);
+      expect(pg.totals).toEqual(mem.totals);
+    };
+    describe.each(filters)('filter: %s', (_name, filter) => {
+      it('matches the memory store ids, order and total, on every page', () => expectSame(filter));
+    });
+    describe.each(orders)('order_by %s', (orderBy) => {
+      // `{ orderBy, sort }` is an `S`; TypeScript cannot tell through the type parameter.
+      it.each(['asc', 'desc'] as const)('%s: nulls last, ties by mal_id, as the memory store', (sort) => expectSame({ orderBy, sort } as S));
+    });
+  }
+
+  /** The same page of an anime search from each store: PostgreSQL's, then the memory store's. */
+  const animePages = (search: Partial<AnimeSearch>) => Promise.all([api.searchAnime({ ...base, ...search }), memory.searchAnime({ ...base, ...search })]);
+  /** {@link animePages} for manga. */
+  const mangaPages = (search: Partial<MangaSearch>) => Promise.all([api.searchManga({ ...mangaBase, ...search }), memory.searchManga({ ...mangaBase, ...search })]);
 
   it('migrates idempotently and reports the same version twice', async () => {
     const version = await store.migrate();
@@ -171,21 +239,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     expect(await api.getAnime(999_999_999)).toBeUndefined();
   });
 
-  describe.each(FILTERS)('filter: %s', (_name, filter) => {
-    it('matches the memory store ids, order and total, on every page', async () => {
-      const [pg, mem] = await Promise.all([allIds(api, filter), allIds(memory, filter)]);
-      expect(pg.ids).toEqual(mem.ids);
-      expect(pg.totals).toEqual(mem.totals);
-    });
-  });
-
-  describe.each(ORDERS)('order_by %s', (orderBy) => {
-    it.each(['asc', 'desc'] as const)('%s: nulls last, ties by mal_id, as the memory store', async (sort) => {
-      const [pg, mem] = await Promise.all([allIds(api, { orderBy, sort }), allIds(memory, { orderBy, sort })]);
-      expect(pg.ids).toEqual(mem.ids);
-      expect(pg.totals).toEqual(mem.totals);
-    });
-  });
+  compareWholeSearches(allIds, FILTERS, ORDERS);
 
   it('orders a filtered search (sfw strict, TV, desc score) as the memory store', async () => {
     const search: Partial<AnimeSearch> = { sfw: 'strict', types: ['TV'], orderBy: 'score', sort: 'desc' };
@@ -197,7 +251,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     [7, 7],
     [19, 25],
   ])('page %i of limit %i is the same slice as in the memory store', async (page, limit) => {
-    const [pg, mem] = await Promise.all([api.searchAnime({ ...base, page, limit }), memory.searchAnime({ ...base, page, limit })]);
+    const [pg, mem] = await animePages({ page, limit });
     expect(pg.data.map((a) => a.mal_id)).toEqual(mem.data.map((a) => a.mal_id));
     expect(pg.total).toBe(mem.total);
   });
@@ -208,22 +262,6 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
   });
 
   describe('q', () => {
-    /** The entries matching `q` exactly, by prefix or by word prefix, best tier first, then by popularity. */
-    function titleTiers(q: string, filter: Partial<AnimeSearch>): number[] {
-      const query = normalizeTitle(q);
-      const pass = animeFilter({ ...base, ...filter });
-      const tiered: Array<{ a: Anime; tier: number }> = [];
-      for (const a of demoAnime) {
-        if (!pass(indexAnime(a))) continue;
-        const titles = toMediaTitles(a);
-        const tier = titles.includes(query) ? 0 : titles.some((t) => t.startsWith(query)) ? 1 : titles.some((t) => t.includes(` ${query}`)) ? 2 : 3;
-        if (tier < 3) tiered.push({ a, tier });
-      }
-      const pop = (a: Anime) => a.popularity ?? Number.MAX_SAFE_INTEGER;
-      tiered.sort((x, y) => x.tier - y.tier || pop(x.a) - pop(y.a) || x.a.mal_id - y.a.mal_id);
-      return tiered.map((t) => t.a.mal_id);
-    }
-
     const QUERIES: Array<[string, Partial<AnimeSearch>]> = [
       ['Naruto', {}],
       ['naruto', { types: ['TV'] }],
@@ -244,19 +282,14 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     ];
 
     it.each(QUERIES)('%s %j: exact, prefix and word-prefix hits first, in the memory store order', async (q, filter) => {
-      const expected = titleTiers(q, filter);
       const [pg, mem] = await Promise.all([allIds(api, { q, ...filter }), allIds(memory, { q, ...filter })]);
-      expect(pg.ids.slice(0, expected.length)).toEqual(expected);
-      expect(mem.ids.slice(0, expected.length)).toEqual(expected);
-      expect(pg.ids[0]).toBe(mem.ids[0]);
-      expect(new Set(pg.ids).size).toBe(pg.ids.length);
-      expect(pg.totals.every((t) => t === pg.ids.length)).toBe(true);
+      expectTieredFirst(titleTiers(demoAnime, animeKept(filter), q), pg, mem);
     });
 
     it.each(['naruot', 'fulmetal alchemist', 'cowboy bebpo', 'shingeki no kyojn', 'evangelon'])(
       'typo %s: the same top hit as the memory store',
       async (q) => {
-        const [pg, mem] = await Promise.all([api.searchAnime({ ...base, q }), memory.searchAnime({ ...base, q })]);
+        const [pg, mem] = await animePages({ q });
         expect(pg.data[0]?.mal_id).toBeDefined();
         expect(pg.data[0]?.mal_id).toBe(mem.data[0]?.mal_id);
       },
@@ -264,10 +297,10 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
 
     it('every q hit passes the filters', async () => {
       const filter: Partial<AnimeSearch> = { sfw: 'strict', types: ['TV', 'Movie'], minScore: 7 };
-      const pass = animeFilter({ ...base, ...filter });
+      const kept = animeKept(filter);
       const { ids } = await allIds(api, { q: 'no', ...filter });
       expect(ids.length).toBeGreaterThan(0);
-      for (const id of ids) expect(pass(indexAnime(demoAnime.find((a) => a.mal_id === id)!))).toBe(true);
+      for (const id of ids) expect(kept(demoAnime.find((a) => a.mal_id === id)!)).toBe(true);
     });
 
     it('q with order_by orders the hits by the field (nulls last, ties by mal_id)', async () => {
@@ -303,7 +336,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     const gin = await sql<{ name: string }[]>`
       select format('%I.%I', n.nspname, c.relname) as name from pg_index i
       join pg_class c on c.oid = i.indexrelid join pg_namespace n on n.oid = c.relnamespace join pg_am am on am.oid = c.relam
-      where n.nspname = ${schema} and am.amname = 'gin'`;
+      where n.nspname = ${store.schema} and am.amname = 'gin'`;
     const names = gin.map((g) => g.name.split('.')[1]);
     for (const name of ['anime_companies_gin', 'anime_prefixes_gin', 'anime_tags_gin', 'anime_texts_trgm', 'manga_magazines_gin', 'manga_prefixes_gin', 'manga_tags_gin', 'manga_texts_trgm', 'anime_characters_owners_gin']) {
       expect(names).toContain(name);
@@ -324,6 +357,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
   });
 
   it('analyze() by a role that owns nothing (an importer with write grants only) leaves the tables to autovacuum', async () => {
+    const { schema } = store;
     const role = `${schema}_writer`;
     await sql.unsafe(`create role "${role}" login`);
     const writer = postgres(url!, { max: 1, username: role, onnotice: () => {} });
@@ -353,28 +387,23 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       const title = `Zqx ${i} ${a.title}`;
       return { ...a, mal_id: 5_000_000 + i, title, titles: [{ type: 'Default', title }], title_synonyms: [], title_english: null, popularity: (i * 7919) % 997 };
     });
-    const local = createPostgresStore({ sql, schema: `${schema}_short` });
-    await local.migrate();
-    try {
-      await local.seed({ anime: many });
-      // The record store itself, against core's reference store.
-      const reference = await loadCatalogue(createRecordStore(), { anime: many });
-      for (const search of ['zq', 'z', '0']) {
-        const q = { search, offset: 0, limit: 1000, select: ['mal_id'] };
-        expect(JSON.stringify(await local.query('anime', q)), search).toBe(JSON.stringify(await reference.query('anime', q)));
-      }
-      expect((await local.query('anime', { search: 'zq', offset: 0, limit: 0 })).total).toBe(300);
-      // And the endpoint methods over it, against the memory store.
-      const mem = catalogueOver(createMemoryStore({ anime: many }));
-      for (const q of ['zq', 'z', '0']) {
-        const [pg, m] = await Promise.all([allIds(catalogueOver(local), { q, approval: 'all' }), allIds(mem, { q, approval: 'all' })]);
-        expect(pg.ids, q).toEqual(m.ids);
-        expect(pg.totals[0], q).toBe(m.totals[0]);
-      }
-      expect((await catalogueOver(local).searchAnime({ ...base, approval: 'all', q: 'zq' })).total).toBe(300);
-    } finally {
-      await sql.unsafe(`drop schema if exists "${schema}_short" cascade`);
+    const local = await fresh();
+    await local.seed({ anime: many });
+    // The record store itself, against core's reference store.
+    const reference = await loadCatalogue(createRecordStore(), { anime: many });
+    for (const search of ['zq', 'z', '0']) {
+      const q = { search, offset: 0, limit: 1000, select: ['mal_id'] };
+      expect(JSON.stringify(await local.query('anime', q)), search).toBe(JSON.stringify(await reference.query('anime', q)));
     }
+    expect((await local.query('anime', { search: 'zq', offset: 0, limit: 0 })).total).toBe(300);
+    // And the endpoint methods over it, against the memory store.
+    const mem = catalogueOver(createMemoryStore({ anime: many }));
+    for (const q of ['zq', 'z', '0']) {
+      const [pg, m] = await Promise.all([allIds(catalogueOver(local), { q, approval: 'all' }), allIds(mem, { q, approval: 'all' })]);
+      expect(pg.ids, q).toEqual(m.ids);
+      expect(pg.totals[0], q).toBe(m.totals[0]);
+    }
+    expect((await catalogueOver(local).searchAnime({ ...base, approval: 'all', q: 'zq' })).total).toBe(300);
   }, 60_000);
 
   it('rejects an unknown resource by name', async () => {
@@ -391,21 +420,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       expect(await api.getManga(999_999_999)).toBeUndefined();
     });
 
-    describe.each(MANGA_FILTERS)('filter: %s', (_name, filter) => {
-      it('matches the memory store ids, order and total, on every page', async () => {
-        const [pg, mem] = await Promise.all([allMangaIds(api, filter), allMangaIds(memory, filter)]);
-        expect(pg.ids).toEqual(mem.ids);
-        expect(pg.totals).toEqual(mem.totals);
-      });
-    });
-
-    describe.each(MANGA_ORDERS)('order_by %s', (orderBy) => {
-      it.each(['asc', 'desc'] as const)('%s: nulls last, ties by mal_id, as the memory store', async (sort) => {
-        const [pg, mem] = await Promise.all([allMangaIds(api, { orderBy, sort }), allMangaIds(memory, { orderBy, sort })]);
-        expect(pg.ids).toEqual(mem.ids);
-        expect(pg.totals).toEqual(mem.totals);
-      });
-    });
+    compareWholeSearches(allMangaIds, MANGA_FILTERS, MANGA_ORDERS);
 
     it.each([
       [{ sfw: 'strict', types: ['Manga'], orderBy: 'score', sort: 'desc' }],
@@ -422,7 +437,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       [3, 25],
       [71, 1],
     ])('page %i of limit %i is the same slice as in the memory store', async (page, limit) => {
-      const [pg, mem] = await Promise.all([api.searchManga({ ...mangaBase, page, limit }), memory.searchManga({ ...mangaBase, page, limit })]);
+      const [pg, mem] = await mangaPages({ page, limit });
       expect(pg.data.map((m) => m.mal_id)).toEqual(mem.data.map((m) => m.mal_id));
       expect(pg.total).toBe(mem.total);
     });
@@ -434,21 +449,8 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       expect(await api.searchManga({ ...mangaBase, q: 'naruto', page: 1000, limit: 50 })).toEqual({ data: [], total: hits });
     });
 
-    /** The manga matching `q` exactly, by prefix or by word prefix, best tier first, then by popularity. */
-    function mangaTitleTiers(q: string, filter: Partial<MangaSearch>): number[] {
-      const query = normalizeTitle(q);
-      const pass = mangaFilter({ ...mangaBase, ...filter });
-      const tiered: Array<{ m: Manga; tier: number }> = [];
-      for (const m of demoManga) {
-        if (!pass(indexManga(m))) continue;
-        const titles = toMediaTitles(m);
-        const tier = titles.includes(query) ? 0 : titles.some((t) => t.startsWith(query)) ? 1 : titles.some((t) => t.includes(` ${query}`)) ? 2 : 3;
-        if (tier < 3) tiered.push({ m, tier });
-      }
-      const pop = (m: Manga) => m.popularity ?? Number.MAX_SAFE_INTEGER;
-      tiered.sort((x, y) => x.tier - y.tier || pop(x.m) - pop(y.m) || x.m.mal_id - y.m.mal_id);
-      return tiered.map((t) => t.m.mal_id);
-    }
+    /** {@link titleTiers} of the demo manga a search with `filter` keeps. */
+    const mangaTitleTiers = (q: string, filter: Partial<MangaSearch>) => titleTiers(demoManga, mangaKept(filter), q);
 
     const MANGA_QUERIES: Array<[string, Partial<MangaSearch>]> = [
       ['Naruto', {}],
@@ -470,13 +472,8 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     ];
 
     it.each(MANGA_QUERIES)('%s %j: exact, prefix and word-prefix hits first, in the memory store order', async (q, filter) => {
-      const expected = mangaTitleTiers(q, filter);
       const [pg, mem] = await Promise.all([allMangaIds(api, { q, ...filter }), allMangaIds(memory, { q, ...filter })]);
-      expect(pg.ids.slice(0, expected.length)).toEqual(expected);
-      expect(mem.ids.slice(0, expected.length)).toEqual(expected);
-      expect(pg.ids[0]).toBe(mem.ids[0]);
-      expect(new Set(pg.ids).size).toBe(pg.ids.length);
-      expect(pg.totals.every((t) => t === pg.ids.length)).toBe(true);
+      expectTieredFirst(mangaTitleTiers(q, filter), pg, mem);
     });
 
     it('finds at least one exact or prefix hit among the queries (the tiers are exercised)', () => {
@@ -484,17 +481,17 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     });
 
     it.each(['naruot', 'fulmetal alchemist', 'huntre x hunter', 'chainsw man', 'yotsuba to'])('typo %s: the same top hit as the memory store', async (q) => {
-      const [pg, mem] = await Promise.all([api.searchManga({ ...mangaBase, q }), memory.searchManga({ ...mangaBase, q })]);
+      const [pg, mem] = await mangaPages({ q });
       expect(pg.data[0]?.mal_id).toBeDefined();
       expect(pg.data[0]?.mal_id).toBe(mem.data[0]?.mal_id);
     });
 
     it('every q hit passes the filters', async () => {
       const filter: Partial<MangaSearch> = { sfw: 'strict', types: ['Manga', 'Light Novel'], minScore: 7 };
-      const pass = mangaFilter({ ...mangaBase, ...filter });
+      const kept = mangaKept(filter);
       const { ids } = await allMangaIds(api, { q: 'no', ...filter });
       expect(ids.length).toBeGreaterThan(0);
-      for (const id of ids) expect(pass(indexManga(demoManga.find((m) => m.mal_id === id)!))).toBe(true);
+      for (const id of ids) expect(kept(demoManga.find((m) => m.mal_id === id)!)).toBe(true);
     });
 
     it('q with order_by: the tiered hits, in the memory store order (nulls last, ties by mal_id)', async () => {
@@ -550,31 +547,26 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
           popularity: (i * 7919) % 997,
         };
       });
-      const local = createPostgresStore({ sql, schema: `${schema}_manga` });
-      await local.migrate();
-      try {
-        await local.seed({ manga: many });
-        const mem = catalogueOver(createMemoryStore({ manga: many }));
-        const searches: Array<Partial<MangaSearch>> = [
-          { q: 'zq', approval: 'all' },
-          { q: 'z', approval: 'unapproved' },
-          { q: 'zq', approval: 'all', types: ['Manga'] },
-          { approval: 'all', types: ['Manga', 'Novel'] },
-          { approval: 'unapproved', orderBy: 'popularity', sort: 'desc' },
-        ];
-        for (const search of searches) expect(await allMangaIds(catalogueOver(local), search), JSON.stringify(search)).toEqual(await allMangaIds(mem, search));
-        expect((await catalogueOver(local).searchManga({ ...mangaBase, approval: 'all', q: 'zq' })).total).toBe(300);
-        // The 300 kept are the most popular, as for anime.
-        const mostPopular = [...many].sort((a, b) => a.popularity! - b.popularity!).slice(0, 300).map((m) => m.mal_id);
-        const { ids: kept } = await allMangaIds(catalogueOver(local), { q: 'zq', approval: 'all' });
-        expect([...kept].sort((a, b) => a - b)).toEqual(mostPopular.sort((a, b) => a - b));
-      } finally {
-        await sql.unsafe(`drop schema if exists "${schema}_manga" cascade`);
-      }
+      const local = await fresh();
+      await local.seed({ manga: many });
+      const mem = catalogueOver(createMemoryStore({ manga: many }));
+      const searches: Array<Partial<MangaSearch>> = [
+        { q: 'zq', approval: 'all' },
+        { q: 'z', approval: 'unapproved' },
+        { q: 'zq', approval: 'all', types: ['Manga'] },
+        { approval: 'all', types: ['Manga', 'Novel'] },
+        { approval: 'unapproved', orderBy: 'popularity', sort: 'desc' },
+      ];
+      for (const search of searches) expect(await allMangaIds(catalogueOver(local), search), JSON.stringify(search)).toEqual(await allMangaIds(mem, search));
+      expect((await catalogueOver(local).searchManga({ ...mangaBase, approval: 'all', q: 'zq' })).total).toBe(300);
+      // The 300 kept are the most popular, as for anime.
+      const mostPopular = [...many].sort((a, b) => a.popularity! - b.popularity!).slice(0, 300).map((m) => m.mal_id);
+      const { ids: kept } = await allMangaIds(catalogueOver(local), { q: 'zq', approval: 'all' });
+      expect([...kept].sort((a, b) => a - b)).toEqual(mostPopular.sort((a, b) => a - b));
     }, 60_000);
 
     it('migration 4 moves manga stored in documents by earlier versions into the manga tables', async () => {
-      const old = `${schema}_v3`;
+      const old = `${store.schema}_v3`;
       try {
         expect(await migrateCatalogueSchema(sql, old, 3)).toBe(3);
         // As version 3 stored them: one document per manga key, a later write of a key replacing it.
@@ -599,7 +591,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
   });
 
   it('migration 6 moves every record of a version 5 schema into the collection tables, in the order version 5 listed them', async () => {
-    const old = `${schema}_v5`;
+    const old = `${store.schema}_v5`;
     try {
       expect(await migrateCatalogueSchema(sql, old, 5)).toBe(5);
       // As version 5 stored them: anime and manga in their tables, every other collection in `documents`.

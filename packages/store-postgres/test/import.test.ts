@@ -8,13 +8,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import postgres, { type Sql } from 'postgres';
 import { catalogueOver, createMemoryStore, type Anime, type Catalogue } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
 import { createSnapshotSink, importFile, ImportInterruptedError, toStoreSink, type ImportSink } from '../src/import.js';
 import { RESOURCE_NAMES } from '../src/resources.js';
 import { CLI_COMMAND, runCli, startCli } from './cli.js';
+import { suiteDatabase } from './suite-database.js';
 
 const url = process.env.DATABASE_URL;
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-import-'));
@@ -126,30 +126,23 @@ describe('catalogue-api import --store memory-snapshot', () => {
 });
 
 describe.skipIf(!url)('catalogue-api import --store postgres', () => {
-  let sql: Sql;
+  const { sql, fresh } = suiteDatabase('pgseam_import', 2);
   let store: PostgresStore;
-  const schema = `pgseam_import_${Math.random().toString(36).slice(2, 10)}`;
-  const db = ['--store', 'postgres', '--database-url', url!, '--schema', schema];
+  /** The CLI options that import into `target`. */
+  const into = (target: PostgresStore) => ['--store', 'postgres', '--database-url', url!, '--schema', target.schema];
 
   beforeAll(async () => {
-    sql = postgres(url!, { max: 2, onnotice: () => {} });
-    store = createPostgresStore({ sql, schema });
-    await store.migrate();
-  });
-
-  afterAll(async () => {
-    await sql?.unsafe(`drop schema if exists "${schema}" cascade`);
-    await sql?.end({ timeout: 5 });
+    store = await fresh();
   });
 
   it('imports all but the bad lines, reports them, and a re-run leaves the same rows', async () => {
     const file = writeNdjson();
-    const first = await runCli(['import', file, ...db, '--batch-size', '4']);
+    const first = await runCli(['import', file, ...into(store), '--batch-size', '4']);
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/rejected line 7: mal_id: /);
     expect(first.stderr).toMatch(/rejected line 12: invalid JSON/);
     expect(await store.count('anime')).toBe(28);
-    const again = await runCli(['import', file, ...db]);
+    const again = await runCli(['import', file, ...into(store)]);
     expect(again.code).toBe(1);
     expect(await store.count('anime')).toBe(28);
     expect(JSON.stringify(await store.get('anime', anime[29]!.mal_id))).toBe(JSON.stringify(anime[29]));
@@ -160,73 +153,61 @@ describe.skipIf(!url)('catalogue-api import --store postgres', () => {
     expect(manga.length).toBeGreaterThan(0);
     const file = join(dir, 'manga.ndjson');
     writeFileSync(file, manga.map((m) => JSON.stringify(m)).join('\n'));
-    const result = await runCli(['import', file, ...db]);
+    const result = await runCli(['import', file, ...into(store)]);
     expect(result.code).toBe(0);
     expect(await store.count('manga')).toBe(manga.length);
   }, 60_000);
 
   it('imports every resource of the demo data from its own file, and the store then answers like the memory store', async () => {
-    const allSchema = `${schema}_all`;
-    const target = createPostgresStore({ sql, schema: allSchema });
-    await target.migrate();
-    try {
-      for (const name of RESOURCE_NAMES) {
-        const records = (demoData as unknown as Record<string, readonly unknown[] | undefined>)[name] ?? [];
-        const file = join(dir, `${name}.ndjson`);
-        writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
-        const summary = await importFile(file, { resource: name, sink: toStoreSink(target) });
-        expect(summary.rejected, name).toEqual([]);
-        expect(await target.count(name), name).toBe(records.length);
-      }
-      const memory = catalogueOver(createMemoryStore(demoData));
-      const person = demoData.people![0]!.mal_id;
-      const calls: Array<(s: Catalogue) => Promise<unknown>> = [
-        (s) => s.getMangaFull(11, 'off'),
-        (s) => s.searchManga({ page: 1, limit: 25, sfw: 'normal', approval: 'all', sort: 'desc', orderBy: 'score' }),
-        (s) => s.getCharacterFull(17, 'off'),
-        (s) => s.getPersonFull(person, 'off'),
-        (s) => s.getAnimeStaff(47),
-        (s) => s.getAnimeFull(20, 'off'),
-        (s) => s.listGenres('anime'),
-        (s) => s.getRecentRecommendations({ type: 'anime', sfw: 'off', page: 1, limit: 25 }),
-        (s) => s.getDeletedMangaIds(),
-      ];
-      // Core's endpoint methods over the imported records answer as the memory store.
-      for (const call of calls) expect(JSON.stringify(await call(catalogueOver(target)))).toBe(JSON.stringify(await call(memory)));
-    } finally {
-      await sql.unsafe(`drop schema if exists "${allSchema}" cascade`);
+    const target = await fresh();
+    for (const name of RESOURCE_NAMES) {
+      const records = (demoData as unknown as Record<string, readonly unknown[] | undefined>)[name] ?? [];
+      const file = join(dir, `${name}.ndjson`);
+      writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n'));
+      const summary = await importFile(file, { resource: name, sink: toStoreSink(target) });
+      expect(summary.rejected, name).toEqual([]);
+      expect(await target.count(name), name).toBe(records.length);
     }
+    const memory = catalogueOver(createMemoryStore(demoData));
+    const person = demoData.people![0]!.mal_id;
+    const calls: Array<(s: Catalogue) => Promise<unknown>> = [
+      (s) => s.getMangaFull(11, 'off'),
+      (s) => s.searchManga({ page: 1, limit: 25, sfw: 'normal', approval: 'all', sort: 'desc', orderBy: 'score' }),
+      (s) => s.getCharacterFull(17, 'off'),
+      (s) => s.getPersonFull(person, 'off'),
+      (s) => s.getAnimeStaff(47),
+      (s) => s.getAnimeFull(20, 'off'),
+      (s) => s.listGenres('anime'),
+      (s) => s.getRecentRecommendations({ type: 'anime', sfw: 'off', page: 1, limit: 25 }),
+      (s) => s.getDeletedMangaIds(),
+    ];
+    // Core's endpoint methods over the imported records answer as the memory store.
+    for (const call of calls) expect(JSON.stringify(await call(catalogueOver(target)))).toBe(JSON.stringify(await call(memory)));
   }, 120_000);
 
   it('keeps the batches committed before a failing one, and says how far it got', async () => {
-    const failSchema = `${schema}_fail`;
-    const failing = createPostgresStore({ sql, schema: failSchema });
-    await failing.migrate();
-    try {
-      const inner = toStoreSink(failing);
-      let writes = 0;
-      const sink: ImportSink = {
-        async write(resource, records) {
-          if (++writes === 3) throw new Error('connection lost');
-          await inner.write(resource, records);
-        },
-        close: () => inner.close(),
-      };
-      const file = join(dir, 'anime-all.ndjson');
-      writeFileSync(file, anime.slice(0, 50).map((a) => JSON.stringify(a)).join('\n'));
-      const error = await importFile(file, { resource: 'anime', sink, batchSize: 10 }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(ImportInterruptedError);
-      expect((error as ImportInterruptedError).summary).toMatchObject({ batches: 2, imported: 20 });
-      expect(await failing.count('anime')).toBe(20);
-      const ids = (await sql<{ mal_id: number }[]>`select mal_id from ${sql(`${failSchema}.anime`)} order by mal_id`).map((r) => r.mal_id);
-      expect(ids).toEqual(anime.slice(0, 20).map((a) => a.mal_id).sort((a, b) => a - b));
-      // Re-running finishes the import.
-      const summary = await importFile(file, { resource: 'anime', sink: toStoreSink(failing), batchSize: 10 });
-      expect(summary.rejected).toEqual([]);
-      expect(await failing.count('anime')).toBe(50);
-    } finally {
-      await sql.unsafe(`drop schema if exists "${failSchema}" cascade`);
-    }
+    const failing = await fresh();
+    const inner = toStoreSink(failing);
+    let writes = 0;
+    const sink: ImportSink = {
+      async write(resource, records) {
+        if (++writes === 3) throw new Error('connection lost');
+        await inner.write(resource, records);
+      },
+      close: () => inner.close(),
+    };
+    const file = join(dir, 'anime-all.ndjson');
+    writeFileSync(file, anime.slice(0, 50).map((a) => JSON.stringify(a)).join('\n'));
+    const error = await importFile(file, { resource: 'anime', sink, batchSize: 10 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportInterruptedError);
+    expect((error as ImportInterruptedError).summary).toMatchObject({ batches: 2, imported: 20 });
+    expect(await failing.count('anime')).toBe(20);
+    const ids = (await sql<{ mal_id: number }[]>`select mal_id from ${sql(`${failing.schema}.anime`)} order by mal_id`).map((r) => r.mal_id);
+    expect(ids).toEqual(anime.slice(0, 20).map((a) => a.mal_id).sort((a, b) => a - b));
+    // Re-running finishes the import.
+    const summary = await importFile(file, { resource: 'anime', sink: toStoreSink(failing), batchSize: 10 });
+    expect(summary.rejected).toEqual([]);
+    expect(await failing.count('anime')).toBe(50);
   });
 
   it("calls the sink's finish once after the last batch (the store sink's analyze), never after a failure", async () => {
@@ -254,37 +235,31 @@ describe.skipIf(!url)('catalogue-api import --store postgres', () => {
     const failed = recording(2);
     await expect(importFile(file, { resource: 'anime', sink: failed.sink, batchSize: 10 })).rejects.toBeInstanceOf(ImportInterruptedError);
     expect(failed.calls).toEqual(['write 10', 'close']);
-    expect(typeof toStoreSink(createPostgresStore({ sql, schema })).finish).toBe('function');
+    expect(typeof toStoreSink(createPostgresStore({ sql, schema: store.schema })).finish).toBe('function');
   });
 
   it('a SIGKILL mid-import loses no committed batch, and a re-run completes it', async () => {
-    const killSchema = `${schema}_kill`;
-    const target = createPostgresStore({ sql, schema: killSchema });
-    await target.migrate();
-    try {
-      // 2,330 records (the demo set five times over, with new ids), 10 per batch.
-      const records = [0, 1, 2, 3, 4].flatMap((copy) => anime.map((a) => ({ ...a, mal_id: a.mal_id + copy * 1_000_000 })));
-      const file = join(dir, 'anime-big.ndjson');
-      writeFileSync(file, records.map((a) => JSON.stringify(a)).join('\n'));
-      const child = startCli(['import', file, '--store', 'postgres', '--database-url', url!, '--schema', killSchema, '--batch-size', '10']);
-      child.stderr.resume();
-      child.stdout.resume();
-      const closed = new Promise((resolve) => child.on('close', resolve));
-      for (let i = 0; i < 3000 && (await target.count('anime')) === 0; i++) await new Promise((r) => setTimeout(r, 10));
-      child.kill('SIGKILL');
-      await closed;
-      const count = await target.count('anime');
-      expect(count).toBeGreaterThan(0);
-      // Whole batches only, and exactly the first ones of the file.
-      expect(count % 10 === 0 || count === records.length).toBe(true);
-      const ids = (await sql<{ mal_id: number }[]>`select mal_id from ${sql(`${killSchema}.anime`)}`).map((r) => r.mal_id);
-      expect(new Set(ids)).toEqual(new Set(records.slice(0, count).map((a) => a.mal_id)));
-      const rerun = await runCli(['import', file, '--store', 'postgres', '--database-url', url!, '--schema', killSchema, '--batch-size', '200']);
-      expect(rerun.code).toBe(0);
-      expect(await target.count('anime')).toBe(records.length);
-    } finally {
-      await sql.unsafe(`drop schema if exists "${killSchema}" cascade`);
-    }
+    const target = await fresh();
+    // 2,330 records (the demo set five times over, with new ids), 10 per batch.
+    const records = [0, 1, 2, 3, 4].flatMap((copy) => anime.map((a) => ({ ...a, mal_id: a.mal_id + copy * 1_000_000 })));
+    const file = join(dir, 'anime-big.ndjson');
+    writeFileSync(file, records.map((a) => JSON.stringify(a)).join('\n'));
+    const child = startCli(['import', file, ...into(target), '--batch-size', '10']);
+    child.stderr.resume();
+    child.stdout.resume();
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    for (let i = 0; i < 3000 && (await target.count('anime')) === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    child.kill('SIGKILL');
+    await closed;
+    const count = await target.count('anime');
+    expect(count).toBeGreaterThan(0);
+    // Whole batches only, and exactly the first ones of the file.
+    expect(count % 10 === 0 || count === records.length).toBe(true);
+    const ids = (await sql<{ mal_id: number }[]>`select mal_id from ${sql(`${target.schema}.anime`)}`).map((r) => r.mal_id);
+    expect(new Set(ids)).toEqual(new Set(records.slice(0, count).map((a) => a.mal_id)));
+    const rerun = await runCli(['import', file, ...into(target), '--batch-size', '200']);
+    expect(rerun.code).toBe(0);
+    expect(await target.count('anime')).toBe(records.length);
   }, 120_000);
 });
 

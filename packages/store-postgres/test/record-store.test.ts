@@ -6,8 +6,7 @@
  * and after upserts and deletes, a second store on the same schema answers as the reference does,
  * at once. Needs `DATABASE_URL`; the run uses its own schema and drops it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import postgres, { type Sql } from 'postgres';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   COLLECTION_NAMES,
   COLLECTIONS,
@@ -25,6 +24,7 @@ import {
 import { demoData } from '@catalogue-api/demo-data';
 import { mulberry32 } from '../../../scripts/lib/mulberry32.mjs';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
+import { suiteDatabase } from './suite-database.js';
 
 const url = process.env.DATABASE_URL;
 
@@ -130,23 +130,15 @@ function comparableOrder(collection: CollectionName, c: Condition): boolean {
 const sortedTally = (t: Array<[number | string, number]>) => [...t].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0));
 
 describe.skipIf(!url)('PostgreSQL record store against the reference store', () => {
-  let sql: Sql;
+  const { sql, fresh } = suiteDatabase('pgseam_records', 4);
   let store: PostgresStore;
   let reference: CatalogueStore;
-  const schema = `pgseam_records_${Math.random().toString(36).slice(2, 10)}`;
 
   beforeAll(async () => {
-    sql = postgres(url!, { max: 4, onnotice: () => {} });
-    store = createPostgresStore({ sql, schema });
-    await store.migrate();
+    store = await fresh();
     await store.seed(demoData);
     reference = await loadCatalogue(createRecordStore(), demoData);
   }, 120_000);
-
-  afterAll(async () => {
-    await sql?.unsafe(`drop schema if exists "${schema}" cascade`);
-    await sql?.end({ timeout: 5 });
-  });
 
   it('holds every demo record of every collection, byte for byte, by key', async () => {
     for (const collection of COLLECTION_NAMES) {
@@ -218,7 +210,7 @@ describe.skipIf(!url)('PostgreSQL record store against the reference store', () 
   }, 60_000);
 
   it('after upserts (new and existing keys) and deletes, a second store on the schema answers as the reference at once', async () => {
-    const other = createPostgresStore({ sql, schema });
+    const other = createPostgresStore({ sql, schema: store.schema });
     const anime = demoData.anime;
     const changed = { ...anime[3]!, title: 'Zzyzx Renamed', score: 9.99, titles: [{ type: 'Default', title: 'Zzyzx Renamed' }] };
     const added = { ...anime[5]!, mal_id: 77_000_001, title: 'Qwertz Added', titles: [{ type: 'Default', title: 'Qwertz Added' }] };

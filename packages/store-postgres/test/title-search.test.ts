@@ -4,11 +4,11 @@
  * manga are found by their English titles, and fuzzy hits sharing no word with the query do not
  * follow hits that do. Needs `DATABASE_URL`; the run uses its own schema and drops it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import postgres, { type Sql } from 'postgres';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { catalogueOver, createMemoryStore } from '@catalogue-api/core';
 import { TITLE_SEARCH_CASES, titleSearchData } from '../../core/test/title-search-cases.js';
-import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
+import type { PostgresStore } from '../src/catalogue-store.js';
+import { suiteDatabase } from './suite-database.js';
 
 const url = process.env.DATABASE_URL;
 const search = { page: 1, limit: 25, sfw: 'off', approval: 'all', sort: 'asc' } as const;
@@ -20,21 +20,13 @@ async function hits(store: PostgresStore, kind: 'anime' | 'manga', q: string): P
 }
 
 describe.skipIf(!url)('PostgreSQL title search', () => {
-  let sql: Sql;
+  const { fresh } = suiteDatabase('pgseam_titles', 2);
   let store: PostgresStore;
   const memory = catalogueOver(createMemoryStore(titleSearchData));
-  const schema = `pgseam_titles_${Math.random().toString(36).slice(2, 10)}`;
 
   beforeAll(async () => {
-    sql = postgres(url!, { max: 2, onnotice: () => {} });
-    store = createPostgresStore({ sql, schema });
-    await store.migrate();
+    store = await fresh();
     await store.seed(titleSearchData);
-  });
-
-  afterAll(async () => {
-    await sql?.unsafe(`drop schema if exists "${schema}" cascade`);
-    await sql?.end({ timeout: 5 });
   });
 
   it.each(TITLE_SEARCH_CASES.map((c) => [c.kind, c.q, c] as const))('%s q=%s', async (kind, q, { ids, first }) => {

@@ -59,14 +59,18 @@ async function service(): Promise<StatusSnapshot['services'][number]> {
   return snapshot.services[0]!;
 }
 
+/** {@link checkEvery}, then the status the snapshot shows for the service. */
+async function statusAfter(count: number, mode: TargetMode): Promise<StatusSnapshot['services'][number]['status']> {
+  await checkEvery(count, mode);
+  return (await service()).status;
+}
+
 describe('status API: outages from checks', () => {
   it('shows down after two failures, then operational, with 7 outage minutes on the right UTC day', async () => {
-    await checkEvery(5, 'up');
-    expect((await service()).status).toBe('operational');
+    expect(await statusAfter(5, 'up')).toBe('operational');
 
-    await checkEvery(1, 'down');
     // One failure is not an outage yet (flap control): the state before it holds.
-    expect((await service()).status).toBe('operational');
+    expect(await statusAfter(1, 'down')).toBe('operational');
     await checkEvery(1, 'down');
     const down = await service();
     expect(down.status).toBe('down');
@@ -158,10 +162,8 @@ describe('status API: outages from checks', () => {
 describe('status API: degraded and unknown', () => {
   it('marks slow answers and configured degraded statuses degraded, and keeps every degraded day in the map', async () => {
     await checkEvery(2, 'up');
-    await checkEvery(2, 'slow');
-    expect((await service()).status).toBe('degraded');
-    await checkEvery(1, 'limited');
-    expect((await service()).status).toBe('degraded');
+    expect(await statusAfter(2, 'slow')).toBe('degraded');
+    expect(await statusAfter(1, 'limited')).toBe('degraded');
     await checkEvery(1, 'up');
     const s = await service();
     expect(s.status).toBe('operational');
