@@ -80,6 +80,13 @@ export interface FieldSpec<R> {
    * records are written instead of counting on each call.
    */
   readonly counted?: boolean;
+  /**
+   * Whether it is one of the few fields that most lists test or select (approval, SFW, type,
+   * status, whether ranked, the id): a store may keep them together in one narrow index, so that a
+   * list's total or a random pick, which count most of a collection, read that index instead of
+   * every record's row.
+   */
+  readonly common?: boolean;
 }
 
 /** How one collection is stored and queried. */
@@ -107,6 +114,8 @@ const owners = <R>(value: (r: R) => readonly string[]): FieldSpec<R> => ({ type:
 const own = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, plain: true });
 /** Marks a field whose counts per value lists read (`FieldSpec.counted`). */
 const counted = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, counted: true });
+/** Marks a field most lists test or select (`FieldSpec.common`). */
+const common = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, common: true });
 const malId = <R extends { mal_id: number }>() => own(int<R>((r) => r.mal_id, true));
 const asc = (field: string): OrderKey => ({ field, dir: 'asc' });
 const desc = (field: string): OrderKey => ({ field, dir: 'desc' });
@@ -166,7 +175,7 @@ export function broadcastDay(a: Anime): string | null {
  */
 function mediaFields<R extends Anime | Manga>(dates: (r: R) => { from: string | null; to: string | null }) {
   return {
-    mal_id: malId<R>(),
+    mal_id: common(malId<R>()),
     title: text<R>((r) => r.title.toLowerCase(), true),
     start_date: text<R>((r) => dates(r).from, true),
     end_date: text<R>((r) => dates(r).to, true),
@@ -174,15 +183,15 @@ function mediaFields<R extends Anime | Manga>(dates: (r: R) => { from: string | 
     end_day: text<R>((r) => dates(r).to?.slice(0, 10) ?? null),
     score: own(float<R>((r) => r.score, true)),
     scored_by: own(int<R>((r) => r.scored_by, true)),
-    rank: own(int<R>((r) => r.rank, true)),
-    popularity: own(int<R>((r) => r.popularity, true)),
+    rank: common(own(int<R>((r) => r.rank, true))),
+    popularity: common(own(int<R>((r) => r.popularity, true))),
     members: own(int<R>((r) => r.members, true)),
     favorites: own(int<R>((r) => r.favorites, true)),
-    type: own(text<R>((r) => r.type)),
-    status: own(text<R>((r) => r.status)),
-    approved: own(bool<R>((r) => r.approved)),
+    type: common(own(text<R>((r) => r.type))),
+    status: common(own(text<R>((r) => r.status))),
+    approved: common(own(bool<R>((r) => r.approved))),
     /** 0 safe, 1 Ecchi (hidden in strict mode), 2 adult (hidden whenever SFW is on): `sfwClass`. */
-    sfw: int<R>((r) => sfwClass(r)),
+    sfw: common(int<R>((r) => sfwClass(r))),
     /** Every genre, explicit genre, theme and demographic id. */
     tags: counted(ints<R>((r) => idsOf(r.genres, r.explicit_genres, r.themes, r.demographics))),
   };
@@ -211,7 +220,7 @@ export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<Colle
       ...mediaFields<Anime>((a) => a.aired),
       episodes: own(int((a) => a.episodes, true)),
       rating: own(text((a) => a.rating)),
-      airing: own(bool((a) => a.airing)),
+      airing: common(own(bool((a) => a.airing))),
       /** Every producer, studio and licensor id. */
       companies: ints((a) => idsOf(a.producers, a.studios, a.licensors)),
       season: counted(text(premiere)),
@@ -227,7 +236,7 @@ export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<Colle
       ...mediaFields<Manga>((m) => m.published),
       chapters: own(int((m) => m.chapters, true)),
       volumes: own(int((m) => m.volumes, true)),
-      publishing: own(bool((m) => m.publishing)),
+      publishing: common(own(bool((m) => m.publishing))),
       magazines: ints((m) => idsOf(m.serializations)),
     },
     search: mediaTitles,
