@@ -219,21 +219,30 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       from = `h join ${table(collection)} t on t.key = h.key`;
       if (!q.orderBy) order = rankSql(collection);
     }
-    const count = `select count(*) as total from ${from} where ${where}`;
+    const count = q.count === false ? 'select 0 as total' : `select count(*) as total from ${from} where ${where}`;
     if (limit === 0) {
       const [row] = await sql.unsafe<{ total: Count }[]>(`${hits}${count}`, p.values as never[]);
       return { data: [], total: Number(row?.total ?? 0) };
     }
     if (select && offset === 0 && limit >= WHOLE && select.every((f) => isPlain(collection, f))) {
       // Every match, of columns only (an id list, the ids SFW hides): one scan, each column read
-      // back as one array instead of a row per match.
-      const arrays = select.map((f, i) => `array_agg(t.${quoteIdentifier(f)} order by ${order}) as a${i}`).join(', ');
+      // back as one JSON array (one `JSON.parse`, where a PostgreSQL array is parsed element by
+      // element) instead of a row per match. The arrays take the rows in the order the subquery
+      // gives them (https://www.postgresql.org/docs/current/functions-aggregate.html): `json_agg(…
+      // order by …)` would sort every match again, even off an index in that order.
+      const picked = select.map((f, i) => `t.${quoteIdentifier(f)} as c${i}`).join(', ');
+      const arrays = select.map((_, i) => `json_agg(s.c${i}) as a${i}`).join(', ');
       const [row] = await sql.unsafe<Array<{ total: Count } & Record<string, unknown[] | null>>>(
-        `${hits}select count(*) as total, ${arrays} from ${from} where ${where}`,
+        `${hits}select count(*) as total, ${arrays} from (select ${picked} from ${from} where ${where} order by ${order}) s`,
         p.values as never[],
       );
       const columns = select.map((_, i) => row![`a${i}`] ?? []);
-      const data = columns[0]!.map((_, n) => Object.fromEntries(select.map((f, i) => [f, columns[i]![n]])));
+      // A loop, not `Object.fromEntries`: 70k records of one field cost 25 ms that way, 1-4 ms this.
+      const data = columns[0]!.map((_, n) => {
+        const record: Record<string, unknown> = {};
+        select.forEach((f, i) => (record[f] = columns[i]![n]));
+        return record;
+      });
       return { data: data as CollectionRecord<C>[], total: Number(row!.total) };
     }
     const columns = select ? selectedSql(collection, select, p) : 't.record';
@@ -254,8 +263,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
        order by p.n`,
       p.values as never[],
     );
-    const total = Number(rows[0]?.total ?? 0);
     const page = rows.filter((r) => r.n !== null);
+    // Not counted: what the page shows is known to match.
+    const total = q.count === false ? (page.length > 0 ? offset + page.length : 0) : Number(rows[0]?.total ?? 0);
     const data = select ? page.map((r) => selected(collection, select, r)) : page.map((r) => r.record);
     return { data: data as CollectionRecord<C>[], total };
   }

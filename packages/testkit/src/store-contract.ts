@@ -308,6 +308,18 @@ export function defineStoreContract(
         }
       });
 
+      it('count: false returns the same page, with a total between what the page shows and the real one', async () => {
+        const where: Condition[] = [{ field: 'type', op: 'eq', value: 'TV' }];
+        const orderBy: OrderKey[] = [{ field: 'mal_id', dir: 'asc' }];
+        const expected = sortRows(rows.anime.filter((r) => r.fields.type === 'TV'), orderBy).map((r) => r.key);
+        for (const [offset, limit] of [[0, 1], [expected.length - 1, 1], [5, 10], [expected.length + 5, 1]] as const) {
+          const { data, total } = await store.query('anime', { where, orderBy, offset, limit, count: false });
+          expect(keysOf(data, 'anime')).toEqual(expected.slice(offset, offset + limit));
+          expect(total).toBeGreaterThanOrEqual(data.length > 0 ? offset + data.length : 0);
+          expect(total).toBeLessThanOrEqual(expected.length);
+        }
+      });
+
       it('limit 0 returns no records and the full total', async () => {
         expect(await store.query('anime', { offset: 0, limit: 0 })).toEqual({ data: [], total: rows.anime.length });
         const where: Condition[] = [{ field: 'score', op: 'null' }];

@@ -18,7 +18,7 @@ async function pickOne<C extends CollectionName>(records: CatalogueStore, collec
   const { total } = await records.query(collection, { where, offset: 0, limit: 0 });
   const k = Math.floor(pick * total);
   if (!(k >= 0 && k < total)) return undefined;
-  return (await records.query(collection, { where, orderBy: [BY_ID], offset: k, limit: 1 })).data[0];
+  return (await records.query(collection, { where, orderBy: [BY_ID], offset: k, limit: 1, count: false })).data[0];
 }
 
 /** The conditions of a random anime or manga pick. */

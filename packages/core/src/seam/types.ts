@@ -70,6 +70,11 @@ export interface RecordQuery {
   /** How many to return at most (0: none; only `total` is wanted). */
   readonly limit: number;
   /**
+   * `false` when only the page is wanted (its place is known already): a store may then skip
+   * counting the matches, and `total` is only a lower bound. Default `true`.
+   */
+  readonly count?: boolean | undefined;
+  /**
    * Top-level record fields to return instead of whole records, in this order (an id list needs a
    * few fields of thousands of records, not the records).
    */
