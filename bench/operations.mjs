@@ -9,7 +9,7 @@
  * in a rotated order, the ratio on/off is taken inside a round, and medians over rounds are shown.
  *
  *   node bench/operations.mjs [--json]     # after `npm run build`
- *   DURATION=5s WARMUP=2s ROUNDS=3 node bench/operations.mjs
+ *   DURATION=5s WARMUP=2s ROUNDS=9 node bench/operations.mjs
  *
  * Output: a Markdown table on stdout; with `--json`, the last line is one JSON object
  * `{ rows: [{ request, bytes, offRps, onRps, ratio, offCpu, onCpu, cpuRatio, logLines }] }`: req/s of
@@ -29,7 +29,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const env = process.env;
 const duration = env.DURATION ?? '5s';
 const warmup = env.WARMUP ?? '2s';
-const rounds = Number(env.ROUNDS ?? 3);
+const rounds = Number(env.ROUNDS ?? 9);
 const targets = { detail: '/v1/anime/1', search: '/v1/anime?q=naruto' };
 const json = process.argv.includes('--json');
 
