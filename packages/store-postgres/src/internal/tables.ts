@@ -219,9 +219,6 @@ const recountSql = (s: string, collection: CollectionName) => {
   return [`delete from ${counts}`, addCounts(counts, contributions(collection, `${s}.${quoteIdentifier(tableName(collection))}`, 1))];
 };
 
-/** The order of a common index's other columns: flags and classes first. */
-const COMMON_ORDER: Record<FieldType, number> = { bool: 0, int: 1, float: 2, text: 3, ints: 4, texts: 4 };
-
 /**
  * The narrow index of a collection's common fields (`FieldSpec.common`), if it has any. A list's
  * total or a random pick counts most of a collection; an index-only scan of a few bytes a record
@@ -232,15 +229,12 @@ const COMMON_ORDER: Record<FieldType, number> = { bool: 0, int: 1, float: 2, tex
  * @param collection - The collection.
  */
 function commonIndex(collection: CollectionName): { name: string; definition: string } | undefined {
-  const key = COLLECTIONS[collection].key;
-  const common = fieldsOf(collection).filter(([, spec]) => spec.common === true && !isArrayType(spec.type));
-  const leading = key.filter((name) => common.some(([field]) => field === name));
-  if (leading.length === 0) return undefined;
-  const rest = common
-    .filter(([name]) => !leading.includes(name))
-    .sort(([, a], [, b]) => COMMON_ORDER[a.type] - COMMON_ORDER[b.type])
+  const common = fieldsOf(collection)
+    .filter(([, spec]) => spec.common === true && !isArrayType(spec.type))
     .map(([name]) => name);
-  const columns = [...leading.map(quoteIdentifier), 'seq', ...rest.map(quoteIdentifier)];
+  const leading = COLLECTIONS[collection].key.filter((name) => common.includes(name));
+  if (leading.length === 0) return undefined;
+  const columns = [...leading, 'seq', ...common.filter((name) => !leading.includes(name))].map(quoteIdentifier);
   const hash = createHash('sha256').update(columns.join(',')).digest('hex').slice(0, 8);
   return { name: `${tableName(collection)}_common_${hash}`, definition: `(${columns.join(', ')})` };
 }
