@@ -62,6 +62,10 @@ export interface RequestTrace {
 /** A response as the pipeline produces it. Header names are lower-case. */
 export interface PlainResponse {
   status: number;
+  /**
+   * Lower-case names. The same object may be shared by many answers (a gateway cache hit's headers
+   * are, and are frozen): copy it to add or remove a header, never change it in place.
+   */
   headers: Record<string, string>;
   /** The body bytes or text; `null` for 204, 304 and HEAD. */
   body: string | Uint8Array | null;

@@ -329,6 +329,25 @@ describe('gateway response cache', () => {
     expect((await send('/v1/anime/1', { headers: { 'if-none-match': '*' } })).status).toBe(304);
   });
 
+  it('shares one frozen set of headers among the hits of a second, which a 304 between them leaves whole', async () => {
+    // Without rate limits: their headers differ per request, so hits then get a copy.
+    const { send, clock } = setup({ rateLimit: false });
+    const first = await send('/v1/anime/1');
+    const a = await send('/v1/anime/1');
+    const notModified = await send('/v1/anime/1', { headers: { 'if-none-match': first.headers.etag! } });
+    const b = await send('/v1/anime/1');
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers['content-type']).toBeUndefined();
+    expect(b.headers).toBe(a.headers);
+    expect(Object.isFrozen(b.headers)).toBe(true);
+    expect(b.headers['content-type']).toBe('application/json; charset=utf-8');
+    clock.now += 1_000;
+    const later = await send('/v1/anime/1');
+    expect(later.headers).not.toBe(a.headers);
+    expect(later.headers['cache-control']).toBe('public, max-age=86399');
+    expect(later.headers['last-modified']).toBe(a.headers['last-modified']);
+  });
+
   it('answers HEAD from the same cache as GET', async () => {
     const { send, calls } = setup();
     const head = await send('/v1/anime/3', { method: 'HEAD' });
