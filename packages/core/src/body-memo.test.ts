@@ -23,13 +23,23 @@ describe('createBodyMemo', () => {
     expect(calls()).toBe(2);
   });
 
-  it('forgets the oldest bodies past its byte bound, and never keeps one over a quarter of it', () => {
-    const { memo, calls } = counting({ minChars: 1, maxBytes: 40 });
+  it('remembers bodies of 1,024 characters and more by default', () => {
+    const { memo, calls } = counting();
+    memo('a'.repeat(1023));
+    memo('a'.repeat(1023));
+    memo('b'.repeat(1024));
+    memo('b'.repeat(1024));
+    expect(calls()).toBe(3);
+  });
+
+  it('forgets the oldest bodies past its byte bound, keys counted, and never keeps one over a quarter of it', () => {
+    // Each body below takes 20 bytes: 10 encoded and 10 for the string it is kept under.
+    const { memo, calls } = counting({ minChars: 1, maxBytes: 80 });
     memo('a'.repeat(10));
     memo('b'.repeat(10));
     memo('c'.repeat(10));
     memo('d'.repeat(10));
-    memo('e'.repeat(10)); // 50 bytes: 'a' goes
+    memo('e'.repeat(10)); // 100 bytes: 'a' goes
     expect(calls()).toBe(5);
     memo('b'.repeat(10));
     expect(calls()).toBe(5);

@@ -4,6 +4,7 @@
  * @module
  */
 import { LRUCache } from 'lru-cache';
+import { stringSize } from '../internal/string-size.js';
 import type { CacheStore, CachedResponse } from './back-end.js';
 
 /** Options of {@link createMemoryCacheStore}. */
@@ -25,16 +26,11 @@ export interface MemoryCacheOptions {
 
 /**
  * What an entry costs besides its strings: the entry and header objects, the string headers, the
- * LRU's map slot and lists, and the gateway's memo of its two HTTP dates. Measured on Node 20
- * (~750 bytes) and rounded up.
+ * LRU's map slot and lists, and the headers the gateway answers its hits with. Measured on Node 20
+ * (~750 bytes, before hits kept their headers; those add ~150 more by V8's object layout) and
+ * rounded up.
  */
 const ENTRY_OVERHEAD = 1_024;
-// A string of Latin-1 characters only takes one byte a character in V8 and JavaScriptCore; any other takes two.
-const WIDE = /[^\u0000-\u00ff]/;
-
-function toStringSize(text: string): number {
-  return WIDE.test(text) ? 2 * text.length : text.length;
-}
 
 /**
  * The bytes an entry holds in memory under `key`: the key, header names and values, entity tag and
@@ -49,8 +45,8 @@ function toStringSize(text: string): number {
  * ```
  */
 export function toCacheEntrySize(key: string, entry: CachedResponse): number {
-  let size = ENTRY_OVERHEAD + toStringSize(key) + toStringSize(entry.body) + entry.etag.length;
-  for (const name in entry.headers) size += name.length + toStringSize(entry.headers[name]!);
+  let size = ENTRY_OVERHEAD + stringSize(key) + stringSize(entry.body) + entry.etag.length;
+  for (const name in entry.headers) size += name.length + stringSize(entry.headers[name]!);
   return size;
 }
 
