@@ -5,8 +5,11 @@
  * `off` (`ACCESS_LOG=off`, no `METRICS_PORT`) and `on` (`ACCESS_LOG=json` into a pipe this script
  * drains, as a container runtime would, and `METRICS_PORT`), each answering the same gateway cache
  * hits: a detail (`/v1/anime/1`, ~3 KB) and a search page (`/v1/anime?q=naruto`, ~30 KB). Load:
- * `wrk -t2 -c64` on 127.0.0.1, a warm-up before each measurement; each round measures both servers
- * in a rotated order, the ratio on/off is taken inside a round, and medians over rounds are shown.
+ * `wrk -t2 -c64` on 127.0.0.1, a warm-up before each measurement. Each round starts both servers
+ * afresh and measures them in a rotated order; the ratio on/off is taken inside a round, and medians
+ * over rounds are shown. Fresh processes, because a process keeps its own speed: two `off` servers
+ * measured round after round stayed 10–16 % apart, while started anew each round they came out
+ * 0.95–1.0 of each other.
  *
  *   node bench/operations.mjs [--json]     # after `npm run build`
  *   DURATION=5s WARMUP=2s ROUNDS=9 node bench/operations.mjs
@@ -15,8 +18,8 @@
  * `{ rows: [{ request, bytes, offRps, onRps, ratio, offCpu, onCpu, cpuRatio, logLines }] }`: req/s of
  * each server (medians), `ratio` = on/off req/s (median of the per-round ratios), CPU µs per request
  * of the server process (from /proc) and `cpuRatio` = off/on CPU per request, which is what the
- * throughput ratio would be on an otherwise idle core; `logLines` is how many lines the `on` server
- * wrote (one per request it answered). Needs `wrk` on the PATH.
+ * throughput ratio would be on an otherwise idle core; `logLines` is how many lines the `on` servers
+ * wrote in all (one per request they answered, warm-ups included). Needs `wrk` on the PATH.
  * @module
  */
 import { execFile, spawn } from 'node:child_process';
@@ -80,15 +83,22 @@ async function wrk(url, time, pid) {
   return { rps, cpu: (cpu * 1e6) / requests };
 }
 
-const servers = { off: await start('off'), on: await start('on') };
+function stop(servers) {
+  for (const { child } of servers) child.kill('SIGTERM');
+  return Promise.all(servers.map(({ child }) => new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)))));
+}
+
 const rows = [];
-try {
-  for (const [request, path] of Object.entries(targets)) {
-    const bytes = Number((await fetch(`${servers.off.url}${path}`)).headers.get('content-length'));
-    const samples = { off: [], on: [] };
-    const ratios = [];
-    const cpuRatios = [];
-    for (let round = 0; round < rounds; round++) {
+let logLines = 0;
+for (const [request, path] of Object.entries(targets)) {
+  const samples = { off: [], on: [] };
+  const ratios = [];
+  const cpuRatios = [];
+  let bytes = 0;
+  for (let round = 0; round < rounds; round++) {
+    const servers = { off: await start('off'), on: await start('on') };
+    try {
+      bytes = Number((await fetch(`${servers.off.url}${path}`)).headers.get('content-length'));
       const measured = {};
       for (const variant of round % 2 ? ['on', 'off'] : ['off', 'on']) {
         const url = `${servers[variant].url}${path}`;
@@ -99,23 +109,23 @@ try {
       }
       ratios.push(measured.on.rps / measured.off.rps);
       cpuRatios.push(measured.off.cpu / measured.on.cpu);
+    } finally {
+      await stop(Object.values(servers));
+      logLines += servers.on.lines;
     }
-    rows.push({
-      request,
-      bytes,
-      offRps: median(samples.off.map((s) => s.rps)),
-      onRps: median(samples.on.map((s) => s.rps)),
-      ratio: median(ratios),
-      offCpu: median(samples.off.map((s) => s.cpu)),
-      onCpu: median(samples.on.map((s) => s.cpu)),
-      cpuRatio: median(cpuRatios),
-    });
   }
-} finally {
-  for (const { child } of Object.values(servers)) child.kill('SIGTERM');
-  await new Promise((resolve) => servers.on.child.once('exit', resolve));
+  rows.push({
+    request,
+    bytes,
+    offRps: median(samples.off.map((s) => s.rps)),
+    onRps: median(samples.on.map((s) => s.rps)),
+    ratio: median(ratios),
+    offCpu: median(samples.off.map((s) => s.cpu)),
+    onCpu: median(samples.on.map((s) => s.cpu)),
+    cpuRatio: median(cpuRatios),
+  });
 }
-for (const row of rows) row.logLines = servers.on.lines;
+for (const row of rows) row.logLines = logLines;
 
 if (json) {
   console.log(JSON.stringify({ rows }));
@@ -125,5 +135,5 @@ if (json) {
   for (const r of rows) {
     console.log(`| ${r.request} | ${r.bytes} | ${r.offRps.toFixed(0)} | ${r.onRps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} |`);
   }
-  console.log(`\nThe on server wrote ${servers.on.lines} access log lines.`);
+  console.log(`\nThe on servers wrote ${logLines} access log lines.`);
 }

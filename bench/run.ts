@@ -569,7 +569,7 @@ function operationsSection(run: Run): string {
   md +=
     '`bench/operations.mjs`: the built Node example (`RATE_LIMIT=off`, memory store) twice, **off** (`ACCESS_LOG=off`, no ' +
     '`METRICS_PORT`) and **on** (`ACCESS_LOG=json` into a pipe the bench drains, and `METRICS_PORT`), both answering gateway ' +
-    'cache hits under `wrk -t2 -c64`, servers measured in alternating order, ratios taken within a round, medians. ' +
+    'cache hits under `wrk -t2 -c64`, both started afresh each round and measured in alternating order, ratios taken within a round, medians. ' +
     '**CPU off / on** is the server process\'s CPU per request, the throughput ratio on an otherwise idle core.\n\n';
   md += '| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | CPU off / on |\n|---|---:|---:|---:|---:|---:|---:|---:|\n';
   for (const r of run.operations.data.rows) {
