@@ -104,15 +104,18 @@ export type {
   Catalogue,
   CatalogueData,
   CharacterSearch,
+  EntryParts,
   EntryReviewQuery,
   GenreCategory,
   IdsQuery,
   IdsResult,
+  KindMethods,
   MagazineSearch,
   MangaOrderBy,
   MangaSearch,
   MediaSearch,
   MediaKind,
+  NamedParts,
   NamedSearch,
   Page,
   Paging,
@@ -130,6 +133,8 @@ export type {
   TopMangaQuery,
 } from './store.js';
 export { resolveImagePaths, DEFAULT_CDN_URL } from './image-host.js';
+/** The `order_by` values of each kind and the record field each orders by: what `AnimeOrderBy` and `MangaOrderBy` are made of. */
+export { ANIME_ORDER_BY, MANGA_ORDER_BY } from './catalogue/kinds.js';
 export type { DatePeriod } from './query.js';
 export type { SfwMode } from './sfw.js';
 export type { Anime } from './schemas/anime.js';

@@ -4,6 +4,7 @@
  * whole dataset of records.
  * @module
  */
+import type { ANIME_ORDER_BY, MANGA_ORDER_BY } from './catalogue/kinds.js';
 import type { DatePeriod } from './query.js';
 import type { SfwMode } from './sfw.js';
 import type { Anime, AnimeFull } from './schemas/anime.js';
@@ -61,19 +62,8 @@ import type { Page } from './seam/types.js';
 
 export type { Page };
 
-/** Fields an anime list can be ordered by (spec, `order_by`). */
-export type AnimeOrderBy =
-  | 'mal_id'
-  | 'title'
-  | 'start_date'
-  | 'end_date'
-  | 'episodes'
-  | 'score'
-  | 'scored_by'
-  | 'rank'
-  | 'popularity'
-  | 'members'
-  | 'favorites';
+/** Fields an anime list can be ordered by (spec, `order_by`): the keys of `ANIME_ORDER_BY`. */
+export type AnimeOrderBy = keyof typeof ANIME_ORDER_BY;
 
 /** Which approval states to include (spec, `unapproved`). */
 export type Approval = 'approved' | 'all' | 'unapproved';
@@ -135,20 +125,8 @@ export interface Paging {
 /** Which media kind a cross-media list is about. */
 export type MediaKind = 'anime' | 'manga';
 
-/** Fields a manga list can be ordered by. */
-export type MangaOrderBy =
-  | 'mal_id'
-  | 'title'
-  | 'start_date'
-  | 'end_date'
-  | 'chapters'
-  | 'volumes'
-  | 'score'
-  | 'scored_by'
-  | 'rank'
-  | 'popularity'
-  | 'members'
-  | 'favorites';
+/** Fields a manga list can be ordered by (spec, `order_by`): the keys of `MANGA_ORDER_BY`. */
+export type MangaOrderBy = keyof typeof MANGA_ORDER_BY;
 
 /** A validated manga search (`GET /v1/manga`). */
 export interface MangaSearch extends MediaSearch<MangaOrderBy> {
@@ -332,34 +310,111 @@ export interface IdsResult {
  * const cast = await catalogue.getAnimeCharacters(20);
  * ```
  */
-export interface Catalogue {
-  // ---- anime ----
-  /**
-   * One anime by id.
-   * @returns The record, or `undefined` when there is none.
-   */
-  getAnime(id: number): Promise<Anime | undefined>;
+/**
+ * What every anime and every manga answers, by the method name's suffix: the catalogue's method is
+ * `get${Kind}${Suffix}` (`getAnime`, `getAnimeFull`, `getMangaFull`…). Each answers `undefined` when
+ * the entry does not exist (the route answers 404).
+ * @typeParam E - The entry.
+ * @typeParam F - Its `full` object.
+ * @typeParam R - One of its reviews.
+ * @typeParam C - One of its characters.
+ * @typeParam S - Its statistics.
+ */
+export interface EntryParts<E, F, R, C, S> {
+  /** The entry itself. */
+  '': (id: number) => Promise<E | undefined>;
+  /** The full entry: relations (SFW-filtered), external links, moreinfo, and for anime themes and streaming links. */
+  Full: (id: number, sfw: SfwMode) => Promise<F | undefined>;
+  /** Relation groups in source order; groups left empty by SFW are dropped. */
+  Relations: (id: number, sfw: SfwMode) => Promise<Relation[] | undefined>;
+  /** Entries recommended with this one, most votes first. */
+  Recommendations: (id: number, sfw: SfwMode) => Promise<EntryRecommendation[] | undefined>;
+  /** News about the entry, newest first; with SFW, items that also concern a filtered entry are dropped. */
+  News: (id: number, paging: Paging, sfw: SfwMode) => Promise<Page<News> | undefined>;
+  /** The entry's reviews, in `query.sort` order. */
+  Reviews: (id: number, query: EntryReviewQuery) => Promise<Page<R> | undefined>;
+  /** Stacks that contain the entry, newest first. */
+  Stacks: (id: number, paging: Paging) => Promise<Page<Stack> | undefined>;
+  /** Articles that feature the entry, newest first. */
+  Articles: (id: number, paging: Paging) => Promise<Page<Article> | undefined>;
+  /** Characters, main roles first, then by favorites. */
+  Characters: (id: number) => Promise<C[] | undefined>;
+  /** Pictures of the entry. */
+  Pictures: (id: number) => Promise<MediaPicture[] | undefined>;
+  /** List statistics and the score distribution. */
+  Statistics: (id: number) => Promise<S | undefined>;
+  /** The free-text "more info". */
+  Moreinfo: (id: number) => Promise<Moreinfo | undefined>;
+  /** External links. */
+  External: (id: number) => Promise<Link[] | undefined>;
+}
+
+/**
+ * What every character and every person answers, by the method name's suffix: `get${Kind}${Suffix}`
+ * (`getCharacter`, `getCharacterFull`, `getPersonFull`…); `undefined` when there is no such record.
+ * @typeParam R - The record.
+ * @typeParam F - Its `full` object.
+ * @typeParam A - One of its anime (appearances or staff work).
+ * @typeParam M - One of its manga.
+ * @typeParam P - One of its pictures.
+ */
+export interface NamedParts<R, F, A, M, P> {
+  /** The record itself. */
+  '': (id: number) => Promise<R | undefined>;
+  /** The record with its anime, its manga and its voices (the media SFW-filtered). */
+  Full: (id: number, sfw: SfwMode) => Promise<F | undefined>;
+  /** Its anime: a character's appearances, a person's staff positions; SFW-filtered. */
+  Anime: (id: number, sfw: SfwMode) => Promise<A[] | undefined>;
+  /** Its manga, SFW-filtered. */
+  Manga: (id: number, sfw: SfwMode) => Promise<M[] | undefined>;
+  /** Its pictures. */
+  Pictures: (id: number) => Promise<P[] | undefined>;
+  /** Articles that feature it, newest first. */
+  Articles: (id: number, paging: Paging) => Promise<Page<Article> | undefined>;
+}
+
+/** The parts of one kind under their method names: `'Full'` of `'Anime'` becomes `getAnimeFull`. */
+export type KindMethods<K extends string, P> = { [S in keyof P & string as `get${K}${S}`]: P[S] };
+
+/**
+ * Every endpoint's answer, computed in core from a `CatalogueStore`'s records (`catalogueOver`):
+ * one method per endpoint. Methods about one record return `undefined` when the record does not
+ * exist (the route answers 404). SFW modes on detail methods filter only the referenced media,
+ * never the root (spec, SFW rule 3). What anime and manga share is `EntryParts`, what characters
+ * and people share `NamedParts`, each named per kind (`KindMethods`).
+ *
+ * @example
+ * ```ts
+ * const catalogue = catalogueOver(createMemoryStore(demoData));
+ * const naruto = await catalogue.getAnime(20);
+ * const cast = await catalogue.getAnimeCharacters(20);
+ * ```
+ */
+export interface Catalogue
+  extends KindMethods<'Anime', EntryParts<Anime, AnimeFull, AnimeReview, AnimeCharacter, AnimeStatistics>>,
+    KindMethods<'Manga', EntryParts<Manga, MangaFull, MangaReview, MangaCharacter, MangaStatistics>>,
+    KindMethods<'Character', NamedParts<Character, CharacterFull, CharacterAnime, CharacterManga, CharacterPicture>>,
+    KindMethods<'Person', NamedParts<Person, PersonFull, PersonAnime, PersonManga, PersonPicture>> {
+  // ---- anime and manga: search and id lists; what only anime have ----
   /**
    * One page of anime matching a search. Ordering: by relevance with `q` (ties: more popular first),
    * by `orderBy` when given (nulls last, ties by `mal_id`), else by `mal_id` ascending.
    */
   searchAnime(search: AnimeSearch): Promise<Page<Anime>>;
-  /** The full anime: relations (SFW-filtered), themes, external and streaming links, moreinfo. */
-  getAnimeFull(id: number, sfw: SfwMode): Promise<AnimeFull | undefined>;
-  /** Relation groups in source order; groups left empty by SFW are dropped. */
-  getAnimeRelations(id: number, sfw: SfwMode): Promise<Relation[] | undefined>;
-  /** Entries recommended with this one, most votes first. */
-  getAnimeRecommendations(id: number, sfw: SfwMode): Promise<EntryRecommendation[] | undefined>;
-  /** News about the anime, newest first; with SFW, items that also concern a filtered entry are dropped. */
-  getAnimeNews(id: number, paging: Paging, sfw: SfwMode): Promise<Page<News> | undefined>;
-  /** The anime's reviews, in `query.sort` order; `undefined` when there is no such anime. */
-  getAnimeReviews(id: number, query: EntryReviewQuery): Promise<Page<AnimeReview> | undefined>;
+  /** Same ordering rules as {@link Catalogue.searchAnime}. */
+  searchManga(search: MangaSearch): Promise<Page<Manga>>;
+  /** Every deleted anime id, ascending. */
+  getDeletedAnimeIds(): Promise<number[]>;
+  /** Every deleted manga id, ascending. */
+  getDeletedMangaIds(): Promise<number[]>;
+  /** Anime ids for `GET /v1/anime/ids`: filtered by rating, SFW and `updatedSince`, ascending, optionally with included fields. */
+  listAnimeIds(query: IdsQuery): Promise<IdsResult>;
+  /** Manga ids for `GET /v1/manga/ids`, as {@link Catalogue.listAnimeIds}. */
+  listMangaIds(query: IdsQuery): Promise<IdsResult>;
   /** Promotional videos, episode videos and music videos (`GET /v1/anime/{id}/videos`). */
   getAnimeVideos(id: number): Promise<AnimeVideos | undefined>;
   /** Episode videos, newest episode first. */
   getAnimeVideoEpisodes(id: number, paging: Paging): Promise<Page<EpisodeVideo> | undefined>;
-  /** Characters, main roles first, then by favorites. */
-  getAnimeCharacters(id: number): Promise<AnimeCharacter[] | undefined>;
   /** Staff with their positions (`GET /v1/anime/{id}/staff`). */
   getAnimeStaff(id: number): Promise<AnimeStaff[] | undefined>;
   /** Episodes in order (Jikan pages episodes by 100). */
@@ -368,94 +423,20 @@ export interface Catalogue {
   getAnimeEpisode(id: number, episode: number): Promise<EpisodeDetail | undefined>;
   /** Episode discussion threads, newest first. */
   getAnimeForum(id: number): Promise<ForumTopic[] | undefined>;
-  /** Stacks that contain the anime, newest first. */
-  getAnimeStacks(id: number, paging: Paging): Promise<Page<Stack> | undefined>;
-  /** Articles that feature the anime, newest first. */
-  getAnimeArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
-  /** Pictures of the anime (`GET /v1/anime/{id}/pictures`). */
-  getAnimePictures(id: number): Promise<MediaPicture[] | undefined>;
-  /** List statistics and the score distribution (`GET /v1/anime/{id}/statistics`). */
-  getAnimeStatistics(id: number): Promise<AnimeStatistics | undefined>;
-  /** The free-text "more info" (`GET /v1/anime/{id}/moreinfo`). */
-  getAnimeMoreinfo(id: number): Promise<Moreinfo | undefined>;
   /** Opening and ending themes (`GET /v1/anime/{id}/themes`). */
   getAnimeThemes(id: number): Promise<AnimeThemes | undefined>;
-  /** External links (`GET /v1/anime/{id}/external`). */
-  getAnimeExternal(id: number): Promise<Link[] | undefined>;
   /** Streaming links (`GET /v1/anime/{id}/streaming`). */
   getAnimeStreaming(id: number): Promise<Link[] | undefined>;
-  /** Every deleted anime id, ascending. */
-  getDeletedAnimeIds(): Promise<number[]>;
-  /** Anime ids for `GET /v1/anime/ids`: filtered by rating, SFW and `updatedSince`, ascending, optionally with included fields. */
-  listAnimeIds(query: IdsQuery): Promise<IdsResult>;
 
-  // ---- manga ----
-  /** One manga by id; `undefined` when there is none. */
-  getManga(id: number): Promise<Manga | undefined>;
-  /** Same ordering rules as {@link Catalogue.searchAnime}. */
-  searchManga(search: MangaSearch): Promise<Page<Manga>>;
-  /** The full manga: relations (SFW-filtered), external links, moreinfo. */
-  getMangaFull(id: number, sfw: SfwMode): Promise<MangaFull | undefined>;
-  /** Relation groups in source order; groups left empty by SFW are dropped. */
-  getMangaRelations(id: number, sfw: SfwMode): Promise<Relation[] | undefined>;
-  /** Entries recommended with this one, most votes first. */
-  getMangaRecommendations(id: number, sfw: SfwMode): Promise<EntryRecommendation[] | undefined>;
-  /** News about the manga, newest first; SFW as {@link Catalogue.getAnimeNews}. */
-  getMangaNews(id: number, paging: Paging, sfw: SfwMode): Promise<Page<News> | undefined>;
-  /** The manga's reviews, as {@link Catalogue.getAnimeReviews}. */
-  getMangaReviews(id: number, query: EntryReviewQuery): Promise<Page<MangaReview> | undefined>;
-  /** Stacks that contain the manga, newest first. */
-  getMangaStacks(id: number, paging: Paging): Promise<Page<Stack> | undefined>;
-  /** Articles that feature the manga, newest first. */
-  getMangaArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
-  /** Characters, main roles first, then by favorites. */
-  getMangaCharacters(id: number): Promise<MangaCharacter[] | undefined>;
-  /** Pictures of the manga (`GET /v1/manga/{id}/pictures`). */
-  getMangaPictures(id: number): Promise<MediaPicture[] | undefined>;
-  /** List statistics and the score distribution (`GET /v1/manga/{id}/statistics`). */
-  getMangaStatistics(id: number): Promise<MangaStatistics | undefined>;
-  /** The free-text "more info" (`GET /v1/manga/{id}/moreinfo`). */
-  getMangaMoreinfo(id: number): Promise<Moreinfo | undefined>;
-  /** External links (`GET /v1/manga/{id}/external`). */
-  getMangaExternal(id: number): Promise<Link[] | undefined>;
-  /** Every deleted manga id, ascending. */
-  getDeletedMangaIds(): Promise<number[]>;
-  /** Manga ids for `GET /v1/manga/ids`, as {@link Catalogue.listAnimeIds}. */
-  listMangaIds(query: IdsQuery): Promise<IdsResult>;
-
-  // ---- characters and people ----
-  /** One character by id; `undefined` when there is none. */
-  getCharacter(id: number): Promise<Character | undefined>;
+  // ---- characters and people: search and voices ----
   /** One page of characters matching a search (relevance with `q`, else `orderBy`, else `mal_id`). */
   searchCharacters(search: CharacterSearch): Promise<Page<Character>>;
-  /** The character with anime and manga appearances (SFW-filtered) and voices. */
-  getCharacterFull(id: number, sfw: SfwMode): Promise<CharacterFull | undefined>;
-  /** The character's anime appearances, SFW-filtered. */
-  getCharacterAnime(id: number, sfw: SfwMode): Promise<CharacterAnime[] | undefined>;
-  /** The character's manga appearances, SFW-filtered. */
-  getCharacterManga(id: number, sfw: SfwMode): Promise<CharacterManga[] | undefined>;
-  /** The character's voice actors, by language. */
-  getCharacterVoices(id: number): Promise<CharacterVoice[] | undefined>;
-  /** Pictures of the character. */
-  getCharacterPictures(id: number): Promise<CharacterPicture[] | undefined>;
-  /** Articles that feature the character, newest first. */
-  getCharacterArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
-  /** One person by id; `undefined` when there is none. */
-  getPerson(id: number): Promise<Person | undefined>;
   /** One page of people matching a search (relevance with `q`, else `orderBy`, else `mal_id`). */
   searchPeople(search: PersonSearch): Promise<Page<Person>>;
-  /** The person with staff work, manga work and voice roles (all SFW-filtered). */
-  getPersonFull(id: number, sfw: SfwMode): Promise<PersonFull | undefined>;
-  /** The person's anime staff positions, SFW-filtered. */
-  getPersonAnime(id: number, sfw: SfwMode): Promise<PersonAnime[] | undefined>;
-  /** The person's manga work, SFW-filtered. */
-  getPersonManga(id: number, sfw: SfwMode): Promise<PersonManga[] | undefined>;
+  /** The character's voice actors, by language. */
+  getCharacterVoices(id: number): Promise<CharacterVoice[] | undefined>;
   /** The person's voice roles, SFW-filtered by the anime. */
   getPersonVoices(id: number, sfw: SfwMode): Promise<PersonVoice[] | undefined>;
-  /** Pictures of the person. */
-  getPersonPictures(id: number): Promise<PersonPicture[] | undefined>;
-  /** Articles that feature the person, newest first. */
-  getPersonArticles(id: number, paging: Paging): Promise<Page<Article> | undefined>;
 
   // ---- producers, magazines, genres ----
   /** One producer by id; `undefined` when there is none. */

@@ -12,7 +12,7 @@ import type { EpisodeRecord } from '../schemas/records.js';
 import type { AnimeVideos } from '../schemas/video.js';
 import type { Page, Paging } from '../store.js';
 import type { CatalogueStore } from '../seam/types.js';
-import { ALL, ownedBy, slice, toCharacterMeta, toPersonMeta } from './shared.js';
+import { ALL, joined, ownedBy, ownedRows, slice, toCharacterMeta, toPersonMeta } from './shared.js';
 
 /** An episode as the episode list shows it. */
 function toEpisode(e: EpisodeRecord): Episode {
@@ -58,7 +58,7 @@ function toEpisodeDetail(e: EpisodeRecord): EpisodeDetail {
  * @param id - The anime's id.
  */
 export async function animeCastOf(records: CatalogueStore, id: number): Promise<AnimeCharacter[]> {
-  const rows = (await records.query('animeCharacters', { where: [ownedBy('anime', id)], ...ALL })).data;
+  const rows = await ownedRows(records, 'animeCharacters', 'anime', id);
   const characters = await records.getMany('characters', rows.map((r) => r.character_id));
   const personIds = [...new Set(rows.flatMap((r) => r.voice_actors.map((va) => va.person_id)))];
   const found = await records.getMany('people', personIds);
@@ -86,12 +86,8 @@ export async function animeCastOf(records: CatalogueStore, id: number): Promise<
  * @param id - The anime's id.
  */
 export async function animeStaffOf(records: CatalogueStore, id: number): Promise<AnimeStaff[]> {
-  const rows = (await records.query('animeStaff', { where: [ownedBy('anime', id)], ...ALL })).data;
-  const people = await records.getMany('people', rows.map((r) => r.person_id));
-  return rows.flatMap((row, i) => {
-    const p = people[i];
-    return p ? [{ person: toPersonMeta(p), positions: row.positions }] : [];
-  });
+  const rows = await joined(records, 'animeStaff', 'anime', id, 'people', (r) => r.person_id);
+  return rows.map(([row, p]) => ({ person: toPersonMeta(p), positions: row.positions }));
 }
 
 /**

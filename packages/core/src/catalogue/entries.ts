@@ -10,7 +10,8 @@ import type { Anime, AnimeFull } from '../schemas/anime.js';
 import type { Manga, MangaFull } from '../schemas/manga.js';
 import type { AnimeStatistics, MangaStatistics } from '../schemas/media.js';
 import type { AnimeReview, MangaReview } from '../schemas/review.js';
-import type { AnimeSearch, Catalogue, EntryReviewQuery, IdsQuery, MangaSearch, Page, Paging } from '../store.js';
+import type { AnimeCharacter, MangaCharacter } from '../schemas/cast.js';
+import type { AnimeSearch, Catalogue, EntryParts, EntryReviewQuery, IdsQuery, KindMethods, MangaSearch, Page, Paging } from '../store.js';
 import type { CatalogueStore } from '../seam/types.js';
 import {
   animeCastOf,
@@ -36,44 +37,47 @@ import {
   stacksOf,
   statisticsOf,
 } from './media-details.js';
-import { deletedIds, listIds, searchEntries, type MediaSearch } from './media-search.js';
+import { deletedIds, listIds, searchEntries } from './media-search.js';
+import { guarded, named } from './shared.js';
 
 /** The `Catalogue` methods of the anime and manga sections. */
-export type EntryMethods = Pick<
-  Catalogue,
-  'getAnime' | 'searchAnime' | 'getAnimeFull' | 'getAnimeRelations' | 'getAnimeRecommendations' | 'getAnimeNews' | 'getAnimeReviews' | 'getAnimeVideos' | 'getAnimeVideoEpisodes' | 'getAnimeCharacters' | 'getAnimeStaff' | 'getAnimeEpisodes' | 'getAnimeEpisode' | 'getAnimeForum' | 'getAnimeStacks' | 'getAnimeArticles' | 'getAnimePictures' | 'getAnimeStatistics' | 'getAnimeMoreinfo' | 'getAnimeThemes' | 'getAnimeExternal' | 'getAnimeStreaming' | 'getDeletedAnimeIds' | 'listAnimeIds' | 'getManga' | 'searchManga' | 'getMangaFull' | 'getMangaRelations' | 'getMangaRecommendations' | 'getMangaNews' | 'getMangaReviews' | 'getMangaStacks' | 'getMangaArticles' | 'getMangaCharacters' | 'getMangaPictures' | 'getMangaStatistics' | 'getMangaMoreinfo' | 'getMangaExternal' | 'getDeletedMangaIds' | 'listMangaIds'
->;
+export type EntryMethods = Pick<Catalogue, keyof KindMethods<'Anime' | 'Manga', EntryParts<never, never, never, never, never>> | AnimeOnly | MangaOnly>;
+type AnimeOnly = 'searchAnime' | 'getDeletedAnimeIds' | 'listAnimeIds' | 'getAnimeVideos' | 'getAnimeVideoEpisodes' | 'getAnimeStaff' | 'getAnimeEpisodes' | 'getAnimeEpisode' | 'getAnimeForum' | 'getAnimeThemes' | 'getAnimeStreaming';
+type MangaOnly = 'searchManga' | 'getDeletedMangaIds' | 'listMangaIds';
+
+/** What differs between the parts of anime and manga: the `full` object and the cast. */
+interface OwnParts<E, F, C> {
+  full(entry: E, sfw: SfwMode): Promise<F>;
+  characters(id: number): Promise<C[]>;
+}
 
 /**
- * The methods every kind of entry has, over a record store: each per-entry method answers
- * `undefined` when the entry does not exist.
+ * The parts every kind of entry has, over a record store.
  * @param records - The record store.
  * @param spec - The kind.
+ * @param own - What the kind builds its own way.
  */
-function kindMethods(records: CatalogueStore, spec: KindSpec) {
+function entryParts<E, F, R, C, S>(records: CatalogueStore, spec: KindSpec, own: OwnParts<E, F, C>): EntryParts<E, F, R, C, S> {
   const { kind } = spec;
-  const get = (id: number) => records.get(kind, id) as Promise<Anime | Manga | undefined>;
-  /** The answer of `part` when the entry exists, else `undefined`. */
-  const ofEntry =
-    <A extends unknown[], T>(part: (id: number, ...args: A) => Promise<T>) =>
-    async (id: number, ...args: A): Promise<T | undefined> =>
-      (await get(id)) ? part(id, ...args) : undefined;
+  const ofEntry = guarded(records, kind);
+  const get = (id: number) => records.get(kind, id) as Promise<E | undefined>;
   return {
-    get,
-    search: (s: MediaSearch) => searchEntries(records, spec, s),
-    relations: ofEntry((id, sfw: SfwMode) => relationsOf(records, kind, id, sfw)),
-    recommendations: ofEntry((id, sfw: SfwMode) => recommendationsOf(records, kind, id, sfw)),
-    news: ofEntry((id, paging: Paging, sfw: SfwMode) => newsOf(records, kind, id, paging, sfw)),
-    reviews: ofEntry((id, q: EntryReviewQuery) => reviewsOf(records, kind, id, q)),
-    stacks: ofEntry((id, paging: Paging) => stacksOf(records, kind, id, paging)),
-    articles: ofEntry((id, paging: Paging) => articlesOf(records, kind, id, paging)),
-    pictures: ofEntry((id) => picturesOf(records, kind, id)),
-    statistics: ofEntry((id) => statisticsOf(records, spec, id)),
-    moreinfo: ofEntry(async (id) => ({ moreinfo: await moreinfoOf(records, kind, id) })),
-    external: ofEntry((id) => externalOf(records, kind, id)),
-    deleted: () => deletedIds(records, spec),
-    ids: (q: IdsQuery) => listIds(records, spec, q),
-    ofEntry,
+    '': get,
+    Full: async (id, sfw) => {
+      const entry = await get(id);
+      return entry && own.full(entry, sfw);
+    },
+    Relations: ofEntry((id, sfw: SfwMode) => relationsOf(records, kind, id, sfw)),
+    Recommendations: ofEntry((id, sfw: SfwMode) => recommendationsOf(records, kind, id, sfw)),
+    News: ofEntry((id, paging: Paging, sfw: SfwMode) => newsOf(records, kind, id, paging, sfw)),
+    Reviews: ofEntry((id, q: EntryReviewQuery) => reviewsOf(records, kind, id, q) as Promise<Page<R>>),
+    Stacks: ofEntry((id, paging: Paging) => stacksOf(records, kind, id, paging)),
+    Articles: ofEntry((id, paging: Paging) => articlesOf(records, kind, id, paging)),
+    Characters: ofEntry(own.characters),
+    Pictures: ofEntry((id) => picturesOf(records, kind, id)),
+    Statistics: ofEntry((id) => statisticsOf(records, spec, id) as Promise<S>),
+    Moreinfo: ofEntry(async (id) => ({ moreinfo: await moreinfoOf(records, kind, id) })),
+    External: ofEntry((id) => externalOf(records, kind, id)),
   };
 }
 
@@ -82,14 +86,10 @@ function kindMethods(records: CatalogueStore, spec: KindSpec) {
  * @param records - The record store.
  */
 function animeMethods(records: CatalogueStore) {
-  const m = kindMethods(records, ANIME);
-  const { ofEntry } = m;
-  return {
-    getAnime: m.get as (id: number) => Promise<Anime | undefined>,
-    searchAnime: m.search as (s: AnimeSearch) => Promise<Page<Anime>>,
-    async getAnimeFull(id: number, sfw: SfwMode): Promise<AnimeFull | undefined> {
-      const a = (await m.get(id)) as Anime | undefined;
-      if (!a) return undefined;
+  const ofEntry = guarded(records, 'anime');
+  const parts = entryParts<Anime, AnimeFull, AnimeReview, AnimeCharacter, AnimeStatistics>(records, ANIME, {
+    async full(anime, sfw) {
+      const id = anime.mal_id;
       const [relations, theme, external, streaming, moreinfo] = await Promise.all([
         relationsOf(records, 'anime', id, sfw),
         themesOf(records, id),
@@ -97,32 +97,26 @@ function animeMethods(records: CatalogueStore) {
         streamingOf(records, id),
         moreinfoOf(records, 'anime', id),
       ]);
-      return { ...a, relations, theme, external, streaming, moreinfo };
+      return { ...anime, relations, theme, external, streaming, moreinfo };
     },
-    getAnimeRelations: m.relations,
-    getAnimeRecommendations: m.recommendations,
-    getAnimeNews: m.news,
-    getAnimeReviews: m.reviews as (id: number, q: EntryReviewQuery) => Promise<Page<AnimeReview> | undefined>,
+    characters: (id) => animeCastOf(records, id),
+  });
+  return {
+    ...named('Anime', parts),
+    searchAnime: (s: AnimeSearch) => searchEntries(records, ANIME, s) as Promise<Page<Anime>>,
+    getDeletedAnimeIds: () => deletedIds(records, ANIME),
+    listAnimeIds: (q: IdsQuery) => listIds(records, ANIME, q),
     getAnimeVideos: ofEntry((id) => videosOf(records, id)),
     getAnimeVideoEpisodes: ofEntry(async (id, p: Paging) => {
       const episodes = (await videosOf(records, id)).episodes;
       return { data: pageSlice(episodes, p.page, p.limit), total: episodes.length };
     }),
-    getAnimeCharacters: ofEntry((id) => animeCastOf(records, id)),
     getAnimeStaff: ofEntry((id) => animeStaffOf(records, id)),
     getAnimeEpisodes: ofEntry((id, paging: Paging) => episodesOf(records, id, paging)),
     getAnimeEpisode: (id: number, episode: number) => episodeOf(records, id, episode),
     getAnimeForum: ofEntry((id) => forumOf(records, id)),
-    getAnimeStacks: m.stacks,
-    getAnimeArticles: m.articles,
-    getAnimePictures: m.pictures,
-    getAnimeStatistics: m.statistics as (id: number) => Promise<AnimeStatistics | undefined>,
-    getAnimeMoreinfo: m.moreinfo,
     getAnimeThemes: ofEntry((id) => themesOf(records, id)),
-    getAnimeExternal: m.external,
     getAnimeStreaming: ofEntry((id) => streamingOf(records, id)),
-    getDeletedAnimeIds: m.deleted,
-    listAnimeIds: m.ids,
   };
 }
 
@@ -131,29 +125,19 @@ function animeMethods(records: CatalogueStore) {
  * @param records - The record store.
  */
 function mangaMethods(records: CatalogueStore) {
-  const m = kindMethods(records, MANGA);
-  return {
-    getManga: m.get as (id: number) => Promise<Manga | undefined>,
-    searchManga: m.search as (s: MangaSearch) => Promise<Page<Manga>>,
-    async getMangaFull(id: number, sfw: SfwMode): Promise<MangaFull | undefined> {
-      const e = (await m.get(id)) as Manga | undefined;
-      if (!e) return undefined;
+  const parts = entryParts<Manga, MangaFull, MangaReview, MangaCharacter, MangaStatistics>(records, MANGA, {
+    async full(manga, sfw) {
+      const id = manga.mal_id;
       const [relations, external] = await Promise.all([relationsOf(records, 'manga', id, sfw), externalOf(records, 'manga', id)]);
-      return { ...e, relations, external };
+      return { ...manga, relations, external };
     },
-    getMangaRelations: m.relations,
-    getMangaRecommendations: m.recommendations,
-    getMangaNews: m.news,
-    getMangaReviews: m.reviews as (id: number, q: EntryReviewQuery) => Promise<Page<MangaReview> | undefined>,
-    getMangaStacks: m.stacks,
-    getMangaArticles: m.articles,
-    getMangaCharacters: m.ofEntry((id) => mangaCastOf(records, id)),
-    getMangaPictures: m.pictures,
-    getMangaStatistics: m.statistics as (id: number) => Promise<MangaStatistics | undefined>,
-    getMangaMoreinfo: m.moreinfo,
-    getMangaExternal: m.external,
-    getDeletedMangaIds: m.deleted,
-    listMangaIds: m.ids,
+    characters: (id) => mangaCastOf(records, id),
+  });
+  return {
+    ...named('Manga', parts),
+    searchManga: (s: MangaSearch) => searchEntries(records, MANGA, s) as Promise<Page<Manga>>,
+    getDeletedMangaIds: () => deletedIds(records, MANGA),
+    listMangaIds: (q: IdsQuery) => listIds(records, MANGA, q),
   };
 }
 

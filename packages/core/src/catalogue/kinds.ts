@@ -6,7 +6,6 @@
  * table instead of repeating it.
  * @module
  */
-import type { AnimeOrderBy, MangaOrderBy } from '../store.js';
 import type { Kind } from './shared.js';
 
 /** `type` values of `/v1/anime` and their labels (Jikan v4 anime types). */
@@ -72,10 +71,10 @@ const TRAILING_ORDER = {
 } as const;
 
 /** The `order_by` values of `/v1/anime`, each the seam field it orders by, in the spec's order. */
-export const ANIME_ORDER_BY = { ...LEADING_ORDER, episodes: 'episodes', ...TRAILING_ORDER } as const satisfies Record<AnimeOrderBy, string>;
+export const ANIME_ORDER_BY = { ...LEADING_ORDER, episodes: 'episodes', ...TRAILING_ORDER } as const;
 
 /** The `order_by` values of `/v1/manga`, each the seam field it orders by, in the spec's order. */
-export const MANGA_ORDER_BY = { ...LEADING_ORDER, chapters: 'chapters', volumes: 'volumes', ...TRAILING_ORDER } as const satisfies Record<MangaOrderBy, string>;
+export const MANGA_ORDER_BY = { ...LEADING_ORDER, chapters: 'chapters', volumes: 'volumes', ...TRAILING_ORDER } as const;
 
 /** What one kind of entry is, for the methods and routes written once for both. */
 export interface KindSpec {

@@ -8,7 +8,7 @@ import type { CatalogueStore } from '../seam/types.js';
 import { airingMethods } from './airing.js';
 import { communityMethods } from './feeds.js';
 import type { EntryMethods } from './entries.js';
-import { characterMethods, personMethods } from './people.js';
+import { namedMethods } from './people.js';
 import { postMethods } from './posts.js';
 import { producerMethods } from './producers.js';
 import { randomMethods } from './random.js';
@@ -30,8 +30,7 @@ export type ListMethods = Omit<Catalogue, keyof EntryMethods>;
  */
 export function listMethods(records: CatalogueStore): ListMethods {
   return {
-    ...characterMethods(records),
-    ...personMethods(records),
+    ...namedMethods(records),
     ...producerMethods(records),
     ...airingMethods(records),
     ...topMethods(records),

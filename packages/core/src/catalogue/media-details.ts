@@ -18,7 +18,7 @@ import type { EntryReviewQuery, Page, Paging } from '../store.js';
 import type { Condition, CatalogueStore } from '../seam/types.js';
 import { NEWEST_FIRST, NEWEST_STACKS_FIRST, REVIEW_ORDERS, toArticles, toEntryReview, toNews, toStack } from './community.js';
 import type { KindSpec } from './kinds.js';
-import { ALL, entriesById, hiddenIds, ownedBy, slice, toCharacterMeta, toMeta, toRelated, type Kind } from './shared.js';
+import { entriesById, hiddenIds, joined, ownedBy, ownedRows, slice, toCharacterMeta, toMeta, toRelated, type Kind } from './shared.js';
 
 /**
  * An entry's relations, grouped by relation in the order first met; referenced entries that do not
@@ -29,7 +29,7 @@ import { ALL, entriesById, hiddenIds, ownedBy, slice, toCharacterMeta, toMeta, t
  * @param sfw - The request's SFW mode.
  */
 export async function relationsOf(records: CatalogueStore, kind: Kind, id: number, sfw: SfwMode): Promise<Relation[]> {
-  const rows = (await records.query('relations', { where: [ownedBy(kind, id)], ...ALL })).data;
+  const rows = await ownedRows(records, 'relations', kind, id);
   const targets = {
     anime: await entriesById(records, 'anime', rows.filter((r) => r.to_type === 'anime').map((r) => r.to_id)),
     manga: await entriesById(records, 'manga', rows.filter((r) => r.to_type === 'manga').map((r) => r.to_id)),
@@ -53,7 +53,7 @@ export async function relationsOf(records: CatalogueStore, kind: Kind, id: numbe
  * @param sfw - The request's SFW mode.
  */
 export async function recommendationsOf(records: CatalogueStore, kind: Kind, id: number, sfw: SfwMode): Promise<EntryRecommendation[]> {
-  const rows = (await records.query('recommendations', { where: [ownedBy(kind, id)], ...ALL })).data;
+  const rows = await ownedRows(records, 'recommendations', kind, id);
   const votes = new Map<number, number>();
   for (const r of rows) {
     // A record naming the entry twice counts for both of its places.
@@ -140,12 +140,8 @@ export async function articlesOf(records: CatalogueStore, kind: Kind, id: number
  * @param id - The manga's id.
  */
 export async function mangaCastOf(records: CatalogueStore, id: number): Promise<MangaCharacter[]> {
-  const rows = (await records.query('mangaCharacters', { where: [ownedBy('manga', id)], ...ALL })).data;
-  const characters = await records.getMany('characters', rows.map((r) => r.character_id));
-  return rows.flatMap((row, i) => {
-    const c = characters[i];
-    return c ? [{ character: toCharacterMeta(c), role: row.role }] : [];
-  });
+  const rows = await joined(records, 'mangaCharacters', 'manga', id, 'characters', (r) => r.character_id);
+  return rows.map(([row, c]) => ({ character: toCharacterMeta(c), role: row.role }));
 }
 
 /**

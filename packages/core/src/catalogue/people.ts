@@ -4,45 +4,27 @@
  * @module
  */
 import { isShown, type SfwMode } from '../sfw.js';
-import type { Catalogue } from '../store.js';
-import type { CharacterAnime, CharacterManga, CharacterVoice } from '../schemas/character.js';
-import type { PersonAnime, PersonManga, PersonVoice } from '../schemas/person.js';
+import type { Catalogue, KindMethods, NamedParts, Paging } from '../store.js';
+import type { Character, CharacterAnime, CharacterFull, CharacterManga, CharacterPicture, CharacterVoice } from '../schemas/character.js';
+import type { Person, PersonAnime, PersonFull, PersonManga, PersonPicture, PersonVoice } from '../schemas/person.js';
 import type { CatalogueStore } from '../seam/types.js';
 import { searchNamed } from './named.js';
 import { articlePage } from './posts.js';
-import { ALL, jpgOnly, owner, ownedBy, toCharacterMeta, toMeta, toPersonMeta } from './shared.js';
-
-/** The rows of a cast or staff collection that belong to a character or person, in stored order. */
-async function rowsOf<C extends 'animeCharacters' | 'mangaCharacters' | 'animeStaff' | 'mangaStaff'>(
-  records: CatalogueStore,
-  collection: C,
-  kind: 'character' | 'person',
-  id: number,
-) {
-  return (await records.query(collection, { where: [ownedBy(kind, id)], ...ALL })).data;
-}
+import { guarded, joined, jpgOnly, named, owner, ownedBy, ownedRows, toCharacterMeta, toMeta, toPersonMeta } from './shared.js';
 
 async function characterAnime(records: CatalogueStore, id: number, sfw: SfwMode): Promise<CharacterAnime[]> {
-  const rows = await rowsOf(records, 'animeCharacters', 'character', id);
-  const anime = await records.getMany('anime', rows.map((r) => r.anime_id));
-  return rows.flatMap((row, i) => {
-    const a = anime[i];
-    return a && isShown(a, sfw) ? [{ role: row.role, anime: toMeta(a) }] : [];
-  });
+  const rows = await joined(records, 'animeCharacters', 'character', id, 'anime', (r) => r.anime_id);
+  return rows.flatMap(([row, a]) => (isShown(a, sfw) ? [{ role: row.role, anime: toMeta(a) }] : []));
 }
 
 async function characterManga(records: CatalogueStore, id: number, sfw: SfwMode): Promise<CharacterManga[]> {
-  const rows = await rowsOf(records, 'mangaCharacters', 'character', id);
-  const manga = await records.getMany('manga', rows.map((r) => r.manga_id));
-  return rows.flatMap((row, i) => {
-    const m = manga[i];
-    return m && isShown(m, sfw) ? [{ role: row.role, manga: toMeta(m) }] : [];
-  });
+  const rows = await joined(records, 'mangaCharacters', 'character', id, 'manga', (r) => r.manga_id);
+  return rows.flatMap(([row, m]) => (isShown(m, sfw) ? [{ role: row.role, manga: toMeta(m) }] : []));
 }
 
 /** The character's voice actors in cast order, each person and language once. */
 async function characterVoices(records: CatalogueStore, id: number): Promise<CharacterVoice[]> {
-  const voices = (await rowsOf(records, 'animeCharacters', 'character', id)).flatMap((row) => row.voice_actors);
+  const voices = (await ownedRows(records, 'animeCharacters', 'character', id)).flatMap((row) => row.voice_actors);
   const people = await records.getMany('people', voices.map((va) => va.person_id));
   const seen = new Set<string>();
   return voices.flatMap((va, i) => {
@@ -55,26 +37,18 @@ async function characterVoices(records: CatalogueStore, id: number): Promise<Cha
 }
 
 async function personAnime(records: CatalogueStore, id: number, sfw: SfwMode): Promise<PersonAnime[]> {
-  const rows = await rowsOf(records, 'animeStaff', 'person', id);
-  const anime = await records.getMany('anime', rows.map((r) => r.anime_id));
-  return rows.flatMap((row, i) => {
-    const a = anime[i];
-    return a && isShown(a, sfw) ? row.positions.map((position) => ({ position, anime: toMeta(a) })) : [];
-  });
+  const rows = await joined(records, 'animeStaff', 'person', id, 'anime', (r) => r.anime_id);
+  return rows.flatMap(([row, a]) => (isShown(a, sfw) ? row.positions.map((position) => ({ position, anime: toMeta(a) })) : []));
 }
 
 async function personManga(records: CatalogueStore, id: number, sfw: SfwMode): Promise<PersonManga[]> {
-  const rows = await rowsOf(records, 'mangaStaff', 'person', id);
-  const manga = await records.getMany('manga', rows.map((r) => r.manga_id));
-  return rows.flatMap((row, i) => {
-    const m = manga[i];
-    return m && isShown(m, sfw) ? [{ position: row.position, manga: toMeta(m) }] : [];
-  });
+  const rows = await joined(records, 'mangaStaff', 'person', id, 'manga', (r) => r.manga_id);
+  return rows.flatMap(([row, m]) => (isShown(m, sfw) ? [{ position: row.position, manga: toMeta(m) }] : []));
 }
 
 /** The person's voice roles in cast order (once per voice-actor line), SFW-filtered by the anime. */
 async function personVoices(records: CatalogueStore, id: number, sfw: SfwMode): Promise<PersonVoice[]> {
-  const roles = (await rowsOf(records, 'animeCharacters', 'person', id)).flatMap((row) =>
+  const roles = (await ownedRows(records, 'animeCharacters', 'person', id)).flatMap((row) =>
     row.voice_actors.filter((va) => va.person_id === id).map(() => row),
   );
   const [anime, characters] = await Promise.all([
@@ -93,60 +67,71 @@ async function picturesOf(records: CatalogueStore, kind: 'character' | 'person',
   return ((await records.get('pictures', owner(kind, id)))?.pictures ?? []).map(jpgOnly);
 }
 
-/** The character methods of `Catalogue`. */
-export type CharacterMethods = Pick<
-  Catalogue,
-  'getCharacter' | 'searchCharacters' | 'getCharacterFull' | 'getCharacterAnime' | 'getCharacterManga' | 'getCharacterVoices' | 'getCharacterPictures' | 'getCharacterArticles'
->;
+/** What characters and people build their own way: their anime, manga and voices. */
+interface OwnParts<A, M, V> {
+  anime(id: number, sfw: SfwMode): Promise<A[]>;
+  manga(id: number, sfw: SfwMode): Promise<M[]>;
+  voices(id: number, sfw: SfwMode): Promise<V[]>;
+}
 
 /**
- * The character methods over a record store.
+ * The parts characters and people both have, over a record store.
  * @param records - The record store.
+ * @param collection - `characters` or `people`.
+ * @param by - The owner kind of their sub-records.
+ * @param own - What the kind builds its own way.
  */
-export function characterMethods(records: CatalogueStore): CharacterMethods {
-  const exists = async (id: number) => (await records.get('characters', id)) !== undefined;
+function namedParts<R extends object, F, A, M, V, P>(
+  records: CatalogueStore,
+  collection: 'characters' | 'people',
+  by: 'character' | 'person',
+  own: OwnParts<A, M, V>,
+): NamedParts<R, F, A, M, P> {
+  const ofRecord = guarded(records, collection);
+  const get = (id: number) => records.get(collection, id) as Promise<R | undefined>;
   return {
-    getCharacter: (id) => records.get('characters', id),
-    searchCharacters: (s) => searchNamed(records, 'characters', s),
-    async getCharacterFull(id, sfw) {
-      const c = await records.get('characters', id);
-      if (!c) return undefined;
-      const [anime, manga, voices] = await Promise.all([characterAnime(records, id, sfw), characterManga(records, id, sfw), characterVoices(records, id)]);
-      return { ...c, anime, manga, voices };
+    '': get,
+    async Full(id, sfw) {
+      const record = await get(id);
+      if (!record) return undefined;
+      const [anime, manga, voices] = await Promise.all([own.anime(id, sfw), own.manga(id, sfw), own.voices(id, sfw)]);
+      return { ...record, anime, manga, voices } as F;
     },
-    getCharacterAnime: async (id, sfw) => ((await exists(id)) ? characterAnime(records, id, sfw) : undefined),
-    getCharacterManga: async (id, sfw) => ((await exists(id)) ? characterManga(records, id, sfw) : undefined),
-    getCharacterVoices: async (id) => ((await exists(id)) ? characterVoices(records, id) : undefined),
-    getCharacterPictures: async (id) => ((await exists(id)) ? picturesOf(records, 'character', id) : undefined),
-    getCharacterArticles: async (id, paging) => ((await exists(id)) ? articlePage(records, [ownedBy('character', id)], paging) : undefined),
+    Anime: ofRecord(own.anime),
+    Manga: ofRecord(own.manga),
+    Pictures: ofRecord((id) => picturesOf(records, by, id) as Promise<P[]>),
+    Articles: ofRecord((id, paging: Paging) => articlePage(records, [ownedBy(by, id)], paging)),
   };
 }
 
-/** The person methods of `Catalogue`. */
-export type PersonMethods = Pick<
+/** The character and person methods of `Catalogue`. */
+export type NamedMethods = Pick<
   Catalogue,
-  'getPerson' | 'searchPeople' | 'getPersonFull' | 'getPersonAnime' | 'getPersonManga' | 'getPersonVoices' | 'getPersonPictures' | 'getPersonArticles'
+  keyof KindMethods<'Character' | 'Person', NamedParts<never, never, never, never, never>> | 'searchCharacters' | 'searchPeople' | 'getCharacterVoices' | 'getPersonVoices'
 >;
 
 /**
- * The person methods over a record store.
+ * The character and person methods over a record store.
  * @param records - The record store.
  */
-export function personMethods(records: CatalogueStore): PersonMethods {
-  const exists = async (id: number) => (await records.get('people', id)) !== undefined;
+export function namedMethods(records: CatalogueStore): NamedMethods {
+  const voices = (id: number) => characterVoices(records, id);
+  const character = namedParts<Character, CharacterFull, CharacterAnime, CharacterManga, CharacterVoice, CharacterPicture>(records, 'characters', 'character', {
+    anime: (id, sfw) => characterAnime(records, id, sfw),
+    manga: (id, sfw) => characterManga(records, id, sfw),
+    voices,
+  });
+  const person = namedParts<Person, PersonFull, PersonAnime, PersonManga, PersonVoice, PersonPicture>(records, 'people', 'person', {
+    anime: (id, sfw) => personAnime(records, id, sfw),
+    manga: (id, sfw) => personManga(records, id, sfw),
+    voices: (id, sfw) => personVoices(records, id, sfw),
+  });
   return {
-    getPerson: (id) => records.get('people', id),
+    ...named('Character', character),
+    ...named('Person', person),
+    searchCharacters: (s) => searchNamed(records, 'characters', s),
     searchPeople: (s) => searchNamed(records, 'people', s),
-    async getPersonFull(id, sfw) {
-      const p = await records.get('people', id);
-      if (!p) return undefined;
-      const [anime, manga, voices] = await Promise.all([personAnime(records, id, sfw), personManga(records, id, sfw), personVoices(records, id, sfw)]);
-      return { ...p, anime, manga, voices };
-    },
-    getPersonAnime: async (id, sfw) => ((await exists(id)) ? personAnime(records, id, sfw) : undefined),
-    getPersonManga: async (id, sfw) => ((await exists(id)) ? personManga(records, id, sfw) : undefined),
-    getPersonVoices: async (id, sfw) => ((await exists(id)) ? personVoices(records, id, sfw) : undefined),
-    getPersonPictures: async (id) => ((await exists(id)) ? picturesOf(records, 'person', id) : undefined),
-    getPersonArticles: async (id, paging) => ((await exists(id)) ? articlePage(records, [ownedBy('person', id)], paging) : undefined),
+    getCharacterVoices: guarded(records, 'characters')(voices),
+    getPersonVoices: guarded(records, 'people')((id, sfw: SfwMode) => personVoices(records, id, sfw)),
   };
 }

@@ -4,12 +4,13 @@
  * @module
  */
 import type { SfwMode } from '../sfw.js';
-import type { Paging } from '../store.js';
+import type { KindMethods, Paging } from '../store.js';
 import type { Anime } from '../schemas/anime.js';
 import type { Character } from '../schemas/character.js';
 import type { AnimeMeta, CharacterMeta, Images, PersonMeta, RelatedEntry } from '../schemas/common.js';
 import type { Manga } from '../schemas/manga.js';
 import type { Person } from '../schemas/person.js';
+import type { CollectionName, CollectionRecord } from '../seam/collections.js';
 import type { Condition, CatalogueStore } from '../seam/types.js';
 
 /** A media kind. */
@@ -33,11 +34,34 @@ export const toRelated = (kind: Kind, e: Anime | Manga): RelatedEntry => ({
   media_type: e.type,
 });
 
+/**
+ * A part that answers `undefined` when its record does not exist (the route answers 404).
+ * @param records - The store.
+ * @param collection - The record's collection.
+ */
+export const guarded =
+  (records: CatalogueStore, collection: CollectionName) =>
+  <A extends unknown[], T>(part: (id: number, ...args: A) => Promise<T>) =>
+  async (id: number, ...args: A): Promise<T | undefined> =>
+    (await records.get(collection, id)) ? part(id, ...args) : undefined;
+
+/**
+ * The parts of one kind under their method names (`KindMethods`): `Full` of `Anime` is `getAnimeFull`.
+ * @param kind - `Anime`, `Manga`, `Character` or `Person`.
+ * @param parts - The parts, by suffix.
+ */
+export function named<K extends string, P extends object>(kind: K, parts: P): KindMethods<K, P> {
+  return Object.fromEntries(Object.entries(parts).map(([suffix, part]) => [`get${kind}${suffix}`, part])) as KindMethods<K, P>;
+}
+
+/** What a sub-record can belong to. */
+export type OwnerKind = 'anime' | 'manga' | 'character' | 'person' | 'producer';
+
 /** The owner reference of a record, as the `owners` field holds it. */
-export const owner = (kind: 'anime' | 'manga' | 'character' | 'person' | 'producer', id: number) => `${kind}:${id}`;
+export const owner = (kind: OwnerKind, id: number) => `${kind}:${id}`;
 
 /** The `owners` condition of a sub-resource. */
-export const ownedBy = (kind: 'anime' | 'manga' | 'character' | 'person' | 'producer', id: number): Condition => ({
+export const ownedBy = (kind: OwnerKind, id: number): Condition => ({
   field: 'owners',
   op: 'has',
   value: owner(kind, id),
@@ -48,6 +72,43 @@ export const slice = (p: Paging) => ({ offset: (p.page - 1) * p.limit, limit: p.
 
 /** Every record of a query, in one call (sub-resources are small). */
 export const ALL = { offset: 0, limit: Number.MAX_SAFE_INTEGER } as const;
+
+/**
+ * Every record of a collection that belongs to one owner, in stored order.
+ * @param records - The store.
+ * @param collection - The collection of sub-records (cast, staff, relations…).
+ * @param by - The owner's kind.
+ * @param id - The owner's id.
+ */
+export async function ownedRows<C extends CollectionName>(records: CatalogueStore, collection: C, by: OwnerKind, id: number) {
+  return (await records.query(collection, { where: [ownedBy(by, id)], ...ALL })).data;
+}
+
+/**
+ * The rows of a collection that belong to one owner, each with the record it points at (one
+ * `getMany`); rows whose record is not in the catalogue are left out.
+ * @param records - The store.
+ * @param collection - The collection of links (cast, staff).
+ * @param by - The owner's kind.
+ * @param id - The owner's id.
+ * @param target - The collection the rows point into.
+ * @param key - The id a row points at.
+ */
+export async function joined<C extends CollectionName, T extends CollectionName>(
+  records: CatalogueStore,
+  collection: C,
+  by: OwnerKind,
+  id: number,
+  target: T,
+  key: (row: CollectionRecord<C>) => number,
+): Promise<Array<[CollectionRecord<C>, CollectionRecord<T>]>> {
+  const rows = await ownedRows(records, collection, by, id);
+  const found = await records.getMany(target, rows.map(key));
+  return rows.flatMap((row, i) => {
+    const record = found[i];
+    return record ? [[row, record]] : [];
+  });
+}
 
 /**
  * The condition on an entry's `sfw` class (0 safe, 1 Ecchi, 2 adult) that a mode lets through, or
