@@ -11,7 +11,7 @@ import type { Manga, MangaFull } from '../schemas/manga.js';
 import type { AnimeStatistics, MangaStatistics } from '../schemas/media.js';
 import type { AnimeReview, MangaReview } from '../schemas/review.js';
 import type { AnimeCharacter, MangaCharacter } from '../schemas/cast.js';
-import type { AnimeSearch, Catalogue, EntryParts, EntryReviewQuery, IdsQuery, KindMethods, MangaSearch, Page, Paging } from '../store.js';
+import type { Catalogue, EntryParts, EntryReviewQuery, IdsQuery, KindMethods, Page, Paging } from '../store.js';
 import type { CatalogueStore } from '../seam/types.js';
 import {
   animeCastOf,
@@ -37,13 +37,13 @@ import {
   stacksOf,
   statisticsOf,
 } from './media-details.js';
-import { deletedIds, listIds, searchEntries } from './media-search.js';
+import { deletedIds, listIds, searchEntries, type MediaSearch } from './media-search.js';
 import { guarded, named } from './shared.js';
 
 /** The `Catalogue` methods of the anime and manga sections. */
-export type EntryMethods = Pick<Catalogue, keyof KindMethods<'Anime' | 'Manga', EntryParts<never, never, never, never, never>> | AnimeOnly | MangaOnly>;
-type AnimeOnly = 'searchAnime' | 'getDeletedAnimeIds' | 'listAnimeIds' | 'getAnimeVideos' | 'getAnimeVideoEpisodes' | 'getAnimeStaff' | 'getAnimeEpisodes' | 'getAnimeEpisode' | 'getAnimeForum' | 'getAnimeThemes' | 'getAnimeStreaming';
-type MangaOnly = 'searchManga' | 'getDeletedMangaIds' | 'listMangaIds';
+export type EntryMethods = Pick<Catalogue, keyof KindMethods<'Anime' | 'Manga', EntryParts<never, never, never, never, never>> | Lists | AnimeOnly>;
+type Lists = `search${'Anime' | 'Manga'}` | `getDeleted${'Anime' | 'Manga'}Ids` | `list${'Anime' | 'Manga'}Ids`;
+type AnimeOnly = 'getAnimeVideos' | 'getAnimeVideoEpisodes' | 'getAnimeStaff' | 'getAnimeEpisodes' | 'getAnimeEpisode' | 'getAnimeForum' | 'getAnimeThemes' | 'getAnimeStreaming';
 
 /** What differs between the parts of anime and manga: the `full` object and the cast. */
 interface OwnParts<E, F, C> {
@@ -82,6 +82,21 @@ function entryParts<E, F, R, C, S>(records: CatalogueStore, spec: KindSpec, own:
 }
 
 /**
+ * The search and the id lists of a kind, under its method names (`searchAnime`, `getDeletedAnimeIds`,
+ * `listAnimeIds`…).
+ * @param records - The record store.
+ * @param spec - The kind.
+ * @param name - Its name in the methods.
+ */
+function listsOf<K extends 'Anime' | 'Manga'>(records: CatalogueStore, spec: KindSpec, name: K) {
+  return {
+    [`search${name}`]: (s: MediaSearch) => searchEntries(records, spec, s),
+    [`getDeleted${name}Ids`]: () => deletedIds(records, spec),
+    [`list${name}Ids`]: (q: IdsQuery) => listIds(records, spec, q),
+  } as unknown as Pick<Catalogue, `search${K}` | `getDeleted${K}Ids` | `list${K}Ids`>;
+}
+
+/**
  * The anime methods over a record store.
  * @param records - The record store.
  */
@@ -103,9 +118,7 @@ function animeMethods(records: CatalogueStore) {
   });
   return {
     ...named('Anime', parts),
-    searchAnime: (s: AnimeSearch) => searchEntries(records, ANIME, s) as Promise<Page<Anime>>,
-    getDeletedAnimeIds: () => deletedIds(records, ANIME),
-    listAnimeIds: (q: IdsQuery) => listIds(records, ANIME, q),
+    ...listsOf(records, ANIME, 'Anime'),
     getAnimeVideos: ofEntry((id) => videosOf(records, id)),
     getAnimeVideoEpisodes: ofEntry(async (id, p: Paging) => {
       const episodes = (await videosOf(records, id)).episodes;
@@ -135,9 +148,7 @@ function mangaMethods(records: CatalogueStore) {
   });
   return {
     ...named('Manga', parts),
-    searchManga: (s: MangaSearch) => searchEntries(records, MANGA, s) as Promise<Page<Manga>>,
-    getDeletedMangaIds: () => deletedIds(records, MANGA),
-    listMangaIds: (q: IdsQuery) => listIds(records, MANGA, q),
+    ...listsOf(records, MANGA, 'Manga'),
   };
 }
 

@@ -5,9 +5,9 @@
  * @module
  */
 import type { z } from 'zod';
-import { dateParam, enumListParam, enumParam, idListParam, letterParam, numberParam, textParam, unapprovedParam, type DatePeriod } from '../query.js';
+import { dateParam, enumListParam, enumParam, idListParam, letterParam, numberParam, textParam, unapprovedParam } from '../query.js';
 import { sfwMode } from '../sfw.js';
-import type { Approval, MediaSearch } from '../store.js';
+import type { MediaSearch } from '../store.js';
 import { orderByValues } from '../catalogue/kinds.js';
 import { pagingShape, sfwShape } from './params.js';
 
@@ -46,27 +46,10 @@ export function mediaSearchShape<
   };
 }
 
-/** The shared parameters as parsed. */
-interface ParsedMedia {
-  q?: string | undefined;
-  page: number;
-  limit: number;
-  type?: string[] | undefined;
-  status?: string | undefined;
-  sfw: boolean;
-  'sfw-strict': boolean;
-  unapproved: Approval;
-  score?: number | undefined;
-  min_score?: number | undefined;
-  max_score?: number | undefined;
-  genres?: number[] | undefined;
-  genres_exclude?: number[] | undefined;
-  order_by?: string | undefined;
-  sort?: 'asc' | 'desc' | undefined;
-  letter?: string | undefined;
-  start_date?: DatePeriod | undefined;
-  end_date?: DatePeriod | undefined;
-}
+/** The shared parameters as parsed: the output of `mediaSearchShape`'s parameters, whatever the kind's vocabularies. */
+type ParsedMedia = z.output<z.ZodObject<ReturnType<typeof mediaSearchShape<Vocabulary, Vocabulary, Vocabulary, NoShape, NoShape>>>>;
+type Vocabulary = Record<string, string>;
+type NoShape = Record<never, never>;
 
 /**
  * The checks across parameters both kinds make: a score range and a date range the right way round.

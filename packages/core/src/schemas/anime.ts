@@ -3,8 +3,8 @@
  * @module
  */
 import { z } from 'zod';
-import { broadcastSchema, dataOf, dateRangeSchema, imagesSchema, listOf, referenceSchema, linkSchema, trailerSchema } from './common.js';
-import { mediaAudienceFields, mediaGenreFields, mediaTitleFields } from './fields.js';
+import { broadcastSchema, dataOf, imagesSchema, listOf, referenceSchema, linkSchema, trailerSchema } from './common.js';
+import { mediaAudienceFields, mediaGenreFields, mediaRunFields, mediaTitleFields } from './fields.js';
 import { animeThemesSchema, relationSchema } from './media.js';
 
 const refs = z.array(referenceSchema);
@@ -19,9 +19,7 @@ export const animeSchema = z.object({
   type: z.string(),
   source: z.string(),
   episodes: z.number().int().nullable(),
-  status: z.string(),
-  airing: z.boolean(),
-  aired: dateRangeSchema,
+  ...mediaRunFields('airing', 'aired'),
   duration: z.string().nullable(),
   rating: z.string().nullable(),
   score: z.number().nullable(),

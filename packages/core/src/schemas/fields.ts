@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from 'zod';
-import { referenceSchema, titleSchema } from './common.js';
+import { dateRangeSchema, referenceSchema, titleSchema } from './common.js';
 
 const int = z.number().int();
 const nint = int.nullable();
@@ -22,6 +22,15 @@ export const mediaTitleFields = {
   title_japanese: nstr,
   title_synonyms: z.array(z.string()),
 };
+
+/**
+ * Anime and manga: the status, whether the entry is still running and its dates (anime `status`,
+ * `airing`, `aired`; manga `status`, `publishing`, `published`).
+ * @param running - The flag's name.
+ * @param dates - The date range's name.
+ */
+export const mediaRunFields = <R extends string, D extends string>(running: R, dates: D) =>
+  ({ status: z.string(), [running]: z.boolean(), [dates]: dateRangeSchema }) as { status: z.ZodString } & Record<R, z.ZodBoolean> & Record<D, typeof dateRangeSchema>;
 
 /** Anime and manga: the audience numbers and the texts, `scored_by` to `background` (manga sends the deprecated `scored` before them). */
 export const mediaAudienceFields = {

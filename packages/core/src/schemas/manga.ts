@@ -4,8 +4,8 @@
  * @module
  */
 import { z } from 'zod';
-import { dateRangeSchema, imagesSchema, linkSchema, referenceSchema } from './common.js';
-import { mediaAudienceFields, mediaGenreFields, mediaTitleFields } from './fields.js';
+import { imagesSchema, linkSchema, referenceSchema } from './common.js';
+import { mediaAudienceFields, mediaGenreFields, mediaRunFields, mediaTitleFields } from './fields.js';
 import { relationSchema } from './media.js';
 
 const refs = z.array(referenceSchema);
@@ -19,9 +19,7 @@ export const mangaSchema = z.object({
   type: z.string().nullable(),
   chapters: z.number().int().nullable(),
   volumes: z.number().int().nullable(),
-  status: z.string(),
-  publishing: z.boolean(),
-  published: dateRangeSchema,
+  ...mediaRunFields('publishing', 'published'),
   score: z.number().nullable(),
   scored: z.number().nullable(),
   ...mediaAudienceFields,

@@ -22,23 +22,26 @@ export const moreinfoSchema = z.object({ moreinfo: z.string().nullable() });
 /** How many users gave each score from 1 to 10. */
 export const scoreVotesSchema = z.object({ score: z.number().int(), votes: z.number().int(), percentage: z.number() });
 
+/**
+ * List statistics: who is at it (`watching`, `reading`), the counts both kinds share, who plans to
+ * (`plan_to_watch`, `plan_to_read`), the total and the score distribution.
+ * @param current - The name of the first count.
+ * @param planned - The name of the planned count.
+ */
+const statisticsSchema = <C extends string, P extends string>(current: C, planned: P) =>
+  z.object({
+    ...({ [current]: z.number().int() } as Record<C, z.ZodNumber>),
+    ...listStatusCounts,
+    ...({ [planned]: z.number().int() } as Record<P, z.ZodNumber>),
+    total: z.number().int(),
+    scores: z.array(scoreVotesSchema),
+  });
+
 /** `GET /v1/anime/{id}/statistics` data. */
-export const animeStatisticsSchema = z.object({
-  watching: z.number().int(),
-  ...listStatusCounts,
-  plan_to_watch: z.number().int(),
-  total: z.number().int(),
-  scores: z.array(scoreVotesSchema),
-});
+export const animeStatisticsSchema = statisticsSchema('watching', 'plan_to_watch');
 
 /** `GET /v1/manga/{id}/statistics` data. */
-export const mangaStatisticsSchema = z.object({
-  reading: z.number().int(),
-  ...listStatusCounts,
-  plan_to_read: z.number().int(),
-  total: z.number().int(),
-  scores: z.array(scoreVotesSchema),
-});
+export const mangaStatisticsSchema = statisticsSchema('reading', 'plan_to_read');
 
 /** Opening and ending theme songs of an anime. */
 export const animeThemesSchema = z.object({ openings: z.array(z.string()), endings: z.array(z.string()) });

@@ -21,18 +21,9 @@ const trailer = {
     maximum_image_url: 'https://img.youtube.com/vi/p5QfyY5lK1I/maxresdefault.jpg',
   },
 };
-const v1Trailer = {
-  title: null,
-  views: null,
-  likes: null,
-  dislikes: null,
-  comment_count: null,
-  published_at: null,
-  duration: null,
-  privacy_status: null,
-  region_restriction: null,
-  embeddable: null,
-};
+const v1Trailer = Object.fromEntries(
+  ['title', 'views', 'likes', 'dislikes', 'comment_count', 'published_at', 'duration', 'privacy_status', 'region_restriction', 'embeddable'].map((k) => [k, null]),
+);
 
 /** An element of Jikan v4's `GET /anime/{id}/episodes`, with the anime's id. */
 const episode = {

@@ -197,6 +197,21 @@ function mediaFields<R extends Anime | Manga>(dates: (r: R) => { from: string | 
   };
 }
 
+/**
+ * The collection of a media kind: keyed by `mal_id`, the shared fields (`mediaFields`) and the
+ * kind's own, searched by every title, most popular first.
+ * @param schema - The kind's input schema.
+ * @param dates - The record field of its dates.
+ * @param fields - Its own fields.
+ */
+function mediaCollection<R extends Anime | Manga>(
+  schema: z.ZodType,
+  dates: (r: R) => { from: string | null; to: string | null },
+  fields: Readonly<Record<string, FieldSpec<R>>>,
+): CollectionSpec<R> {
+  return { schema, key: ['mal_id'], fields: { ...mediaFields<R>(dates), ...fields }, search: mediaTitles, relevance: BY_POPULARITY };
+}
+
 /** The relevance order of media search hits: more popular first (unranked last), then `mal_id`. */
 const BY_POPULARITY: readonly OrderKey[] = [asc('popularity'), asc('mal_id')];
 const BY_FAVORITES: readonly OrderKey[] = [desc('favorites'), asc('mal_id')];
@@ -213,35 +228,21 @@ const byOwner = <R>(value: (r: R) => string): FieldSpec<R> => owners((r) => [val
  * ```
  */
 export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<CollectionRecord<C>> } = {
-  anime: {
-    schema: animeInputSchema,
-    key: ['mal_id'],
-    fields: {
-      ...mediaFields<Anime>((a) => a.aired),
-      episodes: own(int((a) => a.episodes, true)),
-      rating: own(text((a) => a.rating)),
-      airing: common(own(bool((a) => a.airing))),
-      /** Every producer, studio and licensor id. */
-      companies: ints((a) => idsOf(a.producers, a.studios, a.licensors)),
-      season: counted(text(premiere)),
-      broadcast: text(broadcastDay),
-    },
-    search: mediaTitles,
-    relevance: BY_POPULARITY,
-  },
-  manga: {
-    schema: mangaInputSchema,
-    key: ['mal_id'],
-    fields: {
-      ...mediaFields<Manga>((m) => m.published),
-      chapters: own(int((m) => m.chapters, true)),
-      volumes: own(int((m) => m.volumes, true)),
-      publishing: common(own(bool((m) => m.publishing))),
-      magazines: ints((m) => idsOf(m.serializations)),
-    },
-    search: mediaTitles,
-    relevance: BY_POPULARITY,
-  },
+  anime: mediaCollection<Anime>(animeInputSchema, (a) => a.aired, {
+    episodes: own(int((a) => a.episodes, true)),
+    rating: own(text((a) => a.rating)),
+    airing: common(own(bool((a) => a.airing))),
+    /** Every producer, studio and licensor id. */
+    companies: ints((a) => idsOf(a.producers, a.studios, a.licensors)),
+    season: counted(text(premiere)),
+    broadcast: text(broadcastDay),
+  }),
+  manga: mediaCollection<Manga>(mangaInputSchema, (m) => m.published, {
+    chapters: own(int((m) => m.chapters, true)),
+    volumes: own(int((m) => m.volumes, true)),
+    publishing: common(own(bool((m) => m.publishing))),
+    magazines: ints((m) => idsOf(m.serializations)),
+  }),
   characters: {
     schema: characterInputSchema,
     key: ['mal_id'],

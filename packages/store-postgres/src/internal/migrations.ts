@@ -47,6 +47,17 @@ const orderIndexes = (s: string, table: string, columns: readonly string[]) =>
     )
     .join('');
 
+/**
+ * The indexes of a media table (GIN over its array columns, B-tree over `type` and `status`, both
+ * directions of each order column) and its record and title tables.
+ */
+const mediaIndexesAndTables = (s: string, kind: string, arrays: readonly string[], orderColumns: readonly string[]) => `
+    ${arrays.map((c) => `create index ${kind}_${c} on ${s}.${kind} using gin (${c});`).join('\n    ')}
+    create index ${kind}_type on ${s}.${kind} (type);
+    create index ${kind}_status on ${s}.${kind} (status);
+    ${orderIndexes(s, kind, orderColumns)}
+    ${recordAndTitleTables(s, kind)}`;
+
 /** A title match function of a media kind, as schema versions 2 to 5 made them (see migration 2). */
 const titleMatches = (s: string, kind: string, returns: string, body: string) => matchFunction(`${s}.${kind}_title_matches`, returns, body);
 
@@ -166,12 +177,7 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
       companies integer[] not null,
       updated_at timestamptz not null default now()
     );
-    create index anime_tags on ${s}.anime using gin (tags);
-    create index anime_companies on ${s}.anime using gin (companies);
-    create index anime_type on ${s}.anime (type);
-    create index anime_status on ${s}.anime (status);
-    ${orderIndexes(s, 'anime', ORDER_COLUMNS)}
-    ${recordAndTitleTables(s, 'anime')}
+    ${mediaIndexesAndTables(s, 'anime', ['tags', 'companies'], ORDER_COLUMNS)}
     create table ${s}.documents (
       collection text not null,
       key text not null,
@@ -232,13 +238,7 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
       prefixes text[] not null,
       updated_at timestamptz not null default now()
     );
-    create index manga_tags on ${s}.manga using gin (tags);
-    create index manga_magazines on ${s}.manga using gin (magazines);
-    create index manga_prefixes on ${s}.manga using gin (prefixes);
-    create index manga_type on ${s}.manga (type);
-    create index manga_status on ${s}.manga (status);
-    ${orderIndexes(s, 'manga', MANGA_ORDER_COLUMNS)}
-    ${recordAndTitleTables(s, 'manga')}
+    ${mediaIndexesAndTables(s, 'manga', ['tags', 'magazines', 'prefixes'], MANGA_ORDER_COLUMNS)}
     ${titleMatchesFunctionV1(s, 'manga')}`,
     async then(q, schema, s) {
       const manga = mediaTables(q, schema, MANGA);
