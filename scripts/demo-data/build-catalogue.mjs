@@ -713,6 +713,9 @@ function reviewReactions(r) {
   return { overall: Object.values(reactions).reduce((x, y) => x + y, 0), ...reactions };
 }
 
+/** The fields a review opens with: its entry, its id and its URL. */
+const reviewHead = (type, entryId, malId) => ({ type, entry_id: entryId, mal_id: malId, url: `https://myanimelist.net/reviews.php?id=${malId}` });
+
 const reviews = [];
 {
   const r = rng('reviews');
@@ -725,10 +728,7 @@ const reviews = [];
     const reviewId = id++;
     const who = r.pick(USERS);
     reviews.push({
-      type,
-      entry_id: entry,
-      mal_id: reviewId,
-      url: `https://myanimelist.net/reviews.php?id=${reviewId}`,
+      ...reviewHead(type, entry, reviewId),
       reactions,
       date: iso(BASE_DATE - r.int(0, 1500) * DAY),
       review: `Generated demo review of ${title}: score ${score}/10. ${score >= 7 ? 'Strong characters and a steady pace.' : 'Uneven, with a few good moments.'}`,
@@ -839,10 +839,7 @@ const POPULAR_MANGA = new Set(mostPopular(manga, 10));
         const reactions = reviewReactions(r);
         const mal = reviewId++;
         reviews.push({
-          type,
-          entry_id: id,
-          mal_id: mal,
-          url: `https://myanimelist.net/reviews.php?id=${mal}`,
+          ...reviewHead(type, id, mal),
           reactions,
           date: iso(BASE_DATE - r.int(0, 1500) * DAY),
           review: `Generated demo review of ${entry.title}: score ${score}/10. Strong characters and a steady pace.`,

@@ -108,6 +108,9 @@ function images(cdnUrl) {
   return { jpg: set('jpg'), webp: set('webp') };
 }
 
+/** The trailer fields v1 adds to Jikan v4's, in the order the API writes them; the sources know none of them. */
+const V1_TRAILER_FIELDS = ['title', 'views', 'likes', 'dislikes', 'comment_count', 'published_at', 'duration', 'privacy_status', 'region_restriction', 'embeddable'];
+
 function trailer(embedUrl) {
   const m = /\/embed\/([A-Za-z0-9_-]{6,})/.exec(embedUrl ?? '');
   const id = m ? m[1] : null;
@@ -123,16 +126,7 @@ function trailer(embedUrl) {
       large_image_url: yt('hqdefault.jpg'),
       maximum_image_url: yt('maxresdefault.jpg'),
     },
-    title: null,
-    views: null,
-    likes: null,
-    dislikes: null,
-    comment_count: null,
-    published_at: null,
-    duration: null,
-    privacy_status: null,
-    region_restriction: null,
-    embeddable: null,
+    ...Object.fromEntries(V1_TRAILER_FIELDS.map((k) => [k, null])),
   };
 }
 

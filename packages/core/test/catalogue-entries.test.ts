@@ -177,48 +177,45 @@ const episodeCalls = animeIds.flatMap((id) => [
   [id, 100_000] as [number, number],
 ]);
 
+/**
+ * The battery of the methods both kinds have (`EntryParts`), for the ids of one kind.
+ * @param ids - The kind's ids, with unknown ones.
+ */
+const partsBattery = (ids: number[]) => ({
+  '': () => perId(ids),
+  Full: () => perIdSfw(ids),
+  Relations: () => perIdSfw(ids),
+  Recommendations: () => perIdSfw(ids),
+  News: () => perIdPageSfw(ids),
+  Reviews: () => perIdReview(ids),
+  Stacks: () => perIdPage(ids),
+  Articles: () => perIdPage(ids),
+  Characters: () => perId(ids),
+  Pictures: () => perId(ids),
+  Statistics: () => perId(ids),
+  Moreinfo: () => perId(ids),
+  External: () => perId(ids),
+});
+const named = (kind: string, battery: Record<string, unknown>) => Object.fromEntries(Object.entries(battery).map(([s, calls]) => [`get${kind}${s}`, calls]));
+
 /** Every method of the anime and manga sections, with its battery. */
 const BATTERY: { [K in keyof Catalogue]?: () => ReadonlyArray<Parameters<Catalogue[K]>> } = {
-  getAnime: () => perId(animeIds),
+  ...named('Anime', partsBattery(animeIds)),
+  ...named('Manga', partsBattery(mangaIds)),
   searchAnime: () => searches<AnimeSearch>('anime', 2500).map((s) => [s]),
-  getAnimeFull: () => perIdSfw(animeIds),
-  getAnimeRelations: () => perIdSfw(animeIds),
-  getAnimeRecommendations: () => perIdSfw(animeIds),
-  getAnimeNews: () => perIdPageSfw(animeIds),
-  getAnimeReviews: () => perIdReview(animeIds),
+  searchManga: () => searches<MangaSearch>('manga', 2500).map((s) => [s]),
+  getDeletedAnimeIds: () => [[]],
+  getDeletedMangaIds: () => [[]],
+  listAnimeIds: () => idsQueries('anime').map((q) => [q]),
+  listMangaIds: () => idsQueries('manga').map((q) => [q]),
   getAnimeVideos: () => perId(animeIds),
   getAnimeVideoEpisodes: () => perIdPage(animeIds),
-  getAnimeCharacters: () => perId(animeIds),
   getAnimeStaff: () => perId(animeIds),
   getAnimeEpisodes: () => [...perIdPage(animeIds), ...animeIds.map((id) => [id, { page: 1, limit: 100 }] as [number, Paging])],
   getAnimeEpisode: () => episodeCalls,
   getAnimeForum: () => perId(animeIds),
-  getAnimeStacks: () => perIdPage(animeIds),
-  getAnimeArticles: () => perIdPage(animeIds),
-  getAnimePictures: () => perId(animeIds),
-  getAnimeStatistics: () => perId(animeIds),
-  getAnimeMoreinfo: () => perId(animeIds),
   getAnimeThemes: () => perId(animeIds),
-  getAnimeExternal: () => perId(animeIds),
   getAnimeStreaming: () => perId(animeIds),
-  getDeletedAnimeIds: () => [[]],
-  listAnimeIds: () => idsQueries('anime').map((q) => [q]),
-  getManga: () => perId(mangaIds),
-  searchManga: () => searches<MangaSearch>('manga', 2500).map((s) => [s]),
-  getMangaFull: () => perIdSfw(mangaIds),
-  getMangaRelations: () => perIdSfw(mangaIds),
-  getMangaRecommendations: () => perIdSfw(mangaIds),
-  getMangaNews: () => perIdPageSfw(mangaIds),
-  getMangaReviews: () => perIdReview(mangaIds),
-  getMangaStacks: () => perIdPage(mangaIds),
-  getMangaArticles: () => perIdPage(mangaIds),
-  getMangaCharacters: () => perId(mangaIds),
-  getMangaPictures: () => perId(mangaIds),
-  getMangaStatistics: () => perId(mangaIds),
-  getMangaMoreinfo: () => perId(mangaIds),
-  getMangaExternal: () => perId(mangaIds),
-  getDeletedMangaIds: () => [[]],
-  listMangaIds: () => idsQueries('manga').map((q) => [q]),
 };
 
 describe('anime and manga over the record seam answer as the memory store', () => {

@@ -35,19 +35,10 @@ const FILES = [
   { file: 'characters-search-response.json', path: 'characters' },
 ] as const;
 
-/** The v1 trailer fields Jikan v4 does not send, in the order the API writes them. */
-const TRAILER_ADDITIONS = {
-  title: null,
-  views: null,
-  likes: null,
-  dislikes: null,
-  comment_count: null,
-  published_at: null,
-  duration: null,
-  privacy_status: null,
-  region_restriction: null,
-  embeddable: null,
-};
+/** The v1 trailer fields Jikan v4 does not send, in the order the API writes them: all null. */
+const TRAILER_ADDITIONS = Object.fromEntries(
+  ['title', 'views', 'likes', 'dislikes', 'comment_count', 'published_at', 'duration', 'privacy_status', 'region_restriction', 'embeddable'].map((k) => [k, null]),
+);
 
 /** What the API serves for a record imported as Jikan v4 sent it. */
 function served(path: string, record: Json): Json {
