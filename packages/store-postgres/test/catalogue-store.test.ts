@@ -113,46 +113,47 @@ function expectTieredFirst(expected: readonly number[], pg: AllIds, mem: AllIds)
   expect(pg.totals.every((t) => t === pg.ids.length)).toBe(true);
 }
 
-/** The demo manga filters: every filter of `GET /v1/manga`, alone and together. */
-const MANGA_FILTERS: Array<[string, Partial<MangaSearch>]> = [
+/** The filters both kinds take, with values both demo sets have matches for. */
+const COMMON_FILTERS: Array<[string, Partial<AnimeSearch> & Partial<MangaSearch>]> = [
   ['no filter', {}],
   ['approval all', { approval: 'all' }],
   ['approval unapproved only', { approval: 'unapproved' }],
   ['sfw normal', { sfw: 'normal' }],
   ['sfw strict', { sfw: 'strict' }],
+  ['min score', { minScore: 8 }],
+  ['max score', { maxScore: 6.5 }],
+  ['score range', { minScore: 7, maxScore: 8 }],
+  ['one genre', { genres: [1] }],
+  ['genre, theme and demographic together', { genres: [1, 27] }],
+  ['genres exclude', { genresExclude: [1, 4] }],
+  ['genres and exclude', { genres: [1], genresExclude: [2] }],
+  ['letter lower case', { letter: 'k' }],
+  ['letter upper case', { letter: 'S' }],
+  ['empty type list', { types: [] }],
+];
+
+/** The demo manga filters: every filter of `GET /v1/manga`, alone and together. */
+const MANGA_FILTERS: Array<[string, Partial<MangaSearch>]> = [
+  ...COMMON_FILTERS,
   ['one type', { types: ['Manga'] }],
   ['several types (OR)', { types: ['Light Novel', 'Novel', 'One-shot'] }],
   ['status publishing', { status: 'Publishing' }],
   ['status on hiatus', { status: 'On Hiatus' }],
   ['exact score', { score: 7.27 }],
-  ['min score', { minScore: 8 }],
-  ['max score', { maxScore: 6.5 }],
-  ['score range', { minScore: 7, maxScore: 8 }],
-  ['one genre', { genres: [1] }],
   ['several genres (AND)', { genres: [1, 8] }],
-  ['genre, theme and demographic together', { genres: [1, 27] }],
-  ['genres exclude', { genresExclude: [1, 4] }],
-  ['genres and exclude', { genres: [1], genresExclude: [2] }],
   ['one magazine', { magazines: [83] }],
   ['several magazines (ANY)', { magazines: [83, 23, 1] }],
-  ['letter lower case', { letter: 'k' }],
-  ['letter upper case', { letter: 'S' }],
   ['letter digit', { letter: '2' }],
   ['start date year', { startDate: { first: '1999-01-01', last: '1999-12-31' } }],
   ['end date month', { endDate: { first: '2019-01-01', last: '2019-01-31' } }],
   ['start and end date', { startDate: { first: '1990-01-01', last: '1990-12-31' }, endDate: { first: '2005-01-01', last: '2005-12-31' } }],
   ['everything at once', { sfw: 'normal', types: ['Manga'], minScore: 7, genres: [1], genresExclude: [9], magazines: [83, 1, 23], approval: 'all' }],
   ['nothing matches', { types: ['Manga'], status: 'On Hiatus', minScore: 9.9 }],
-  ['empty type list', { types: [] }],
 ];
 
 const producerId = 352;
 const FILTERS: Array<[string, Partial<AnimeSearch>]> = [
-  ['no filter', {}],
-  ['approval all', { approval: 'all' }],
-  ['approval unapproved only', { approval: 'unapproved' }],
-  ['sfw normal', { sfw: 'normal' }],
-  ['sfw strict', { sfw: 'strict' }],
+  ...COMMON_FILTERS,
   ['one type', { types: ['TV'] }],
   ['several types (OR)', { types: ['Movie', 'OVA', 'Music'] }],
   ['status airing', { status: 'Currently Airing' }],
@@ -160,25 +161,15 @@ const FILTERS: Array<[string, Partial<AnimeSearch>]> = [
   ['one rating', { ratings: ['PG-13 - Teens 13 or older'] }],
   ['several ratings (OR)', { ratings: ['R+ - Mild Nudity', 'Rx - Hentai', 'G - All Ages'] }],
   ['exact score', { score: 8.04 }],
-  ['min score', { minScore: 8 }],
-  ['max score', { maxScore: 6.5 }],
-  ['score range', { minScore: 7, maxScore: 8 }],
-  ['one genre', { genres: [1] }],
   ['several genres (AND)', { genres: [1, 2] }],
-  ['genre, theme and demographic together', { genres: [1, 27] }],
-  ['genres exclude', { genresExclude: [1, 4] }],
-  ['genres and exclude', { genres: [1], genresExclude: [2] }],
   ['one producer (producers, studios, licensors)', { producers: [producerId] }],
   ['several producers (ANY)', { producers: [producerId, 37, 1] }],
-  ['letter lower case', { letter: 'k' }],
-  ['letter upper case', { letter: 'S' }],
   ['letter digit', { letter: '0' }],
   ['start date year', { startDate: { first: '2010-01-01', last: '2010-12-31' } }],
   ['end date month', { endDate: { first: '2005-06-01', last: '2005-06-30' } }],
   ['start and end date', { startDate: { first: '2000-01-01', last: '2000-12-31' }, endDate: { first: '2012-01-01', last: '2012-12-31' } }],
   ['everything at once', { sfw: 'normal', types: ['TV'], minScore: 6, genres: [1], genresExclude: [9], approval: 'all' }],
   ['nothing matches', { types: ['TV'], status: 'Not yet aired', minScore: 9.9 }],
-  ['empty type list', { types: [] }],
 ];
 
 /** What the searches of one kind are compared by, in both stores. */
@@ -204,6 +195,18 @@ interface KindCase<S extends AnimeSearch | MangaSearch, R extends Anime | Manga>
   passing: Partial<S>;
 }
 
+/** `q` searches both kinds answer alike: a title, a word, a stop word, short prefixes, a Japanese title. */
+const COMMON_QUERIES: Array<[string, Partial<AnimeSearch> & Partial<MangaSearch>]> = [
+  ['Naruto', {}],
+  ['fullmetal', {}],
+  ['the', { approval: 'all' }],
+  ['k', {}],
+  ['sh', {}],
+  ['進撃の巨人', {}],
+];
+/** Misspelt titles both kinds hold. */
+const COMMON_TYPOS = ['naruot', 'fulmetal alchemist'];
+
 const ANIME_CASE: KindCase<AnimeSearch, Anime> = {
   kind: 'anime',
   records: demoAnime,
@@ -220,24 +223,19 @@ const ANIME_CASE: KindCase<AnimeSearch, Anime> = {
     [19, 25],
   ],
   queries: [
-    ['Naruto', {}],
+    ...COMMON_QUERIES,
     ['naruto', { types: ['TV'] }],
     ['Fullmetal Alchemist: Brotherhood', {}],
-    ['fullmetal', {}],
     ['one piece', {}],
     ['Shingeki no Kyojin', {}],
     ['attack on titan', {}],
     ['steins gate', {}],
     ['cowboy bebop', { sfw: 'strict' }],
     ['death', {}],
-    ['the', { approval: 'all' }],
-    ['k', {}],
-    ['sh', {}],
     ['gintama', { minScore: 8 }],
     ['monogatari', { sfw: 'normal' }],
-    ['進撃の巨人', {}],
   ],
-  typos: ['naruot', 'fulmetal alchemist', 'cowboy bebpo', 'shingeki no kyojn', 'evangelon'],
+  typos: [...COMMON_TYPOS, 'cowboy bebpo', 'shingeki no kyojn', 'evangelon'],
   passing: { sfw: 'strict', types: ['TV', 'Movie'], minScore: 7 },
 };
 
@@ -262,24 +260,19 @@ const MANGA_CASE: KindCase<MangaSearch, Manga> = {
     [71, 1],
   ],
   queries: [
-    ['Naruto', {}],
+    ...COMMON_QUERIES,
     ['naruto', { types: ['Manga'] }],
     ['Fullmetal Alchemist', {}],
-    ['fullmetal', {}],
     ['piece', {}],
     ['one', {}],
     ['Hunter x Hunter', {}],
     ['monster', { sfw: 'strict' }],
     ['high school', {}],
-    ['the', { approval: 'all' }],
-    ['k', {}],
-    ['sh', {}],
     ['bo', { sfw: 'normal' }],
     ['man', { minScore: 8 }],
     ['nana', { magazines: [83, 23, 1] }],
-    ['進撃の巨人', {}],
   ],
-  typos: ['naruot', 'fulmetal alchemist', 'huntre x hunter', 'chainsw man', 'yotsuba to'],
+  typos: [...COMMON_TYPOS, 'huntre x hunter', 'chainsw man', 'yotsuba to'],
   passing: { sfw: 'strict', types: ['Manga', 'Light Novel'], minScore: 7 },
 };
 
