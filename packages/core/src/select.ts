@@ -34,7 +34,7 @@ export interface IndexedAnime {
  */
 export function entryFields(collection: CollectionName & KindSpec['kind'], record: unknown) {
   const fields: Fields = fieldValues(collection, record);
-  return { fields, sfw: fields['sfw'] as SfwClass, tags: fields['tags'] as readonly number[], titleKey: fields['title'] as string };
+  return { fields, sfw: fields['sfw'] as SfwClass, tags: fields['tags'] as readonly number[], titleKey: fields['title_key'] as string };
 }
 
 /**

@@ -120,7 +120,7 @@ function conditionCases(anime: readonly Row[]): Case[] {
     a('lte', [{ field: 'score', op: 'lte', value: median }], (f) => num(f.score) !== null && num(f.score)! <= median, { nulls: 'dropped', nullField: 'score' }),
     a('gt', [{ field: 'episodes', op: 'gt', value: 24 }], (f) => num(f.episodes) !== null && num(f.episodes)! > 24, { nulls: 'dropped', nullField: 'episodes' }),
     a('gte', [{ field: 'rank', op: 'gte', value: 100 }], (f) => num(f.rank) !== null && num(f.rank)! >= 100, { nulls: 'dropped', nullField: 'rank' }),
-    a('lt on a text compares UTF-16 code units', [{ field: 'title', op: 'lt', value: 'n' }], (f) => str(f.title) !== null && str(f.title)! < 'n'),
+    a('lt on a text compares UTF-16 code units', [{ field: 'title_key', op: 'lt', value: 'n' }], (f) => str(f.title_key) !== null && str(f.title_key)! < 'n'),
     a('gte on a text date', [{ field: 'start_date', op: 'gte', value: '2010-01-01' }], (f) => str(f.start_date) !== null && str(f.start_date)! >= '2010-01-01'),
     a('lt on a text with nulls', [{ field: 'end_date', op: 'lt', value: '2010' }], (f) => str(f.end_date) !== null && str(f.end_date)! < '2010', { nulls: 'dropped', nullField: 'end_date' }),
     a('in on a text', [{ field: 'type', op: 'in', values: ['Movie', 'OVA'] }], (f) => f.type === 'Movie' || f.type === 'OVA'),
@@ -129,7 +129,7 @@ function conditionCases(anime: readonly Row[]): Case[] {
     a('in with no values matches nothing', [{ field: 'type', op: 'in', values: [] }], () => false),
     a('notIn is true for null', [{ field: 'rating', op: 'notIn', values: [someRating] }], (f) => f.rating !== someRating, { nulls: 'kept', nullField: 'rating' }),
     a('notIn with no values matches everything', [{ field: 'rating', op: 'notIn', values: [] }], () => true),
-    a('prefix', [{ field: 'title', op: 'prefix', value: 'k' }], (f) => (str(f.title) ?? '').startsWith('k')),
+    a('prefix', [{ field: 'title_key', op: 'prefix', value: 'k' }], (f) => (str(f.title_key) ?? '').startsWith('k')),
     a('prefix on a date', [{ field: 'start_date', op: 'prefix', value: '2006-' }], (f) => (str(f.start_date) ?? '').startsWith('2006-')),
     a('prefix is false for null', [{ field: 'end_date', op: 'prefix', value: '20' }], (f) => (str(f.end_date) ?? '').startsWith('20'), { nulls: 'dropped', nullField: 'end_date' }),
     a('null', [{ field: 'score', op: 'null' }], (f) => f.score === null),
@@ -279,8 +279,8 @@ export function defineStoreContract(
         ['anime', [{ field: 'episodes', dir: 'asc' }]],
         ['anime', [{ field: 'episodes', dir: 'desc' }]],
         ['anime', [{ field: 'rank', dir: 'asc' }, { field: 'mal_id', dir: 'desc' }]],
-        ['anime', [{ field: 'title', dir: 'asc' }]],
-        ['anime', [{ field: 'title', dir: 'desc' }]],
+        ['anime', [{ field: 'title_key', dir: 'asc' }]],
+        ['anime', [{ field: 'title_key', dir: 'desc' }]],
         ['anime', [{ field: 'start_date', dir: 'desc' }]],
         ['anime', [{ field: 'type', dir: 'asc' }, { field: 'members', dir: 'desc' }]],
         ['anime', [{ field: 'season', dir: 'desc' }]],
@@ -459,9 +459,9 @@ export function defineStoreContract(
         expect(await fresh.upsert('anime', [changed])).toBe(1);
         expect(json(await fresh.get('anime', old.mal_id))).toBe(json(changed));
         expect(await keys()).toEqual(first.map((r) => r.key));
-        const byTitle = await fresh.query('anime', { where: [{ field: 'title', op: 'eq', value: 'zzyzx replaced' }], offset: 0, limit: 5 });
+        const byTitle = await fresh.query('anime', { where: [{ field: 'title_key', op: 'eq', value: 'zzyzx replaced' }], offset: 0, limit: 5 });
         expect(keysOf(byTitle.data, 'anime')).toEqual([String(old.mal_id)]);
-        expect((await fresh.query('anime', { where: [{ field: 'title', op: 'eq', value: old.title.toLowerCase() }], offset: 0, limit: 5 })).total).toBe(0);
+        expect((await fresh.query('anime', { where: [{ field: 'title_key', op: 'eq', value: old.title.toLowerCase() }], offset: 0, limit: 5 })).total).toBe(0);
         const top = await fresh.query('anime', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 0, limit: 1 });
         expect(keysOf(top.data, 'anime')).toEqual([String(old.mal_id)]);
         expect(await (fresh as unknown as CatalogueStore).tally('anime', 'type', [{ field: 'type', op: 'eq', value: 'Music' }])).toEqual([['Music', 1]]);
@@ -481,7 +481,7 @@ export function defineStoreContract(
         expect(((await fresh.get('anime', newcomer.mal_id)) as Anime).title).toBe('Last Write');
         expect(((await fresh.get('anime', a.mal_id)) as Anime).title).toBe('Also Replaced');
         expect(await keys()).toEqual([...first.map((r) => r.key), String(newcomer.mal_id)]);
-        expect((await fresh.query('anime', { where: [{ field: 'title', op: 'prefix', value: 'first write' }], offset: 0, limit: 5 })).total).toBe(0);
+        expect((await fresh.query('anime', { where: [{ field: 'title_key', op: 'prefix', value: 'first write' }], offset: 0, limit: 5 })).total).toBe(0);
       });
 
       it('keeps collections apart: the same key in another collection is another record', async () => {

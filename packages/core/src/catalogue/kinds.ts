@@ -59,7 +59,7 @@ export const MANGA_STATUSES = {
 } as const;
 
 /** The `order_by` values both kinds take first, each the seam field (of `COLLECTIONS`) it orders by. */
-const LEADING_ORDER = { mal_id: 'mal_id', title: 'title', start_date: 'start_date', end_date: 'end_date' } as const;
+const LEADING_ORDER = { mal_id: 'mal_id', title: 'title_key', start_date: 'start_date', end_date: 'end_date' } as const;
 /** The `order_by` values both kinds take last. */
 const TRAILING_ORDER = {
   score: 'score',

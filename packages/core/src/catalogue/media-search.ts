@@ -38,7 +38,7 @@ export function searchWhere(spec: KindSpec, s: MediaSearch): Condition[] {
   const companies = (s as Partial<Record<KindSpec['companyParam'], number[]>>)[spec.companyParam];
   if (companies) where.push({ field: spec.companies, op: 'hasAny', values: companies });
   const letter = s.letter?.toLowerCase();
-  if (letter) where.push({ field: 'title', op: 'prefix', value: letter });
+  if (letter) where.push({ field: 'title_key', op: 'prefix', value: letter });
   if (s.startDate) where.push({ field: 'start_day', op: 'gte', value: s.startDate.first });
   if (s.endDate) where.push({ field: 'end_day', op: 'lte', value: s.endDate.last });
   return where;

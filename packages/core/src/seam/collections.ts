@@ -176,7 +176,10 @@ export function broadcastDay(a: Anime): string | null {
 function mediaFields<R extends Anime | Manga>(dates: (r: R) => { from: string | null; to: string | null }) {
   return {
     mal_id: common(malId<R>()),
-    title: text<R>((r) => r.title.toLowerCase(), true),
+    /** The lower-cased title: `order_by=title` and the `letter` filter. */
+    title_key: text<R>((r) => r.title.toLowerCase(), true),
+    /** The title as the record holds it, so that an id list including titles reads no record. */
+    title: own(text<R>((r) => r.title)),
     start_date: text<R>((r) => dates(r).from, true),
     end_date: text<R>((r) => dates(r).to, true),
     start_day: text<R>((r) => dates(r).from?.slice(0, 10) ?? null),

@@ -271,6 +271,13 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
     drop table ${s}.generation;`,
     then: (q, schema, s) => moveToCollectionTables(q, schema, s),
   },
+  // The `title` field of anime and manga is now the record's own title, so that an id list that
+  // includes titles reads a column instead of parsing every record (core's COLLECTIONS); the
+  // lower-cased key it held is `title_key`. Dropped here, both columns are added and filled again
+  // from the stored records by `syncTables` (internal/tables.ts), which runs right after.
+  (s) => `
+    alter table ${s}.anime drop column if exists title;
+    alter table ${s}.manga drop column if exists title;`,
 ];
 
 /**
