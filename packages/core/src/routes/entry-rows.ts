@@ -5,21 +5,25 @@
  * entry itself is never SFW-filtered; `sfw` filters the media it refers to (spec, SFW rule 3).
  * @module
  */
-import type { Catalogue } from '../store.js';
+import type { Catalogue, EntryParts, NamedParts } from '../store.js';
 import type { CatalogueRoute } from './context.js';
 import { entryNewsQuery, sfwQuery, subListQuery } from './params.js';
 import { byIdRow, subPageRow } from './rows.js';
 
 type Kind = 'anime' | 'manga';
-/** The catalogue's method of a kind: `getAnimeFull`, `getMangaFull`… */
-type Method<S extends string> = `get${'Anime' | 'Manga'}${S}`;
-type Call = (id: number, ...rest: never[]) => Promise<unknown>;
+type Call = (id: number, ...rest: unknown[]) => Promise<never>;
+/** The parts a kind's methods are named by (`EntryParts`, `NamedParts`). */
+type PartOf<N> = (N extends 'Anime' | 'Manga' ? keyof EntryParts<never, never, never, never, never> : keyof NamedParts<never, never, never, never, never>) & string;
 
-const method = <S extends string>(catalogue: Catalogue, kind: Kind, suffix: S) =>
-  (catalogue[`get${kind === 'anime' ? 'Anime' : 'Manga'}${suffix}` as Method<S> & keyof Catalogue] as unknown as Call).bind(catalogue) as (
-    id: number,
-    ...rest: unknown[]
-  ) => Promise<never>;
+/**
+ * The catalogue's method of a kind's part (`KindMethods`): `Full` of `Anime` is `getAnimeFull`.
+ * @param catalogue - The catalogue.
+ * @param name - The kind's name in the methods.
+ * @param suffix - The part.
+ */
+export const kindMethod = <N extends 'Anime' | 'Manga' | 'Character' | 'Person'>(catalogue: Catalogue, name: N, suffix: PartOf<N>): Call =>
+  (catalogue[`get${name}${suffix}` as keyof Catalogue] as unknown as Call).bind(catalogue);
+const method = (catalogue: Catalogue, kind: Kind, suffix: PartOf<'Anime' | 'Manga'>) => kindMethod(catalogue, kind === 'anime' ? 'Anime' : 'Manga', suffix);
 
 /** The sub-resources that take `sfw`: the media they list are filtered, never the entry. */
 const WITH_SFW = ['Full', 'Relations', 'Recommendations'] as const;

@@ -5,14 +5,13 @@
 import { animeDetailRoutes } from './anime-details.js';
 import { animeRoutes } from './anime.js';
 import { articleRoutes } from './articles.js';
-import { characterRoutes } from './characters.js';
 import type { CatalogueRoute } from './context.js';
 import { genreRoutes } from './genres.js';
 import { idsRoutes } from './ids.js';
 import { magazineRoutes } from './magazines.js';
 import { mangaRoutes } from './manga.js';
+import { namedRows } from './named.js';
 import { newsRoutes } from './news.js';
-import { peopleRoutes } from './people.js';
 import { producerRoutes } from './producers.js';
 import { randomRoutes } from './random.js';
 import { recommendationRoutes } from './recommendations.js';
@@ -33,8 +32,8 @@ export const catalogueRoutes: CatalogueRoute[] = [
   ...animeRoutes,
   ...animeDetailRoutes,
   ...mangaRoutes,
-  ...characterRoutes,
-  ...peopleRoutes,
+  ...namedRows('character'),
+  ...namedRows('person'),
   ...producerRoutes,
   ...magazineRoutes,
   ...genreRoutes,
