@@ -181,21 +181,17 @@ const episodeCalls = animeIds.flatMap((id) => [
  * The battery of the methods both kinds have (`EntryParts`), for the ids of one kind.
  * @param ids - The kind's ids, with unknown ones.
  */
-const partsBattery = (ids: number[]) => ({
-  '': () => perId(ids),
-  Full: () => perIdSfw(ids),
-  Relations: () => perIdSfw(ids),
-  Recommendations: () => perIdSfw(ids),
-  News: () => perIdPageSfw(ids),
-  Reviews: () => perIdReview(ids),
-  Stacks: () => perIdPage(ids),
-  Articles: () => perIdPage(ids),
-  Characters: () => perId(ids),
-  Pictures: () => perId(ids),
-  Statistics: () => perId(ids),
-  Moreinfo: () => perId(ids),
-  External: () => perId(ids),
-});
+const partsBattery = (ids: number[]) => {
+  // The parts by the arguments they take (as the entry rows group them).
+  const byArguments: Array<[readonly string[], (ids: number[]) => unknown[]]> = [
+    [['', 'Characters', 'Pictures', 'Statistics', 'Moreinfo', 'External'], perId],
+    [['Full', 'Relations', 'Recommendations'], perIdSfw],
+    [['News'], perIdPageSfw],
+    [['Reviews'], perIdReview],
+    [['Stacks', 'Articles'], perIdPage],
+  ];
+  return Object.fromEntries(byArguments.flatMap(([parts, battery]) => parts.map((part) => [part, () => battery(ids)])));
+};
 const named = (kind: string, battery: Record<string, unknown>) => Object.fromEntries(Object.entries(battery).map(([s, calls]) => [`get${kind}${s}`, calls]));
 
 /** Every method of the anime and manga sections, with its battery. */
