@@ -298,19 +298,6 @@ export interface IdsResult {
 }
 
 /**
- * Every endpoint's answer, computed in core from a `CatalogueStore`'s records (`catalogueOver`):
- * one method per endpoint. Methods about one record return `undefined` when the record does not
- * exist (the route answers 404). SFW modes on detail methods filter only the referenced media,
- * never the root (spec, SFW rule 3).
- *
- * @example
- * ```ts
- * const catalogue = catalogueOver(createMemoryStore(demoData));
- * const naruto = await catalogue.getAnime(20);
- * const cast = await catalogue.getAnimeCharacters(20);
- * ```
- */
-/**
  * What every anime and every manga answers, by the method name's suffix: the catalogue's method is
  * `get${Kind}${Suffix}` (`getAnime`, `getAnimeFull`, `getMangaFull`…). Each answers `undefined` when
  * the entry does not exist (the route answers 404).

@@ -1,7 +1,7 @@
 /**
  * Anime and manga: search, one entry, its `full` object and every sub-resource, id lists. The
- * methods both kinds have are written once (`kindMethods`) over the kind table (`kinds.ts`); anime
- * add the sub-resources only they have.
+ * methods both kinds have are written once (`entryParts`, named per kind) over the kind table
+ * (`kinds.ts`); anime add the sub-resources only they have.
  * @module
  */
 import { pageSlice } from '../paginate.js';

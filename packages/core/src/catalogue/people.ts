@@ -1,6 +1,7 @@
 /**
  * Characters and people: search, one record, its `full` object, appearances and work (SFW of the
- * referenced entries applied), voices, pictures and articles.
+ * referenced entries applied), voices, pictures and articles. What both kinds answer alike is
+ * written once (`namedParts`, named per kind).
  * @module
  */
 import { isShown, type SfwMode } from '../sfw.js';
