@@ -132,44 +132,48 @@ const COMMON_FILTERS: Array<[string, Partial<AnimeSearch> & Partial<MangaSearch>
   ['empty type list', { types: [] }],
 ];
 
+const producerId = 352;
+
+/** The filters both kinds take with values of their own: each filter's anime value, then its manga value. */
+const KIND_FILTERS: Array<[string, Partial<AnimeSearch>, Partial<MangaSearch>]> = [
+  ['one type', { types: ['TV'] }, { types: ['Manga'] }],
+  ['several types (OR)', { types: ['Movie', 'OVA', 'Music'] }, { types: ['Light Novel', 'Novel', 'One-shot'] }],
+  ['status running', { status: 'Currently Airing' }, { status: 'Publishing' }],
+  ['status upcoming or on hiatus', { status: 'Not yet aired' }, { status: 'On Hiatus' }],
+  ['exact score', { score: 8.04 }, { score: 7.27 }],
+  ['several genres (AND)', { genres: [1, 2] }, { genres: [1, 8] }],
+  ['letter digit', { letter: '0' }, { letter: '2' }],
+  ['start date year', { startDate: { first: '2010-01-01', last: '2010-12-31' } }, { startDate: { first: '1999-01-01', last: '1999-12-31' } }],
+  ['end date month', { endDate: { first: '2005-06-01', last: '2005-06-30' } }, { endDate: { first: '2019-01-01', last: '2019-01-31' } }],
+  [
+    'start and end date',
+    { startDate: { first: '2000-01-01', last: '2000-12-31' }, endDate: { first: '2012-01-01', last: '2012-12-31' } },
+    { startDate: { first: '1990-01-01', last: '1990-12-31' }, endDate: { first: '2005-01-01', last: '2005-12-31' } },
+  ],
+  [
+    'everything at once',
+    { sfw: 'normal', types: ['TV'], minScore: 6, genres: [1], genresExclude: [9], approval: 'all' },
+    { sfw: 'normal', types: ['Manga'], minScore: 7, genres: [1], genresExclude: [9], magazines: [83, 1, 23], approval: 'all' },
+  ],
+  ['nothing matches', { types: ['TV'], status: 'Not yet aired', minScore: 9.9 }, { types: ['Manga'], status: 'On Hiatus', minScore: 9.9 }],
+];
+
+/** The demo anime filters: every filter of `GET /v1/anime`, alone and together. */
+const FILTERS: Array<[string, Partial<AnimeSearch>]> = [
+  ...COMMON_FILTERS,
+  ...KIND_FILTERS.map(([name, anime]): [string, Partial<AnimeSearch>] => [name, anime]),
+  ['one rating', { ratings: ['PG-13 - Teens 13 or older'] }],
+  ['several ratings (OR)', { ratings: ['R+ - Mild Nudity', 'Rx - Hentai', 'G - All Ages'] }],
+  ['one producer (producers, studios, licensors)', { producers: [producerId] }],
+  ['several producers (ANY)', { producers: [producerId, 37, 1] }],
+];
+
 /** The demo manga filters: every filter of `GET /v1/manga`, alone and together. */
 const MANGA_FILTERS: Array<[string, Partial<MangaSearch>]> = [
   ...COMMON_FILTERS,
-  ['one type', { types: ['Manga'] }],
-  ['several types (OR)', { types: ['Light Novel', 'Novel', 'One-shot'] }],
-  ['status publishing', { status: 'Publishing' }],
-  ['status on hiatus', { status: 'On Hiatus' }],
-  ['exact score', { score: 7.27 }],
-  ['several genres (AND)', { genres: [1, 8] }],
+  ...KIND_FILTERS.map(([name, , manga]): [string, Partial<MangaSearch>] => [name, manga]),
   ['one magazine', { magazines: [83] }],
   ['several magazines (ANY)', { magazines: [83, 23, 1] }],
-  ['letter digit', { letter: '2' }],
-  ['start date year', { startDate: { first: '1999-01-01', last: '1999-12-31' } }],
-  ['end date month', { endDate: { first: '2019-01-01', last: '2019-01-31' } }],
-  ['start and end date', { startDate: { first: '1990-01-01', last: '1990-12-31' }, endDate: { first: '2005-01-01', last: '2005-12-31' } }],
-  ['everything at once', { sfw: 'normal', types: ['Manga'], minScore: 7, genres: [1], genresExclude: [9], magazines: [83, 1, 23], approval: 'all' }],
-  ['nothing matches', { types: ['Manga'], status: 'On Hiatus', minScore: 9.9 }],
-];
-
-const producerId = 352;
-const FILTERS: Array<[string, Partial<AnimeSearch>]> = [
-  ...COMMON_FILTERS,
-  ['one type', { types: ['TV'] }],
-  ['several types (OR)', { types: ['Movie', 'OVA', 'Music'] }],
-  ['status airing', { status: 'Currently Airing' }],
-  ['status upcoming', { status: 'Not yet aired' }],
-  ['one rating', { ratings: ['PG-13 - Teens 13 or older'] }],
-  ['several ratings (OR)', { ratings: ['R+ - Mild Nudity', 'Rx - Hentai', 'G - All Ages'] }],
-  ['exact score', { score: 8.04 }],
-  ['several genres (AND)', { genres: [1, 2] }],
-  ['one producer (producers, studios, licensors)', { producers: [producerId] }],
-  ['several producers (ANY)', { producers: [producerId, 37, 1] }],
-  ['letter digit', { letter: '0' }],
-  ['start date year', { startDate: { first: '2010-01-01', last: '2010-12-31' } }],
-  ['end date month', { endDate: { first: '2005-06-01', last: '2005-06-30' } }],
-  ['start and end date', { startDate: { first: '2000-01-01', last: '2000-12-31' }, endDate: { first: '2012-01-01', last: '2012-12-31' } }],
-  ['everything at once', { sfw: 'normal', types: ['TV'], minScore: 6, genres: [1], genresExclude: [9], approval: 'all' }],
-  ['nothing matches', { types: ['TV'], status: 'Not yet aired', minScore: 9.9 }],
 ];
 
 /** What the searches of one kind are compared by, in both stores. */
