@@ -383,19 +383,18 @@ export function defineCatalogueContract(
       const ranked: Expect = { key: 'rank', sort: 'asc', keep: (e) => e.rank !== null };
       const byPopularity: Expect = { key: 'popularity', sort: 'asc', keep: (e) => e.popularity !== null };
       const byFavorites: Expect = { key: 'favorites', sort: 'desc', keep: () => true };
+      /** The filters both kinds take, then each kind's running and upcoming lists. */
+      const shared = { plain: ranked, bypopularity: byPopularity, favorite: byFavorites };
+      const upcoming = (status: string): Expect => ({ key: 'members', sort: 'desc', keep: (e) => e.status === status });
       const TOP_ANIME: Record<string, Expect> = {
-        plain: ranked,
+        ...shared,
         airing: { key: 'score', sort: 'desc', keep: (e) => (e as Anime).airing },
-        upcoming: { key: 'members', sort: 'desc', keep: (e) => e.status === 'Not yet aired' },
-        bypopularity: byPopularity,
-        favorite: byFavorites,
+        upcoming: upcoming('Not yet aired'),
       };
       const TOP_MANGA: Record<string, Expect> = {
-        plain: ranked,
+        ...shared,
         publishing: { key: 'members', sort: 'desc', keep: (e) => (e as Manga).publishing },
-        upcoming: { key: 'members', sort: 'desc', keep: (e) => e.status === 'Not yet published' },
-        bypopularity: byPopularity,
-        favorite: byFavorites,
+        upcoming: upcoming('Not yet published'),
       };
       /** Every page of a list at 25 a page, checked page by page, and the whole list. */
       async function pages<T extends Media>(fetchPage: (p: Paging) => Promise<Page<T>>): Promise<{ data: T[]; total: number }> {
