@@ -6,7 +6,7 @@
 import type { Catalogue } from '../store.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { BY_ID, searchNamed } from './named.js';
-import { ALL, owner } from './shared.js';
+import { ALL, guarded, owner } from './shared.js';
 
 /** Genres by category (`genres`, `explicit_genres`, `themes`, `demographics`), then id. */
 const GENRE_ORDER: readonly OrderKey[] = [{ field: 'category_order', dir: 'asc' }, BY_ID];
@@ -27,9 +27,7 @@ export function producerMethods(records: CatalogueStore): ProducerMethods {
       const p = await records.get('producers', id);
       return p && { ...p, external: await external(id) };
     },
-    async getProducerExternal(id) {
-      return (await records.get('producers', id)) ? external(id) : undefined;
-    },
+    getProducerExternal: guarded(records, 'producers')(external),
     searchMagazines: (s) => searchNamed(records, 'magazines', s),
     async listGenres(kind, category) {
       const where: Condition[] = [{ field: 'kind', op: 'eq', value: kind }];
