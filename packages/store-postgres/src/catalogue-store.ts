@@ -9,7 +9,8 @@
  * selections and tallies become SQL over those columns (`internal/conditions.ts`), with the
  * meaning core's `seam/evaluate.ts` gives them. `search` uses `pg_trgm` over each record's folded
  * search texts (`internal/search.ts`). A `tally` of a whole collection by a field core marks
- * `counted` reads counts that triggers keep as records are written; a plain field (`FieldSpec.plain`)
+ * `counted` reads counts that triggers keep as records are written, and so does the total of a list
+ * whose conditions test only `grouped` fields; a plain field (`FieldSpec.plain`)
  * is selected from its column, without reading the record.
  * @module
  */
@@ -28,13 +29,14 @@ import {
   type RecordKey,
   type RecordQuery,
   type CatalogueStore,
+  type Condition,
   type Tally,
 } from '@catalogue-api/core';
 import { connectionOptions, guardStore, toTimeoutMs } from './internal/availability.js';
 import { fieldType, orderSql, Params, whereSql } from './internal/conditions.js';
 import { migrateCatalogueSchema } from './internal/migrations.js';
 import { hitsSql, rankSql } from './internal/search.js';
-import { countedFields, countsTable, isArrayType, isSearchable, quoteIdentifier, tableName, writeRecords } from './internal/tables.js';
+import { countedFields, countsTable, groupedFields, groupsTable, isArrayType, isSearchable, quoteIdentifier, tableName, writeRecords } from './internal/tables.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -151,6 +153,18 @@ function selected(collection: CollectionName, select: readonly string[], row: Re
 }
 
 /**
+ * Whether every condition tests a field the store keeps group counts of (`FieldSpec.grouped`), so
+ * that the matches can be counted from `<table>_groups` (none: the whole collection).
+ */
+function testsGroupedOnly(collection: CollectionName, where: readonly Condition[] | undefined): boolean {
+  const grouped = groupedFields(collection);
+  if (grouped.length === 0) return false;
+  const names = new Set(grouped.map(([name]) => name));
+  const only = (conditions: readonly Condition[]): boolean => conditions.every((c) => (c.op === 'any' ? c.of.every(only) : names.has(c.field)));
+  return only(where ?? []);
+}
+
+/**
  * Creates the store. Call `migrate()` once before first use (it is cheap when up to date).
  * A lost or refused connection, or a database that is shutting down or out of connections, makes
  * any method throw core's `StoreUnavailableError` (its `cause` the driver's error), which the app
@@ -219,7 +233,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       from = `h join ${table(collection)} t on t.key = h.key`;
       if (!q.orderBy) order = rankSql(collection);
     }
-    const count = q.count === false ? 'select 0 as total' : `select count(*) as total from ${from} where ${where}`;
+    const count =
+      q.count === false
+        ? 'select 0 as total'
+        : !hits && testsGroupedOnly(collection, q.where)
+          ? // Kept as records are written (`internal/tables.ts`), in columns named as the table's.
+            `select coalesce(sum(t.n), 0) as total from ${s}.${quoteIdentifier(groupsTable(collection))} t where ${where}`
+          : `select count(*) as total from ${from} where ${where}`;
     if (limit === 0) {
       const [row] = await sql.unsafe<{ total: Count }[]>(`${hits}${count}`, p.values as never[]);
       return { data: [], total: Number(row?.total ?? 0) };
@@ -237,12 +257,14 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         p.values as never[],
       );
       const columns = select.map((_, i) => row![`a${i}`] ?? []);
-      // A loop, not `Object.fromEntries`: 70k records of one field cost 25 ms that way, 1-4 ms this.
-      const data = columns[0]!.map((_, n) => {
+      // Plain loops: for 70k records of one field, `Object.fromEntries` cost 25 ms, a `forEach`
+      // per record 8 ms, these 1 ms.
+      const data = new Array<Record<string, unknown>>(columns[0]!.length);
+      for (let n = 0; n < data.length; n++) {
         const record: Record<string, unknown> = {};
-        select.forEach((f, i) => (record[f] = columns[i]![n]));
-        return record;
-      });
+        for (let i = 0; i < select.length; i++) record[select[i]!] = columns[i]![n];
+        data[n] = record;
+      }
       return { data: data as CollectionRecord<C>[], total: Number(row!.total) };
     }
     const columns = select ? selectedSql(collection, select, p) : 't.record';

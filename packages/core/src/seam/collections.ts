@@ -87,6 +87,13 @@ export interface FieldSpec<R> {
    * every record's row.
    */
   readonly common?: boolean;
+  /**
+   * Whether it is a scalar that takes only a few values across the collection (type, status,
+   * approval, SFW class, rating): a store may keep how many records hold each combination of such
+   * fields, so that the total of a list whose conditions test only them is read from a few rows
+   * instead of counted over every match.
+   */
+  readonly grouped?: boolean;
 }
 
 /** How one collection is stored and queried. */
@@ -116,6 +123,8 @@ const own = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, plain: true });
 const counted = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, counted: true });
 /** Marks a field most lists test or select (`FieldSpec.common`). */
 const common = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, common: true });
+/** Marks a scalar field of a few values (`FieldSpec.grouped`). */
+const grouped = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, grouped: true });
 const malId = <R extends { mal_id: number }>() => own(int<R>((r) => r.mal_id, true));
 const asc = (field: string): OrderKey => ({ field, dir: 'asc' });
 const desc = (field: string): OrderKey => ({ field, dir: 'desc' });
@@ -190,11 +199,11 @@ function mediaFields<R extends Anime | Manga>(dates: (r: R) => { from: string | 
     popularity: common(own(int<R>((r) => r.popularity, true))),
     members: own(int<R>((r) => r.members, true)),
     favorites: own(int<R>((r) => r.favorites, true)),
-    type: common(own(text<R>((r) => r.type))),
-    status: common(own(text<R>((r) => r.status))),
-    approved: common(own(bool<R>((r) => r.approved))),
+    type: grouped(common(own(text<R>((r) => r.type)))),
+    status: grouped(common(own(text<R>((r) => r.status)))),
+    approved: grouped(common(own(bool<R>((r) => r.approved)))),
     /** 0 safe, 1 Ecchi (hidden in strict mode), 2 adult (hidden whenever SFW is on): `sfwClass`. */
-    sfw: common(int<R>((r) => sfwClass(r))),
+    sfw: grouped(common(int<R>((r) => sfwClass(r)))),
     /** Every genre, explicit genre, theme and demographic id. */
     tags: counted(ints<R>((r) => idsOf(r.genres, r.explicit_genres, r.themes, r.demographics))),
   };
@@ -233,8 +242,8 @@ const byOwner = <R>(value: (r: R) => string): FieldSpec<R> => owners((r) => [val
 export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<CollectionRecord<C>> } = {
   anime: mediaCollection<Anime>(animeInputSchema, (a) => a.aired, {
     episodes: own(int((a) => a.episodes, true)),
-    rating: own(text((a) => a.rating)),
-    airing: common(own(bool((a) => a.airing))),
+    rating: grouped(own(text((a) => a.rating))),
+    airing: grouped(common(own(bool((a) => a.airing)))),
     /** Every producer, studio and licensor id. */
     companies: ints((a) => idsOf(a.producers, a.studios, a.licensors)),
     season: counted(text(premiere)),
@@ -243,7 +252,7 @@ export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<Colle
   manga: mediaCollection<Manga>(mangaInputSchema, (m) => m.published, {
     chapters: own(int((m) => m.chapters, true)),
     volumes: own(int((m) => m.volumes, true)),
-    publishing: common(own(bool((m) => m.publishing))),
+    publishing: grouped(common(own(bool((m) => m.publishing)))),
     magazines: ints((m) => idsOf(m.serializations)),
   }),
   characters: {

@@ -7,7 +7,8 @@
  * has `<table>_texts` (its folded search texts, `pg_trgm`-indexed), a `_prefixes` column (the one-
  * and two-letter word prefixes of those texts) and a `<table>_text_matches` function.
  * A collection with `counted` fields has `<table>_counts` (how many records hold each value of
- * each), kept by statement-level triggers from each write's transition tables.
+ * each), one with `grouped` fields `<table>_groups` (how many hold each combination of their
+ * values), both kept by statement-level triggers from each write's transition tables.
  *
  * {@link syncTables} brings a schema's tables up to `COLLECTIONS` on every `migrate()`: a collection
  * or field core adds gets its table or column (filled from the stored records) and indexes, without
@@ -169,55 +170,127 @@ export function countedFields(collection: CollectionName): Array<[string, FieldS
 /** The table of a collection's kept counts: one row per counted field and value. */
 export const countsTable = (collection: CollectionName): string => `${tableName(collection)}_counts`;
 
-/** What the rows of `rows` add to each count (`sign` 1), or take from it (-1): `field`, `value` (as text), `d`. */
-function contributions(collection: CollectionName, rows: string, sign: 1 | -1): string {
-  return countedFields(collection)
-    .map(([name, spec]) => {
-      const column = `${rows}.${quoteIdentifier(name)}`;
-      return isArrayType(spec.type)
-        ? `select '${name}' as field, v::text as value, ${sign} as d from ${rows} cross join unnest(${column}) v`
-        : `select '${name}' as field, ${column}::text as value, ${sign} as d from ${rows} where ${column} is not null`;
-    })
-    .join(' union all ');
+/**
+ * The fields of a collection whose combinations the store counts (`FieldSpec.grouped`), so that
+ * the total of a list testing only them sums a few rows instead of counting every match.
+ * @param collection - The collection.
+ */
+export function groupedFields(collection: CollectionName): Array<[string, FieldSpec<unknown>]> {
+  return fieldsOf(collection).filter(([, spec]) => spec.grouped === true && !isArrayType(spec.type));
 }
 
-/** Adds what `changes` (`field`, `value`, `d` rows) add up to, per value, to the kept counts; values in a fixed order, so that concurrent writers lock rows alike. */
-const addCounts = (counts: string, changes: string) => `
-    insert into ${counts} as c (field, value, n)
-    select field, value, sum(d) from (${changes}) x group by field, value having sum(d) <> 0 order by field, value
-    on conflict (field, value) do update set n = c.n + excluded.n;`;
+/** The table of a collection's kept group counts: one row per combination of its grouped fields' values, with the same columns. */
+export const groupsTable = (collection: CollectionName): string => `${tableName(collection)}_groups`;
 
 /**
- * The statement-level triggers that keep a collection's counts as its records are written: each
- * insert, update or delete statement adds its rows' values once, from its transition tables.
+ * A table of counts that a collection's triggers keep as its records are written: each insert,
+ * update or delete statement adds what its rows contribute once, from its transition tables.
  */
-function countTriggers(s: string, collection: CollectionName): Array<{ name: string; source: string; trigger: string }> {
-  const t = tableName(collection);
-  const table = `${s}.${quoteIdentifier(t)}`;
-  const counts = `${s}.${quoteIdentifier(countsTable(collection))}`;
-  const ops = [
-    { op: 'insert', referencing: 'new table as new_rows', changes: contributions(collection, 'new_rows', 1) },
-    { op: 'update', referencing: 'old table as old_rows new table as new_rows', changes: `${contributions(collection, 'new_rows', 1)} union all ${contributions(collection, 'old_rows', -1)}` },
-    { op: 'delete', referencing: 'old table as old_rows', changes: contributions(collection, 'old_rows', -1) },
-  ];
-  return ops.map(({ op, referencing, changes }) => {
-    const name = `${t}_count_${op}`;
-    const source = `begin${addCounts(counts, changes)}
-    return null;
-  end`;
-    return {
-      name,
-      source,
-      trigger: `create trigger ${quoteIdentifier(name)} after ${op} on ${table} referencing ${referencing} for each statement execute function ${s}.${quoteIdentifier(name)}()`,
-    };
-  });
+interface KeptCounts {
+  /** The table (unquoted). */
+  name: string;
+  /** Its `create table` statement. */
+  create: string;
+  /** Its triggers: the function's name and source, and the `create trigger` statement. */
+  triggers: Array<{ name: string; source: string; trigger: string }>;
+  /** The statements that count every record again, replacing what it holds. */
+  recount: string[];
 }
 
-/** Counts a collection's records again from its columns, replacing the kept counts. */
-const recountSql = (s: string, collection: CollectionName) => {
-  const counts = `${s}.${quoteIdentifier(countsTable(collection))}`;
-  return [`delete from ${counts}`, addCounts(counts, contributions(collection, `${s}.${quoteIdentifier(tableName(collection))}`, 1))];
-};
+/** What makes a {@link KeptCounts} table: see {@link keptTables}. */
+interface KeptSpec {
+  /** The table (unquoted). */
+  name: string;
+  /** Its column definitions, parenthesized. */
+  columns: string;
+  /** `count` or `group`: its triggers are `<collection table>_<kind>_<insert|update|delete>`. */
+  kind: string;
+  /**
+   * What rows add to the counts, or take from them.
+   * @param rows - A table or transition table of the collection.
+   * @param sign - 1 for rows written, -1 for rows replaced or deleted.
+   */
+  contributions(rows: string, sign: 1 | -1): string;
+  /**
+   * The statement that adds changes (rows of `contributions`) up into the counts.
+   * @param changes - The changes, as a query.
+   */
+  add(changes: string): string;
+}
+
+/** A kept table's statements: its table, its triggers, its recount. */
+function keptCounts(s: string, collection: CollectionName, { name, columns, kind, contributions, add }: KeptSpec): KeptCounts {
+  const t = tableName(collection);
+  const ops = [
+    { op: 'insert', referencing: 'new table as new_rows', changes: contributions('new_rows', 1) },
+    { op: 'update', referencing: 'old table as old_rows new table as new_rows', changes: `${contributions('new_rows', 1)} union all ${contributions('old_rows', -1)}` },
+    { op: 'delete', referencing: 'old table as old_rows', changes: contributions('old_rows', -1) },
+  ];
+  const triggers = ops.map(({ op, referencing, changes }) => {
+    const trigger = `${t}_${kind}_${op}`;
+    return {
+      name: trigger,
+      source: `begin${add(changes)}
+    return null;
+  end`,
+      trigger: `create trigger ${quoteIdentifier(trigger)} after ${op} on ${s}.${quoteIdentifier(t)} referencing ${referencing} for each statement execute function ${s}.${quoteIdentifier(trigger)}()`,
+    };
+  });
+  const table = `${s}.${quoteIdentifier(name)}`;
+  return { name, create: `create table ${table} ${columns}`, triggers, recount: [`delete from ${table}`, add(contributions(`${s}.${quoteIdentifier(t)}`, 1))] };
+}
+
+/**
+ * The counts a collection keeps: per value of each counted field (`<table>_counts`: `field`,
+ * `value` as text, `n`), and per combination of its grouped fields (`<table>_groups`: `grp`, the
+ * combination as JSON text, the grouped fields' own columns, `n`; a combination no record holds
+ * stays at 0). Changes are added in a fixed order, so that concurrent writers lock rows alike.
+ */
+function keptTables(s: string, collection: CollectionName): KeptCounts[] {
+  const kept: KeptCounts[] = [];
+  const counted = countedFields(collection);
+  if (counted.length > 0) {
+    const counts = `${s}.${quoteIdentifier(countsTable(collection))}`;
+    kept.push(
+      keptCounts(s, collection, {
+        name: countsTable(collection),
+        columns: '(field text collate "C" not null, value text collate "C" not null, n bigint not null, primary key (field, value))',
+        kind: 'count',
+        contributions: (rows, sign) =>
+          counted
+            .map(([name, spec]) => {
+              const column = `${rows}.${quoteIdentifier(name)}`;
+              return isArrayType(spec.type)
+                ? `select '${name}' as field, v::text as value, ${sign} as d from ${rows} cross join unnest(${column}) v`
+                : `select '${name}' as field, ${column}::text as value, ${sign} as d from ${rows} where ${column} is not null`;
+            })
+            .join(' union all '),
+        add: (changes) => `
+    insert into ${counts} as c (field, value, n)
+    select field, value, sum(d) from (${changes}) x group by field, value having sum(d) <> 0 order by field, value
+    on conflict (field, value) do update set n = c.n + excluded.n;`,
+      }),
+    );
+  }
+  const grouped = groupedFields(collection);
+  if (grouped.length > 0) {
+    const groups = `${s}.${quoteIdentifier(groupsTable(collection))}`;
+    const columns = grouped.map(([name]) => quoteIdentifier(name)).join(', ');
+    kept.push(
+      keptCounts(s, collection, {
+        name: groupsTable(collection),
+        columns: `(grp text collate "C" primary key, ${grouped.map(([name, spec]) => `${quoteIdentifier(name)} ${COLUMN_TYPES[spec.type]}`).join(', ')}, n bigint not null)`,
+        kind: 'group',
+        contributions: (rows, sign) => `select ${columns}, ${sign} as d from ${rows}`,
+        add: (changes) => `
+    insert into ${groups} as g (grp, ${columns}, n)
+    select json_build_array(${columns})::text, ${columns}, sum(d) from (${changes}) x group by ${columns} having sum(d) <> 0 order by 1
+    on conflict (grp) do update set n = g.n + excluded.n;`,
+      }),
+    );
+  }
+  return kept;
+}
 
 /**
  * The narrow index of a collection's common fields (`FieldSpec.common`), if it has any. A list's
@@ -255,7 +328,7 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
   const have = await existing(q, schema);
   const statements: string[] = [];
   const refill = new Set<CollectionName>();
-  const recount = new Set<CollectionName>();
+  const recount = new Set<KeptCounts>();
   for (const collection of COLLECTION_NAMES) {
     const t = tableName(collection);
     const table = `${s}.${quoteIdentifier(t)}`;
@@ -318,17 +391,16 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
       }
       if (!have.functions.has(`${t}_text_matches`)) statements.push(textMatchesFunction(s, t));
     }
-    if (countedFields(collection).length > 0) {
-      const counts = countsTable(collection);
-      if (!have.columns.has(counts)) {
-        statements.push(`create table ${s}.${quoteIdentifier(counts)} (field text collate "C" not null, value text collate "C" not null, n bigint not null, primary key (field, value))`);
-        recount.add(collection);
+    for (const kept of keptTables(s, collection)) {
+      if (!have.columns.has(kept.name)) {
+        statements.push(kept.create);
+        recount.add(kept);
       }
-      for (const { name, source, trigger } of countTriggers(s, collection)) {
+      for (const { name, source, trigger } of kept.triggers) {
         // A function whose text differs counts other fields: replaced, and the counts made anew.
         if (have.functions.get(name) !== source) {
           statements.push(`create or replace function ${s}.${quoteIdentifier(name)}() returns trigger language plpgsql as $f$${source}$f$`);
-          recount.add(collection);
+          recount.add(kept);
         }
         if (!have.triggers.has(name)) statements.push(trigger);
       }
@@ -346,7 +418,7 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
       after = Number(rows.at(-1)!.seq);
     }
   }
-  for (const collection of recount) for (const statement of recountSql(s, collection)) await q.unsafe(statement);
+  for (const kept of recount) for (const statement of kept.recount) await q.unsafe(statement);
 }
 
 /**
