@@ -31,7 +31,9 @@ import { ndjsonOf } from './lib/ndjson.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: options } = parseArgs({ options: { json: { type: 'boolean' }, requests: { type: 'string' }, reimport: { type: 'boolean' } } });
-const requests = Number(options.requests ?? 40);
+// A p99 needs at least 100 samples to be anything but the slowest one: over 40, one pause of the
+// host fails a route. Over 200 it is the third slowest, by nearest rank (`bench/lib/battery.ts`).
+const requests = Number(options.requests ?? 200);
 const url = process.env.DATABASE_URL;
 if (!url) {
   console.error('DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test).');
@@ -191,7 +193,7 @@ await store.upsert('anime', changed);
 for (const instance of [a, b]) instance.child.kill('SIGTERM');
 await store.close();
 
-const result = { imported, startMs: a.startMs, rssMb, routes: rows, secondInstance: { compared: compared.length, differing }, upsert: { records: changed.length, visibleOnBoth: visible } };
+const result = { imported, requests, startMs: a.startMs, rssMb, routes: rows, secondInstance: { compared: compared.length, differing }, upsert: { records: changed.length, visibleOnBoth: visible } };
 if (options.json) console.log(JSON.stringify(result));
 else {
   console.log('| route | first answer (ms) | p50 (ms) | p99 (ms) | statuses |\n|---|---|---|---|---|');
