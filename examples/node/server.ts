@@ -14,7 +14,6 @@
  */
 import { serve } from '@catalogue-api/adapter-node';
 import { combineApps, createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
-import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
 import { createExampleGateway } from './gateway-env.js';
 import { createExampleOperations } from './observability.js';
@@ -26,19 +25,21 @@ const hostname = process.env.HOST ?? '127.0.0.1';
 const maxConnections = process.env.MAX_CONNECTIONS ? Number(process.env.MAX_CONNECTIONS) : undefined;
 
 const storeTimeoutMs = process.env.STORE_TIMEOUT_MS ? Number(process.env.STORE_TIMEOUT_MS) : undefined;
+// The embedded demo data takes ~100 MB once loaded: read only when it is served, or seeds an empty database.
+const demoData = async () => (await import('@catalogue-api/demo-data')).demoData;
 const database = process.env.DATABASE_URL
   ? createPostgresStore({ url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA, timeoutMs: storeTimeoutMs })
   : undefined;
 if (database) {
   await database.migrate();
   // Several instances may start at once on an empty database; seeding is an idempotent upsert.
-  if ((await database.count('anime')) === 0) await database.seed(demoData);
+  if ((await database.count('anime')) === 0) await database.seed(await demoData());
 }
 const gateway = createExampleGateway(process.env);
 const ops = createExampleOperations(process.env, gateway.options.trustProxy ?? false);
 const app = createCatalogueApp({
   gateway: gateway.options,
-  store: ops.instrument(database ?? createMemoryStore(demoData)),
+  store: ops.instrument(database ?? createMemoryStore(await demoData())),
   storeTimeoutMs,
   deprecation: ops.deprecation,
 });
