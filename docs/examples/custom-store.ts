@@ -78,6 +78,12 @@ export function createMapStore(): CatalogueStore {
       return { data: data as CollectionRecord<C>[], total: rows.length };
     },
 
+    async pluck(collection, field, q) {
+      // A store with columns reads the one field of every match; this one picks it off the records.
+      const { data } = await this.query(collection, { ...q, select: [field] });
+      return data.map((record) => (record as Record<string, unknown>)[field]);
+    },
+
     async tally(collection, field, where) {
       const counts = new Map<number | string, number>();
       for (const row of rowsOf(collection).values()) {

@@ -484,6 +484,15 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
       for (let i = start; i < end; i++) data.push(pick(c.records[slots[i]!], q.select));
       return { data: data as CollectionRecord<C>[], total: slots.length };
     },
+    async pluck(collection, field, q) {
+      const c = of(collection);
+      const slots = matches(c, q);
+      const start = Math.max(0, q.offset);
+      const end = Math.min(slots.length, start + Math.max(0, q.limit));
+      const values: unknown[] = [];
+      for (let i = start; i < end; i++) values.push((c.records[slots[i]!] as Record<string, unknown>)[field]);
+      return values;
+    },
     async tally(collection, field, where) {
       const c = of(collection);
       if (where && where.length > 0) return [...tallied(c, field, where)] as Tally;

@@ -26,6 +26,7 @@ import {
   type CollectionRecord,
   type FieldSpec,
   type Page,
+  type PluckQuery,
   type RecordKey,
   type RecordQuery,
   type CatalogueStore,
@@ -120,7 +121,7 @@ function collectionNamed(name: string): CollectionName {
 }
 
 /** Checks a page's `offset` and `limit`. */
-function slice(q: RecordQuery): { offset: number; limit: number } {
+function slice(q: PluckQuery): { offset: number; limit: number } {
   const ok = (n: number) => Number.isSafeInteger(n) && n >= 0;
   if (!ok(q.offset) || !ok(q.limit)) throw new RangeError(`offset and limit must be integers of 0 or more, got ${q.offset} and ${q.limit}`);
   return { offset: q.offset, limit: q.limit };
@@ -216,10 +217,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     return wanted.map((k) => byKey.get(k));
   }
 
-  async function query<C extends CollectionName>(collection: C, q: RecordQuery): Promise<Page<CollectionRecord<C>>> {
-    const { offset, limit } = slice(q);
-    const p = new Params();
-    const select = q.select;
+  /** A query's conditions, rows, order and search hits as SQL; `undefined` when its search has nothing to match. */
+  function partsOf(collection: CollectionName, q: PluckQuery, p: Params): { where: string; from: string; order: string; hits: string } | undefined {
     const where = whereSql(collection, q.where, p);
     let from = `${table(collection)} t`;
     let order = `${orderSql(collection, q.orderBy)} t.seq`;
@@ -228,11 +227,58 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       if (!isSearchable(collection)) throw new TypeError(`${collection} is not searchable`);
       const folded = normalizeTitle(q.search);
       // Nothing to match (e.g. only punctuation): core's search index finds nothing either.
-      if (!folded) return { data: [], total: 0 };
+      if (!folded) return undefined;
       hits = `with h as materialized (${hitsSql(s, collection, folded, p)}) `;
       from = `h join ${table(collection)} t on t.key = h.key`;
       if (!q.orderBy) order = rankSql(collection);
     }
+    return { where, from, order, hits };
+  }
+
+  /**
+   * Plain fields of every match (an id list, the ids SFW hides), one array per field: one scan,
+   * each column read back as one JSON array (one `JSON.parse`, where a PostgreSQL array is parsed
+   * element by element) instead of a row per match. The arrays take the rows in the order the
+   * subquery gives them (https://www.postgresql.org/docs/current/functions-aggregate.html):
+   * `json_agg(… order by …)` would sort every match again, even off an index in that order.
+   */
+  async function columnsOf(collection: CollectionName, q: PluckQuery, select: readonly string[]): Promise<{ total: number; columns: unknown[][] }> {
+    const p = new Params();
+    const parts = partsOf(collection, q, p);
+    if (!parts) return { total: 0, columns: select.map(() => []) };
+    const { where, from, order, hits } = parts;
+    const picked = select.map((f, i) => `t.${quoteIdentifier(f)} as c${i}`).join(', ');
+    const arrays = select.map((_, i) => `json_agg(s.c${i}) as a${i}`).join(', ');
+    const [row] = await sql.unsafe<Array<{ total: Count } & Record<string, unknown[] | null>>>(
+      `${hits}select count(*) as total, ${arrays} from (select ${picked} from ${from} where ${where} order by ${order}) s`,
+      p.values as never[],
+    );
+    return { total: Number(row!.total), columns: select.map((_, i) => row![`a${i}`] ?? []) };
+  }
+
+  /** Whether a query asks for every match, in plain fields only: see {@link columnsOf}. */
+  const wholeColumns = (collection: CollectionName, q: PluckQuery, select: readonly string[]) =>
+    q.offset === 0 && q.limit >= WHOLE && select.every((f) => isPlain(collection, f));
+
+  async function query<C extends CollectionName>(collection: C, q: RecordQuery): Promise<Page<CollectionRecord<C>>> {
+    const { offset, limit } = slice(q);
+    const select = q.select;
+    if (select && wholeColumns(collection, q, select)) {
+      const { total, columns } = await columnsOf(collection, q, select);
+      // Plain loops: for 70k records of one field, `Object.fromEntries` cost 25 ms, a `forEach`
+      // per record 8 ms, these 1 ms.
+      const data = new Array<Record<string, unknown>>(columns[0]!.length);
+      for (let n = 0; n < data.length; n++) {
+        const record: Record<string, unknown> = {};
+        for (let i = 0; i < select.length; i++) record[select[i]!] = columns[i]![n];
+        data[n] = record;
+      }
+      return { data: data as CollectionRecord<C>[], total };
+    }
+    const p = new Params();
+    const parts = partsOf(collection, q, p);
+    if (!parts) return { data: [], total: 0 };
+    const { where, from, order, hits } = parts;
     const count =
       q.count === false
         ? 'select 0 as total'
@@ -243,29 +289,6 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     if (limit === 0) {
       const [row] = await sql.unsafe<{ total: Count }[]>(`${hits}${count}`, p.values as never[]);
       return { data: [], total: Number(row?.total ?? 0) };
-    }
-    if (select && offset === 0 && limit >= WHOLE && select.every((f) => isPlain(collection, f))) {
-      // Every match, of columns only (an id list, the ids SFW hides): one scan, each column read
-      // back as one JSON array (one `JSON.parse`, where a PostgreSQL array is parsed element by
-      // element) instead of a row per match. The arrays take the rows in the order the subquery
-      // gives them (https://www.postgresql.org/docs/current/functions-aggregate.html): `json_agg(…
-      // order by …)` would sort every match again, even off an index in that order.
-      const picked = select.map((f, i) => `t.${quoteIdentifier(f)} as c${i}`).join(', ');
-      const arrays = select.map((_, i) => `json_agg(s.c${i}) as a${i}`).join(', ');
-      const [row] = await sql.unsafe<Array<{ total: Count } & Record<string, unknown[] | null>>>(
-        `${hits}select count(*) as total, ${arrays} from (select ${picked} from ${from} where ${where} order by ${order}) s`,
-        p.values as never[],
-      );
-      const columns = select.map((_, i) => row![`a${i}`] ?? []);
-      // Plain loops: for 70k records of one field, `Object.fromEntries` cost 25 ms, a `forEach`
-      // per record 8 ms, these 1 ms.
-      const data = new Array<Record<string, unknown>>(columns[0]!.length);
-      for (let n = 0; n < data.length; n++) {
-        const record: Record<string, unknown> = {};
-        for (let i = 0; i < select.length; i++) record[select[i]!] = columns[i]![n];
-        data[n] = record;
-      }
-      return { data: data as CollectionRecord<C>[], total: Number(row!.total) };
     }
     const columns = select ? selectedSql(collection, select, p) : 't.record';
     // The total is its own count (an index-only or narrow scan), so that the page itself is a
@@ -290,6 +313,14 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     const total = q.count === false ? (page.length > 0 ? offset + page.length : 0) : Number(rows[0]?.total ?? 0);
     const data = select ? page.map((r) => selected(collection, select, r)) : page.map((r) => r.record);
     return { data: data as CollectionRecord<C>[], total };
+  }
+
+  async function pluck(collection: CollectionName, field: string, q: PluckQuery): Promise<unknown[]> {
+    slice(q);
+    // An id list of 70k manga: one array from one scan, not 70k one-field records to map back.
+    if (wholeColumns(collection, q, [field])) return (await columnsOf(collection, q, [field])).columns[0]!;
+    const { data } = await query(collection, { ...q, select: [field] });
+    return data.map((r) => (r as Record<string, unknown>)[field]);
   }
 
   async function tally(collection: CollectionName, field: string, where?: Parameters<CatalogueStore['tally']>[2]): Promise<Tally> {
@@ -339,6 +370,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     },
     getMany,
     query,
+    pluck,
     tally,
     upsert,
     async delete(collection: CollectionName, keys: readonly (RecordKey | number)[]): Promise<number> {

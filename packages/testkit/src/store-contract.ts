@@ -22,6 +22,7 @@ import {
   type CollectionName,
   type Condition,
   type OrderKey,
+  type PluckQuery,
   type RecordQuery,
   type CatalogueStore,
 } from '@catalogue-api/core';
@@ -349,6 +350,37 @@ export function defineStoreContract(
       });
     });
 
+    describe('pluck', () => {
+      const pluck = (c: CollectionName, field: string, q: PluckQuery) => (store as unknown as CatalogueStore).pluck(c, field, q);
+      // Every match, as core's id lists ask (a store may answer those from its columns).
+      const every = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
+
+      it('gives the field of each match, in order, as query with that one field selected does', async () => {
+        const cases: Array<[CollectionName, string, PluckQuery]> = [
+          ['anime', 'mal_id', { orderBy: [{ field: 'mal_id', dir: 'asc' }], ...every }],
+          ['anime', 'mal_id', { where: [{ field: 'type', op: 'eq', value: 'TV' }], orderBy: [{ field: 'members', dir: 'desc' }], ...every }],
+          ['anime', 'title', { where: [{ field: 'sfw', op: 'lte', value: 1 }], orderBy: [{ field: 'mal_id', dir: 'asc' }], ...every }],
+          ['anime', 'score', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 3, limit: 7 }],
+          ['anime', 'aired', { orderBy: [{ field: 'popularity', dir: 'asc' }], offset: 0, limit: 5 }],
+          ['manga', 'mal_id', { where: [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }], ...every }],
+          ['characters', 'mal_id', { search: (rows.characters[0]!.record as { name: string }).name, offset: 0, limit: 3 }],
+          ['updates', 'mal_id', every],
+        ];
+        for (const [c, field, q] of cases) {
+          const { data } = await store.query(c, { ...q, select: [field] });
+          const values = await pluck(c, field, q);
+          expect(json(values), `${c}.${field} ${json(q)}`).toBe(json(data.map((r) => (r as Record<string, unknown>)[field])));
+        }
+        const ids = await pluck('anime', 'mal_id', { orderBy: [{ field: 'mal_id', dir: 'asc' }], ...every });
+        expect(ids).toEqual(sortRows(rows.anime, [{ field: 'mal_id', dir: 'asc' }]).map((r) => (r.record as Anime).mal_id));
+      });
+
+      it('gives undefined for a field the records lack, and nothing past the end', async () => {
+        expect(await pluck('anime', 'no_such_field', { orderBy: [{ field: 'mal_id', dir: 'asc' }], offset: 0, limit: 2 })).toEqual([undefined, undefined]);
+        expect(await pluck('anime', 'mal_id', { offset: rows.anime.length, limit: 25 })).toEqual([]);
+      });
+    });
+
     describe('tally', () => {
       /** Counts written out plainly: each value once per record (arrays: each distinct element). */
       function counts(c: CollectionName, field: string, match: (f: Fields) => boolean = () => true): Array<[number | string, number]> {
@@ -514,13 +546,15 @@ export function defineStoreContract(
         expect(await deleteKeys('manga', [first[0]!.key])).toBe(0);
       });
 
-      it('removes them from get, getMany, query, tally and search', async () => {
+      it('removes them from get, getMany, query, pluck, tally and search', async () => {
         const left = first.filter((r) => r !== gone && r !== alsoGone);
         expect(await fresh.get('anime', gone.key)).toBeUndefined();
         expect(await fresh.getMany('anime', [alsoGone.key, left[0]!.key]).then((x) => x.map((r) => r === undefined))).toEqual([true, false]);
         const { data, total } = await fresh.query('anime', { offset: 0, limit: ALL });
         expect(keysOf(data, 'anime')).toEqual(left.map((r) => r.key));
         expect(total).toBe(left.length);
+        const ids = await (fresh as unknown as CatalogueStore).pluck('anime', 'mal_id', { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+        expect(ids.map(String)).toEqual(left.map((r) => r.key));
         const t = await (fresh as unknown as CatalogueStore).tally('anime', 'mal_id');
         expect(t.map(([v]) => String(v)).sort()).toEqual(left.map((r) => r.key).sort());
         const title = (gone.record as Anime).title;

@@ -26,7 +26,7 @@ import { ALL, sfwWhere, slice, toMeta, type Kind } from './shared.js';
 async function unshownIds(records: CatalogueStore, kind: Kind, mode: SfwMode, referenced: readonly number[]): Promise<number[]> {
   if (referenced.length === 0) return [];
   const where: Condition[] = [{ field: 'mal_id', op: 'in', values: referenced }, ...sfwWhere(mode)];
-  const shown = new Set((await records.query(kind, { where, ...ALL, select: ['mal_id'] })).data.map((e) => e.mal_id));
+  const shown = new Set(await records.pluck(kind, 'mal_id', { where, ...ALL }));
   return referenced.filter((id) => !shown.has(id));
 }
 

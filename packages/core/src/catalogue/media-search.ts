@@ -80,8 +80,8 @@ async function updatedSinceWhere(records: CatalogueStore, spec: KindSpec, since:
     { field: 'type', op: 'eq', value: spec.kind },
     { field: 'updated_at', op: later ? 'gte' : 'lt', value: since },
   ];
-  const updates = await records.query('updates', { where, ...ALL, select: ['mal_id'] });
-  return { field: 'mal_id', op: later ? 'in' : 'notIn', values: updates.data.map((u) => u.mal_id) };
+  const updated = (await records.pluck('updates', 'mal_id', { where, ...ALL })) as number[];
+  return { field: 'mal_id', op: later ? 'in' : 'notIn', values: updated };
 }
 
 /**
@@ -98,11 +98,10 @@ export async function listIds(records: CatalogueStore, spec: KindSpec, q: IdsQue
   where.push(...sfwWhere(q.sfw));
   if (q.updatedSince !== undefined) where.push(await updatedSinceWhere(records, spec, q.updatedSince));
   const include = q.include;
-  const select = include ? ['mal_id', ...include] : ['mal_id'];
-  const page = await records.query(spec.kind, { where, orderBy: [BY_ID], ...ALL, select });
-  const data: IdsResult['data'] = include
-    ? (page.data as unknown as IdsResult['data'])
-    : page.data.map((e) => e.mal_id);
+  const query = { where, orderBy: [BY_ID], ...ALL };
+  const data = include
+    ? ((await records.query(spec.kind, { ...query, select: ['mal_id', ...include] })).data as unknown as IdsResult['data'])
+    : ((await records.pluck(spec.kind, 'mal_id', query)) as number[]);
   return { total: data.length, data };
 }
 

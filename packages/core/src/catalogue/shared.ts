@@ -130,8 +130,7 @@ export function sfwWhere(mode: SfwMode): Condition[] {
 export async function hiddenIds(records: CatalogueStore, kind: Kind, mode: SfwMode): Promise<number[]> {
   if (mode === 'off') return [];
   const where: Condition[] = [{ field: 'sfw', op: 'gt', value: mode === 'normal' ? 1 : 0 }];
-  const page = await records.query(kind, { where, ...ALL, select: ['mal_id'] });
-  return page.data.map((e) => e.mal_id);
+  return (await records.pluck(kind, 'mal_id', { where, ...ALL })) as number[];
 }
 
 /**

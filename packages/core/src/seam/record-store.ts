@@ -52,7 +52,7 @@ export function createRecordStore(): CatalogueStore {
       .map((hit) => rows[hit.index]!);
   }
 
-  return {
+  const store: CatalogueStore = {
     async get(collection, key) {
       return rowsOf(collection).get(String(key))?.record as CollectionRecord<typeof collection> | undefined;
     },
@@ -80,6 +80,10 @@ export function createRecordStore(): CatalogueStore {
         return Object.fromEntries(select.map((f) => [f, record[f]]));
       });
       return { data: data as CollectionRecord<C>[], total: rows.length };
+    },
+    async pluck(collection, field, q) {
+      const { data } = await store.query(collection, { ...q, select: [field] });
+      return data.map((r) => (r as Record<string, unknown>)[field]);
     },
     async tally(collection, field, where) {
       const counts = new Map<number | string, number>();
@@ -111,4 +115,5 @@ export function createRecordStore(): CatalogueStore {
       return removed;
     },
   };
+  return store;
 }

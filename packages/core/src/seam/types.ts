@@ -81,6 +81,9 @@ export interface RecordQuery {
   readonly select?: readonly string[] | undefined;
 }
 
+/** The question of a `pluck`: a `RecordQuery` without its selection and count. */
+export type PluckQuery = Omit<RecordQuery, 'select' | 'count'>;
+
 /** One page of a list: the records on it and how many matched in all. */
 export interface Page<T> {
   /** The records on this page. */
@@ -126,6 +129,15 @@ export interface CatalogueStore {
    * @param query - Conditions, search text, order and slice.
    */
   query<C extends CollectionName>(collection: C, query: RecordQuery): Promise<Page<CollectionRecord<C>>>;
+  /**
+   * One top-level field of each record a query matches, in its order: what `query` with
+   * `select: [field]` gives, as a list of values rather than of one-field records (an id list of
+   * 70k entries is one array, not 70k objects). `undefined` where a record lacks the field.
+   * @param collection - The collection.
+   * @param field - A top-level record field.
+   * @param query - Conditions, search text, order and slice, as in `query`.
+   */
+  pluck(collection: CollectionName, field: string, query: PluckQuery): Promise<unknown[]>;
   /**
    * How many of the records matching `where` hold each value of a field (each element once per
    * record, for an array field).
