@@ -10,7 +10,7 @@
  * meaning core's `seam/evaluate.ts` gives them. `search` uses `pg_trgm` over each record's folded
  * search texts (`internal/search.ts`). A `tally` of a whole collection by a field core marks
  * `counted` reads counts that triggers keep as records are written, and so does the total of a list
- * whose conditions test only `grouped` fields; a plain field (`FieldSpec.plain`)
+ * whose conditions test only `grouped` fields (or one element of a grouped list); a plain field (`FieldSpec.plain`)
  * is selected from its column, without reading the record.
  * @module
  */
@@ -37,7 +37,7 @@ import { connectionOptions, guardStore, toTimeoutMs } from './internal/availabil
 import { fieldType, orderSql, Params, whereSql } from './internal/conditions.js';
 import { migrateCatalogueSchema } from './internal/migrations.js';
 import { hitsSql, rankSql } from './internal/search.js';
-import { countedFields, countsTable, groupedFields, groupsTable, isArrayType, isSearchable, quoteIdentifier, tableName, writeRecords } from './internal/tables.js';
+import { countedFields, countsTable, groupedFields, groupedLists, groupsTable, isArrayType, listGroupsTable, isSearchable, quoteIdentifier, tableName, writeRecords } from './internal/tables.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -154,15 +154,24 @@ function selected(collection: CollectionName, select: readonly string[], row: Re
 }
 
 /**
- * Whether every condition tests a field the store keeps group counts of (`FieldSpec.grouped`), so
- * that the matches can be counted from `<table>_groups` (none: the whole collection).
+ * The table of kept group counts that counts the matches of some conditions, if one does:
+ * `<table>_groups` when every condition tests a grouped field (none: the whole collection);
+ * `<table>_<field>_groups` when one tests a single element of a grouped list field (`has`, or
+ * `hasAll` of one value: a genre filter) and every other a grouped field. Their columns are named as
+ * the collection's, so that the conditions' SQL selects the rows to sum.
  */
-function testsGroupedOnly(collection: CollectionName, where: readonly Condition[] | undefined): boolean {
+function groupsCounting(collection: CollectionName, where: readonly Condition[] = []): string | undefined {
   const grouped = groupedFields(collection);
-  if (grouped.length === 0) return false;
+  if (grouped.length === 0) return undefined;
   const names = new Set(grouped.map(([name]) => name));
   const only = (conditions: readonly Condition[]): boolean => conditions.every((c) => (c.op === 'any' ? c.of.every(only) : names.has(c.field)));
-  return only(where ?? []);
+  if (only(where)) return groupsTable(collection);
+  const element = (c: Condition) => c.op === 'has' || (c.op === 'hasAll' && new Set(c.values).size === 1);
+  for (const [list] of groupedLists(collection)) {
+    const onList = where.filter((c) => c.op !== 'any' && c.field === list);
+    if (onList.length === 1 && element(onList[0]!) && only(where.filter((c) => c !== onList[0]))) return listGroupsTable(collection, list);
+  }
+  return undefined;
 }
 
 /**
@@ -279,12 +288,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     const parts = partsOf(collection, q, p);
     if (!parts) return { data: [], total: 0 };
     const { where, from, order, hits } = parts;
+    const groups = hits ? undefined : groupsCounting(collection, q.where);
     const count =
       q.count === false
         ? 'select 0 as total'
-        : !hits && testsGroupedOnly(collection, q.where)
+        : groups
           ? // Kept as records are written (`internal/tables.ts`), in columns named as the table's.
-            `select coalesce(sum(t.n), 0) as total from ${s}.${quoteIdentifier(groupsTable(collection))} t where ${where}`
+            `select coalesce(sum(t.n), 0) as total from ${s}.${quoteIdentifier(groups)} t where ${where}`
           : `select count(*) as total from ${from} where ${where}`;
     if (limit === 0) {
       const [row] = await sql.unsafe<{ total: Count }[]>(`${hits}${count}`, p.values as never[]);

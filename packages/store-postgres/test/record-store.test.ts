@@ -213,8 +213,9 @@ describe.skipIf(!url)('PostgreSQL record store against the reference store', () 
   it('after upserts (new and existing keys) and deletes, a second store on the schema answers as the reference at once', async () => {
     const other = createPostgresStore({ sql, schema: store.schema });
     const anime = demoData.anime;
-    // Its type and approval change too: the kept group counts move from one combination to another.
-    const changed = { ...anime[3]!, title: 'Zzyzx Renamed', score: 9.99, type: 'ONA', approved: false, titles: [{ type: 'Default', title: 'Zzyzx Renamed' }] };
+    // Its type, approval and genres change too: the kept group counts move from one combination to another.
+    const genres = [...anime[3]!.genres.slice(1), ...anime[0]!.genres];
+    const changed = { ...anime[3]!, title: 'Zzyzx Renamed', score: 9.99, type: 'ONA', approved: false, genres, titles: [{ type: 'Default', title: 'Zzyzx Renamed' }] };
     const added = { ...anime[5]!, mal_id: 77_000_001, title: 'Qwertz Added', titles: [{ type: 'Default', title: 'Qwertz Added' }] };
     for (const s of [store, reference] as CatalogueStore[]) {
       expect(await s.upsert('anime', [changed, added, added])).toBe(2);
@@ -227,6 +228,10 @@ describe.skipIf(!url)('PostgreSQL record store against the reference store', () 
       ['anime', { where: [{ field: 'title_key', op: 'prefix', value: 'zzyzx' }], offset: 0, limit: 10 }],
       ['anime', { where: [{ field: 'approved', op: 'eq', value: false }], offset: 0, limit: 1000 }],
       ['anime', { where: [{ field: 'type', op: 'in', values: ['ONA', 'TV'] }, { field: 'sfw', op: 'lte', value: 1 }], offset: 0, limit: 3 }],
+      ...[anime[3]!.genres[0]!, ...genres].map((g): [CollectionName, RecordQuery] => [
+        'anime',
+        { where: [{ field: 'approved', op: 'eq', value: false }, { field: 'tags', op: 'hasAll', values: [g.mal_id] }], offset: 0, limit: 1 },
+      ]),
       ['anime', { search: 'zzyzx renamed', offset: 0, limit: 1, select: ['mal_id', 'title'] }],
       ['anime', { search: 'qwertz added', offset: 0, limit: 1, select: ['mal_id'] }],
       ['animeCharacters', { where: [{ field: 'owners', op: 'has', value: `anime:${anime[0]!.mal_id}` }], offset: 0, limit: 1000 }],
@@ -242,6 +247,13 @@ describe.skipIf(!url)('PostgreSQL record store against the reference store', () 
     const counted = await sql.unsafe(`select json_build_array(${columns})::text as grp, count(*)::int as n from "${store.schema}".anime group by ${columns} order by grp`);
     expect(kept.length).toBeGreaterThan(3);
     expect([...kept]).toEqual([...counted]);
+    // And those per tag.
+    const keptTags = await sql.unsafe(`select grp, n::int from "${store.schema}".anime_tags_groups where n <> 0 order by grp`);
+    const countedTags = await sql.unsafe(
+      `select json_build_array(array[v], ${columns})::text as grp, count(*)::int as n from "${store.schema}".anime, unnest(tags) v group by v, ${columns} order by grp`,
+    );
+    expect(keptTags.length).toBeGreaterThan(kept.length);
+    expect([...keptTags]).toEqual([...countedTags]);
   });
 
   it('rejects an unknown collection and an undeclared field by name', async () => {

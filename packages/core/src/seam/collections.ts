@@ -91,7 +91,8 @@ export interface FieldSpec<R> {
    * Whether it is a scalar that takes only a few values across the collection (type, status,
    * approval, SFW class, rating): a store may keep how many records hold each combination of such
    * fields, so that the total of a list whose conditions test only them is read from a few rows
-   * instead of counted over every match.
+   * instead of counted over every match. On a list field of a few distinct values (tags): a store
+   * may keep those counts per element too, for lists that also test one element (a genre filter).
    */
   readonly grouped?: boolean;
 }
@@ -123,7 +124,7 @@ const own = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, plain: true });
 const counted = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, counted: true });
 /** Marks a field most lists test or select (`FieldSpec.common`). */
 const common = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, common: true });
-/** Marks a scalar field of a few values (`FieldSpec.grouped`). */
+/** Marks a field of a few values (`FieldSpec.grouped`). */
 const grouped = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, grouped: true });
 const malId = <R extends { mal_id: number }>() => own(int<R>((r) => r.mal_id, true));
 const asc = (field: string): OrderKey => ({ field, dir: 'asc' });
@@ -205,7 +206,7 @@ function mediaFields<R extends Anime | Manga>(dates: (r: R) => { from: string | 
     /** 0 safe, 1 Ecchi (hidden in strict mode), 2 adult (hidden whenever SFW is on): `sfwClass`. */
     sfw: grouped(common(int<R>((r) => sfwClass(r)))),
     /** Every genre, explicit genre, theme and demographic id. */
-    tags: counted(ints<R>((r) => idsOf(r.genres, r.explicit_genres, r.themes, r.demographics))),
+    tags: grouped(counted(ints<R>((r) => idsOf(r.genres, r.explicit_genres, r.themes, r.demographics)))),
   };
 }
 

@@ -8,7 +8,8 @@
  * and two-letter word prefixes of those texts) and a `<table>_text_matches` function.
  * A collection with `counted` fields has `<table>_counts` (how many records hold each value of
  * each), one with `grouped` fields `<table>_groups` (how many hold each combination of their
- * values), both kept by statement-level triggers from each write's transition tables.
+ * values) and, per grouped list field, `<table>_<field>_groups` (how many hold each element with
+ * each combination), all kept by statement-level triggers from each write's transition tables.
  *
  * {@link syncTables} brings a schema's tables up to `COLLECTIONS` on every `migrate()`: a collection
  * or field core adds gets its table or column (filled from the stored records) and indexes, without
@@ -183,6 +184,25 @@ export function groupedFields(collection: CollectionName): Array<[string, FieldS
 export const groupsTable = (collection: CollectionName): string => `${tableName(collection)}_groups`;
 
 /**
+ * The list fields of a collection whose elements the store counts per combination of its grouped
+ * fields (`FieldSpec.grouped` on an array field: tags), so that the total of a list testing one
+ * element of it and grouped fields (a genre filter) sums a few rows too.
+ * @param collection - The collection.
+ */
+export function groupedLists(collection: CollectionName): Array<[string, FieldSpec<unknown>]> {
+  return fieldsOf(collection).filter(([, spec]) => spec.grouped === true && isArrayType(spec.type));
+}
+
+/**
+ * The table of a list field's kept group counts: one row per element and combination of the
+ * grouped fields' values, the element as a list of one in a column named as the field, so that a
+ * condition written for the collection's table (`tags @> '{4}'`) selects its rows.
+ * @param collection - The collection.
+ * @param field - A field of {@link groupedLists}.
+ */
+export const listGroupsTable = (collection: CollectionName, field: string): string => `${tableName(collection)}_${field}_groups`;
+
+/**
  * A table of counts that a collection's triggers keep as its records are written: each insert,
  * update or delete statement adds what its rows contribute once, from its transition tables.
  */
@@ -244,7 +264,9 @@ function keptCounts(s: string, collection: CollectionName, { name, columns, kind
  * The counts a collection keeps: per value of each counted field (`<table>_counts`: `field`,
  * `value` as text, `n`), and per combination of its grouped fields (`<table>_groups`: `grp`, the
  * combination as JSON text, the grouped fields' own columns, `n`; a combination no record holds
- * stays at 0). Changes are added in a fixed order, so that concurrent writers lock rows alike.
+ * stays at 0), and per element of a grouped list field and combination (`<table>_<field>_groups`,
+ * the same with the element first). Changes are added in a fixed order, so that concurrent writers
+ * lock rows alike.
  */
 function keptTables(s: string, collection: CollectionName): KeptCounts[] {
   const kept: KeptCounts[] = [];
@@ -273,21 +295,31 @@ function keptTables(s: string, collection: CollectionName): KeptCounts[] {
     );
   }
   const grouped = groupedFields(collection);
-  if (grouped.length > 0) {
-    const groups = `${s}.${quoteIdentifier(groupsTable(collection))}`;
-    const columns = grouped.map(([name]) => quoteIdentifier(name)).join(', ');
-    kept.push(
-      keptCounts(s, collection, {
-        name: groupsTable(collection),
-        columns: `(grp text collate "C" primary key, ${grouped.map(([name, spec]) => `${quoteIdentifier(name)} ${COLUMN_TYPES[spec.type]}`).join(', ')}, n bigint not null)`,
-        kind: 'group',
-        contributions: (rows, sign) => `select ${columns}, ${sign} as d from ${rows}`,
-        add: (changes) => `
-    insert into ${groups} as g (grp, ${columns}, n)
-    select json_build_array(${columns})::text, ${columns}, sum(d) from (${changes}) x group by ${columns} having sum(d) <> 0 order by 1
+  const columns = grouped.map(([name]) => quoteIdentifier(name));
+  const definitions = grouped.map(([name, spec]) => `${quoteIdentifier(name)} ${COLUMN_TYPES[spec.type]}`);
+  /** The group counts table of a list field (or none: the grouped fields alone), its contributions of a row. */
+  const groupsOf = (name: string, kind: string, list?: [string, FieldSpec<unknown>]) => {
+    const table = `${s}.${quoteIdentifier(name)}`;
+    const all = list ? [quoteIdentifier(list[0]), ...columns] : columns;
+    const listed = list ? `${quoteIdentifier(list[0])} ${COLUMN_TYPES[list[1].type]}, ` : '';
+    return keptCounts(s, collection, {
+      name,
+      columns: `(grp text collate "C" primary key, ${listed}${definitions.join(', ')}, n bigint not null)`,
+      kind,
+      // Each distinct element once, as a list of one.
+      contributions: (rows, sign) =>
+        list
+          ? `select array[e.v] as ${all[0]!}, ${columns.join(', ')}, ${sign} as d from ${rows} cross join lateral (select distinct unnest(${rows}.${all[0]!}) as v) e`
+          : `select ${columns.join(', ')}, ${sign} as d from ${rows}`,
+      add: (changes) => `
+    insert into ${table} as g (grp, ${all.join(', ')}, n)
+    select json_build_array(${all.join(', ')})::text, ${all.join(', ')}, sum(d) from (${changes}) x group by ${all.join(', ')} having sum(d) <> 0 order by 1
     on conflict (grp) do update set n = g.n + excluded.n;`,
-      }),
-    );
+    });
+  };
+  if (grouped.length > 0) {
+    kept.push(groupsOf(groupsTable(collection), 'group'));
+    for (const list of groupedLists(collection)) kept.push(groupsOf(listGroupsTable(collection, list[0]), `group_${list[0]}`, list));
   }
   return kept;
 }
