@@ -397,7 +397,12 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
       else if (spec.ordered) {
         index(`${t}_${name}_asc`, `(${column} asc nulls last, seq)`);
         index(`${t}_${name}_desc`, `(${column} desc nulls last, seq)`);
-      } else if (spec.type !== 'bool') index(`${t}_${name}`, `(${column})`);
+      } else {
+        // Booleans too: `airing` holds for a few percent of anime, and a season's `continuing` list
+        // tests it in an OR that PostgreSQL answers from indexes (a bitmap OR) or else by reading
+        // every row.
+        index(`${t}_${name}`, `(${column})`);
+      }
     }
     const common = commonIndex(collection);
     if (common) {
