@@ -155,15 +155,14 @@ function selected(collection: CollectionName, select: readonly string[], row: Re
 
 /**
  * The table of kept group counts that counts the matches of some conditions, if one does:
- * `<table>_groups` when every condition tests a grouped field (none: the whole collection);
+ * `<table>_groups` when every condition tests a grouped field (none: the whole collection, of any
+ * collection);
  * `<table>_<field>_groups` when one tests a single element of a grouped list field (`has`, or
  * `hasAll` of one value: a genre filter) and every other a grouped field. Their columns are named as
  * the collection's, so that the conditions' SQL selects the rows to sum.
  */
 function groupsCounting(collection: CollectionName, where: readonly Condition[] = []): string | undefined {
-  const grouped = groupedFields(collection);
-  if (grouped.length === 0) return undefined;
-  const names = new Set(grouped.map(([name]) => name));
+  const names = new Set(groupedFields(collection).map(([name]) => name));
   const only = (conditions: readonly Condition[]): boolean => conditions.every((c) => (c.op === 'any' ? c.of.every(only) : names.has(c.field)));
   if (only(where)) return groupsTable(collection);
   const element = (c: Condition) => c.op === 'has' || (c.op === 'hasAll' && new Set(c.values).size === 1);

@@ -7,9 +7,10 @@
  * has `<table>_texts` (its folded search texts, `pg_trgm`-indexed), a `_prefixes` column (the one-
  * and two-letter word prefixes of those texts) and a `<table>_text_matches` function.
  * A collection with `counted` fields has `<table>_counts` (how many records hold each value of
- * each), one with `grouped` fields `<table>_groups` (how many hold each combination of their
- * values) and, per grouped list field, `<table>_<field>_groups` (how many hold each element with
- * each combination), all kept by statement-level triggers from each write's transition tables.
+ * each); every collection has `<table>_groups` (how many records hold each combination of the
+ * values of its `grouped` fields; its total when it has none) and, per grouped list field,
+ * `<table>_<field>_groups` (how many hold each element with each combination), all kept by
+ * statement-level triggers from each write's transition tables.
  *
  * {@link syncTables} brings a schema's tables up to `COLLECTIONS` on every `migrate()`: a collection
  * or field core adds gets its table or column (filled from the stored records) and indexes, without
@@ -180,7 +181,10 @@ export function groupedFields(collection: CollectionName): Array<[string, FieldS
   return fieldsOf(collection).filter(([, spec]) => spec.grouped === true && !isArrayType(spec.type));
 }
 
-/** The table of a collection's kept group counts: one row per combination of its grouped fields' values, with the same columns. */
+/**
+ * The table of a collection's kept group counts: one row per combination of its grouped fields'
+ * values, with the same columns; without grouped fields, one row: how many records it holds.
+ */
 export const groupsTable = (collection: CollectionName): string => `${tableName(collection)}_groups`;
 
 /**
@@ -264,7 +268,7 @@ function keptCounts(s: string, collection: CollectionName, { name, columns, kind
  * The counts a collection keeps: per value of each counted field (`<table>_counts`: `field`,
  * `value` as text, `n`), and per combination of its grouped fields (`<table>_groups`: `grp`, the
  * combination as JSON text, the grouped fields' own columns, `n`; a combination no record holds
- * stays at 0), and per element of a grouped list field and combination (`<table>_<field>_groups`,
+ * stays at 0; without grouped fields, `[]`: every record), and per element of a grouped list field and combination (`<table>_<field>_groups`,
  * the same with the element first). Changes are added in a fixed order, so that concurrent writers
  * lock rows alike.
  */
@@ -297,30 +301,31 @@ function keptTables(s: string, collection: CollectionName): KeptCounts[] {
   const grouped = groupedFields(collection);
   const columns = grouped.map(([name]) => quoteIdentifier(name));
   const definitions = grouped.map(([name, spec]) => `${quoteIdentifier(name)} ${COLUMN_TYPES[spec.type]}`);
+  /** Each of some SQL items followed by a comma (none: empty). */
+  const lead = (items: readonly string[]) => items.map((item) => `${item}, `).join('');
   /** The group counts table of a list field (or none: the grouped fields alone), its contributions of a row. */
   const groupsOf = (name: string, kind: string, list?: [string, FieldSpec<unknown>]) => {
     const table = `${s}.${quoteIdentifier(name)}`;
     const all = list ? [quoteIdentifier(list[0]), ...columns] : columns;
-    const listed = list ? `${quoteIdentifier(list[0])} ${COLUMN_TYPES[list[1].type]}, ` : '';
+    const listed = list ? [`${quoteIdentifier(list[0])} ${COLUMN_TYPES[list[1].type]}`] : [];
     return keptCounts(s, collection, {
       name,
-      columns: `(grp text collate "C" primary key, ${listed}${definitions.join(', ')}, n bigint not null)`,
+      columns: `(grp text collate "C" primary key, ${lead([...listed, ...definitions])}n bigint not null)`,
       kind,
       // Each distinct element once, as a list of one.
       contributions: (rows, sign) =>
         list
-          ? `select array[e.v] as ${all[0]!}, ${columns.join(', ')}, ${sign} as d from ${rows} cross join lateral (select distinct unnest(${rows}.${all[0]!}) as v) e`
-          : `select ${columns.join(', ')}, ${sign} as d from ${rows}`,
+          ? `select array[e.v] as ${all[0]!}, ${lead(columns)}${sign} as d from ${rows} cross join lateral (select distinct unnest(${rows}.${all[0]!}) as v) e`
+          : `select ${lead(columns)}${sign} as d from ${rows}`,
       add: (changes) => `
-    insert into ${table} as g (grp, ${all.join(', ')}, n)
-    select json_build_array(${all.join(', ')})::text, ${all.join(', ')}, sum(d) from (${changes}) x group by ${all.join(', ')} having sum(d) <> 0 order by 1
+    insert into ${table} as g (grp, ${lead(all)}n)
+    select json_build_array(${all.join(', ')})::text, ${lead(all)}sum(d) from (${changes}) x ${all.length > 0 ? `group by ${all.join(', ')} ` : ''}having sum(d) <> 0 order by 1
     on conflict (grp) do update set n = g.n + excluded.n;`,
     });
   };
-  if (grouped.length > 0) {
-    kept.push(groupsOf(groupsTable(collection), 'group'));
-    for (const list of groupedLists(collection)) kept.push(groupsOf(listGroupsTable(collection, list[0]), `group_${list[0]}`, list));
-  }
+  // Without grouped fields, one row: the collection's total.
+  kept.push(groupsOf(groupsTable(collection), 'group'));
+  for (const list of groupedLists(collection)) kept.push(groupsOf(listGroupsTable(collection, list[0]), `group_${list[0]}`, list));
   return kept;
 }
 
@@ -429,12 +434,15 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
       if (!have.functions.has(`${t}_text_matches`)) statements.push(textMatchesFunction(s, t));
     }
     for (const kept of keptTables(s, collection)) {
-      if (!have.columns.has(kept.name)) {
+      // A trigger function whose text differs counts other fields, or other combinations: the
+      // table is made anew (its columns may differ too), the functions replaced, and all counted again.
+      const stale = kept.triggers.some(({ name, source }) => have.functions.has(name) && have.functions.get(name) !== source);
+      if (!have.columns.has(kept.name) || stale) {
+        if (have.columns.has(kept.name)) statements.push(`drop table ${s}.${quoteIdentifier(kept.name)}`);
         statements.push(kept.create);
         recount.add(kept);
       }
       for (const { name, source, trigger } of kept.triggers) {
-        // A function whose text differs counts other fields: replaced, and the counts made anew.
         if (have.functions.get(name) !== source) {
           statements.push(`create or replace function ${s}.${quoteIdentifier(name)}() returns trigger language plpgsql as $f$${source}$f$`);
           recount.add(kept);
