@@ -11,7 +11,7 @@ import { sfwWhere, slice } from './shared.js';
 /** Most favorited first, ties by `mal_id`. */
 const MOST_FAVORITED: readonly OrderKey[] = [{ field: 'favorites', dir: 'desc' }, BY_ID];
 /** Only records with favorites. */
-const FAVORITED: readonly Condition[] = [{ field: 'favorites', op: 'gt', value: 0 }];
+const FAVORITED: readonly Condition[] = [{ field: 'favorited', op: 'eq', value: true }];
 
 /** The conditions of a `type` (or `rating`) filter: one of the labels, if any are given. */
 const oneOf = (field: string, values: readonly string[] | undefined): Condition[] => (values ? [{ field, op: 'in', values }] : []);

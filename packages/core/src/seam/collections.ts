@@ -127,6 +127,8 @@ const common = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, common: true
 /** Marks a field of a few values (`FieldSpec.grouped`). */
 const grouped = <R>(spec: FieldSpec<R>): FieldSpec<R> => ({ ...spec, grouped: true });
 const malId = <R extends { mal_id: number }>() => own(int<R>((r) => r.mal_id, true));
+/** Whether anyone has favorited it: the top lists of characters and people hold those. */
+const favorited = <R extends { favorites: number | null }>() => grouped(bool<R>((r) => (r.favorites ?? 0) > 0));
 const asc = (field: string): OrderKey => ({ field, dir: 'asc' });
 const desc = (field: string): OrderKey => ({ field, dir: 'desc' });
 
@@ -259,7 +261,7 @@ export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<Colle
   characters: {
     schema: characterInputSchema,
     key: ['mal_id'],
-    fields: { mal_id: malId(), name: text((c) => c.name.toLowerCase(), true), favorites: int((c) => c.favorites, true) },
+    fields: { mal_id: malId(), name: text((c) => c.name.toLowerCase(), true), favorites: int((c) => c.favorites, true), favorited: favorited() },
     search: (c) => [c.name, c.name_kanji ?? '', ...c.nicknames],
     relevance: BY_FAVORITES,
   },
@@ -271,6 +273,7 @@ export const COLLECTIONS: { readonly [C in CollectionName]: CollectionSpec<Colle
       name: text((p) => p.name.toLowerCase(), true),
       birthday: text((p) => p.birthday, true),
       favorites: int((p) => p.favorites, true),
+      favorited: favorited(),
     },
     search: (p) => [p.name, ...p.alternate_names, [p.given_name, p.family_name].filter(Boolean).join(' ')],
     relevance: BY_FAVORITES,
