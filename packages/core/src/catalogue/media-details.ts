@@ -85,10 +85,17 @@ export async function recommendationsOf(records: CatalogueStore, kind: Kind, id:
  * @param sfw - The request's SFW mode.
  */
 export async function newsOf(records: CatalogueStore, kind: Kind, id: number, paging: Paging, sfw: SfwMode): Promise<Page<News>> {
-  const where: Condition[] = [ownedBy(kind, id)];
-  for (const other of ['anime', 'manga'] as const) {
-    const hidden = (await hiddenIds(records, other, sfw)).filter((x) => other !== kind || x !== id);
-    if (hidden.length > 0) where.push({ field: `${other}_ids`, op: 'hasNone', values: hidden });
+  const owned = ownedBy(kind, id);
+  const where: Condition[] = [owned];
+  if (sfw !== 'off') {
+    // Of the entries the entry's news concern (a few), those the mode hides: not every hidden id.
+    const hidden = await Promise.all(
+      (['anime', 'manga'] as const).map(async (other) => {
+        const referenced = (await records.tally('news', `${other}_ids`, [owned])).map(([x]) => x as number).filter((x) => other !== kind || x !== id);
+        return { other, ids: await hiddenIds(records, other, sfw, referenced) };
+      }),
+    );
+    for (const { other, ids } of hidden) if (ids.length > 0) where.push({ field: `${other}_ids`, op: 'hasNone', values: ids });
   }
   const page = await records.query('news', { where, orderBy: NEWEST_FIRST, ...slice(paging) });
   return { data: page.data.map(toNews), total: page.total };

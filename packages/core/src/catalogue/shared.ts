@@ -121,15 +121,19 @@ export function sfwWhere(mode: SfwMode): Condition[] {
 }
 
 /**
- * The ids of the entries of a kind that a mode hides (none when `off`): what a list of other
- * records (reviews, recommendations, news) leaves out by its referenced entries.
+ * Which of some entry ids a mode hides (none when `off`): what a list of other records (news)
+ * leaves out by the entries they refer to. Ids of entries the store lacks are not hidden.
  * @param records - The store.
  * @param kind - Anime or manga.
  * @param mode - The request's SFW mode.
+ * @param among - The ids (the entries a list's records refer to).
  */
-export async function hiddenIds(records: CatalogueStore, kind: Kind, mode: SfwMode): Promise<number[]> {
-  if (mode === 'off') return [];
-  const where: Condition[] = [{ field: 'sfw', op: 'gt', value: mode === 'normal' ? 1 : 0 }];
+export async function hiddenIds(records: CatalogueStore, kind: Kind, mode: SfwMode, among: readonly number[]): Promise<number[]> {
+  if (mode === 'off' || among.length === 0) return [];
+  const where: Condition[] = [
+    { field: 'mal_id', op: 'in', values: among },
+    { field: 'sfw', op: 'gt', value: mode === 'normal' ? 1 : 0 },
+  ];
   return (await records.pluck(kind, 'mal_id', { where, ...ALL })) as number[];
 }
 

@@ -155,6 +155,14 @@ describe.each(['anime', 'manga'] as const)('the detail endpoints of an adult %s'
     // Its sub-resources answer 200 too: filtering never turns the root into a 404.
     for (const sub of ['/relations', '/recommendations', '/news']) await get(`/v1/${kind}/${id}${sub}?sfw&sfw-strict`);
   });
+
+  it('keeps the news that concern no hidden entry but the root itself', async () => {
+    const id = kind === 'anime' ? AIRING.rx : MANGA.rx;
+    const own = { ...sfwCatalogue.news![0]!, mal_id: 499, url: 'https://myanimelist.net/news/499', anime_ids: [], manga_ids: [], [`${kind}_ids`]: [id] };
+    const application = createCatalogueApp({ store: createMemoryStore({ ...sfwCatalogue, news: [...sfwCatalogue.news!, own] }), gateway: false, now: () => NOW });
+    const { data } = (await get(`/v1/${kind}/${id}/news?sfw`, application)) as { data: Array<{ url: string }> };
+    expect(data.map((n) => n.url)).toEqual([own.url]);
+  });
 });
 
 describe.each([
