@@ -375,6 +375,16 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     expect(await store.migrate()).toBe(version);
   });
 
+  it('has every collection table vacuumed after 1 % of its rows change, so that counts keep reading indexes alone', async () => {
+    const tables = await sql<{ name: string; options: string[] | null }[]>`
+      select c.relname as name, c.reloptions as options from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${store.schema} and c.relname in ('anime', 'manga', 'characters', 'anime_characters')`;
+    expect(tables).toHaveLength(4);
+    for (const { options } of tables) {
+      expect(options).toEqual(expect.arrayContaining(['autovacuum_vacuum_scale_factor=0.01', 'autovacuum_vacuum_insert_scale_factor=0.01']));
+    }
+  });
+
   describe('anime', () => {
     compareSearches(ANIME_CASE);
 

@@ -90,6 +90,8 @@ export const isSearchable = (collection: CollectionName): boolean => COLLECTIONS
 interface Existing {
   /** Each table's columns: their type (`format_type`) and storage (`p` plain, `m` main, `x` extended). */
   columns: Map<string, Map<string, { type: string; storage: string }>>;
+  /** Each table's storage parameters, as `name=value`. */
+  options: Map<string, Set<string>>;
   relations: Set<string>;
   /** Each function's name and source text. */
   functions: Map<string, string>;
@@ -107,6 +109,9 @@ async function existing(q: Sql, schema: string): Promise<Existing> {
     if (!table) columns.set(r.table, (table = new Map()));
     table.set(r.column, { type: r.type, storage: r.storage });
   }
+  const options = await q<{ table: string; options: string[] | null }[]>`
+    select c.relname as table, c.reloptions as options from pg_class c join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = ${schema} and c.relkind = 'r'`;
   const relations = await q<{ name: string }[]>`
     select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = ${schema}`;
   const functions = await q<{ name: string; source: string }[]>`
@@ -116,6 +121,7 @@ async function existing(q: Sql, schema: string): Promise<Existing> {
     where n.nspname = ${schema} and not g.tgisinternal`;
   return {
     columns,
+    options: new Map(options.map((o) => [o.table, new Set(o.options ?? [])])),
     relations: new Set(relations.map((r) => r.name)),
     functions: new Map(functions.map((f) => [f.name, f.source])),
     triggers: new Set(triggers.map((t) => t.name)),
@@ -349,6 +355,17 @@ function commonIndex(collection: CollectionName): { name: string; definition: st
   return { name: `${tableName(collection)}_common_${hash}`, definition: `(${columns.join(', ')})` };
 }
 
+/**
+ * The autovacuum settings of every collection table: vacuumed once 1 % of its rows changed (the
+ * default waits for 20 %; https://www.postgresql.org/docs/current/routine-vacuuming.html#AUTOVACUUM).
+ * Totals, id lists and random picks count from indexes alone only over pages the visibility map
+ * marks all-visible; each write clears its page's mark, and once a tenth of a table's pages are
+ * unmarked the planner counts by reading the table instead (`/v1/top/anime` went from 6 to 12 ms
+ * after 1,800 updated anime of 30k). A catalogue is read far more than it is written, so these
+ * vacuums are cheap and rare.
+ */
+const VACUUM_OPTIONS = ['autovacuum_vacuum_scale_factor=0.01', 'autovacuum_vacuum_insert_scale_factor=0.01'];
+
 /** Records read per statement when a new column is filled from the stored records. */
 const REFILL_BATCH = 1000;
 
@@ -380,6 +397,8 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
     }
     // Records go out of line, field values stay in the row (`main`): a filter, count or tally
     // reads the heap only, not a TOAST chunk per row.
+    const unset = VACUUM_OPTIONS.filter((option) => !have.options.get(t)?.has(option));
+    if (unset.length > 0) statements.push(`alter table ${table} set (${unset.join(', ')})`);
     const inline = (column: string) => {
       if (columns?.get(column)?.storage !== 'm') statements.push(`alter table ${table} alter column ${quoteIdentifier(column)} set storage main`);
     };
