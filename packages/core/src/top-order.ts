@@ -70,6 +70,13 @@ export const TOP_ORDER: Readonly<Record<TopFilter, TopRule>> = {
 };
 
 /**
+ * The field of `COLLECTIONS.anime` and `.manga` that tells whether an entry has a value of a key:
+ * the same condition as `notNull` on the key, on a field a store may keep group counts of
+ * (`FieldSpec.grouped`), so that a list's total need not count every ranked entry.
+ */
+const HAS_KEY: Partial<Record<TopRule['key'], string>> = { rank: 'ranked', popularity: 'popularity_ranked' };
+
+/**
  * The rule of a top-list `filter`.
  * @param filter - The query's `filter`, or undefined for the plain list.
  * @returns Its rule in `TOP_ORDER`.
@@ -95,7 +102,10 @@ export function topRule(filter: Exclude<TopFilter, 'none'> | undefined): TopRule
  */
 export function topQuery(rule: TopRule): { where: Condition[]; orderBy: OrderKey[] } {
   const where: Condition[] = [{ field: 'approved', op: 'eq', value: true }];
-  if (rule.requireKey) where.push({ field: rule.key, op: 'notNull' });
+  if (rule.requireKey) {
+    const has = HAS_KEY[rule.key];
+    where.push(has ? { field: has, op: 'eq', value: true } : { field: rule.key, op: 'notNull' });
+  }
   if (rule.where) where.push(...rule.where);
   return { where, orderBy: [{ field: rule.key, dir: rule.sort }, { field: 'mal_id', dir: 'asc' }] };
 }

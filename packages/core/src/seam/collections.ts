@@ -200,6 +200,10 @@ function mediaFields<R extends Anime | Manga>(dates: (r: R) => { from: string | 
     scored_by: own(int<R>((r) => r.scored_by, true)),
     rank: common(own(int<R>((r) => r.rank, true))),
     popularity: common(own(int<R>((r) => r.popularity, true))),
+    /** Whether it has a `rank`: the plain top list holds those. */
+    ranked: grouped(bool<R>((r) => r.rank !== null)),
+    /** Whether it has a `popularity`: the `bypopularity` top list holds those. */
+    popularity_ranked: grouped(bool<R>((r) => r.popularity !== null)),
     members: own(int<R>((r) => r.members, true)),
     favorites: own(int<R>((r) => r.favorites, true)),
     type: grouped(common(own(text<R>((r) => r.type)))),
