@@ -10,8 +10,8 @@
  * meaning core's `seam/evaluate.ts` gives them. `search` uses `pg_trgm` over each record's folded
  * search texts (`internal/search.ts`). A `tally` of a whole collection by a field core marks
  * `counted` reads counts that triggers keep as records are written, and so does the total of a list
- * whose conditions test only `grouped` fields (or one element of a grouped list); a plain field (`FieldSpec.plain`)
- * is selected from its column, without reading the record.
+ * whose conditions test only `grouped` fields (and at most one element of a grouped list field); a
+ * plain field (`FieldSpec.plain`) is selected from its column, without reading the record.
  * @module
  */
 import postgres, { type Sql } from 'postgres';
@@ -155,11 +155,11 @@ function selected(collection: CollectionName, select: readonly string[], row: Re
 
 /**
  * The table of kept group counts that counts the matches of some conditions, if one does:
- * `<table>_groups` when every condition tests a grouped field (none: the whole collection, of any
- * collection);
- * `<table>_<field>_groups` when one tests a single element of a grouped list field (`has`, or
- * `hasAll` of one value: a genre filter) and every other a grouped field. Their columns are named as
- * the collection's, so that the conditions' SQL selects the rows to sum.
+ * `<table>_groups` when every condition tests a grouped field (or there is none: the whole
+ * collection, which every collection keeps); `<table>_<field>_groups` when one tests a single
+ * element of a grouped list field (`has`, or `hasAll` of one value: a genre filter) and every other
+ * a grouped field. Their columns are named as the collection's, so that the conditions' SQL selects
+ * the rows to sum.
  */
 function groupsCounting(collection: CollectionName, where: readonly Condition[] = []): string | undefined {
   const names = new Set(groupedFields(collection).map(([name]) => name));
