@@ -13,7 +13,7 @@ import type { ReviewRecord } from '../schemas/records.js';
 import type { ReviewWithEntry } from '../schemas/review.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { REVIEW_ORDERS, toEntryReview } from './community.js';
-import { ALL, sfwWhere, slice, toMeta, type Kind } from './shared.js';
+import { ALL, entriesById, referencedIds, sfwWhere, slice, toMeta, type Kind } from './shared.js';
 
 /**
  * Which of some entry ids a list must leave out: those the mode hides, and those of entries the
@@ -28,18 +28,6 @@ async function unshownIds(records: CatalogueStore, kind: Kind, mode: SfwMode, re
   const where: Condition[] = [{ field: 'mal_id', op: 'in', values: referenced }, ...sfwWhere(mode)];
   const shown = new Set(await records.pluck(kind, 'mal_id', { where, ...ALL }));
   return referenced.filter((id) => !shown.has(id));
-}
-
-/** The entry ids that the records of a collection matching `where` refer to in a field. */
-async function referencedIds(records: CatalogueStore, collection: 'recommendations' | 'reviews', field: string, where: readonly Condition[]): Promise<number[]> {
-  return (await records.tally(collection, field, where)).map(([id]) => id as number);
-}
-
-/** The entries of some ids, by id. */
-async function entriesById(records: CatalogueStore, kind: Kind, ids: readonly number[]): Promise<Map<number, Anime | Manga>> {
-  const unique = [...new Set(ids)];
-  const found = await records.getMany(kind, unique);
-  return new Map(unique.flatMap((id, i) => (found[i] ? [[id, found[i]] as const] : [])));
 }
 
 /** Recommendations newest first; ties by the pair's first id, then its second. */

@@ -18,7 +18,7 @@ import type { EntryReviewQuery, Page, Paging } from '../store.js';
 import type { Condition, CatalogueStore } from '../seam/types.js';
 import { NEWEST_FIRST, NEWEST_STACKS_FIRST, REVIEW_ORDERS, toArticles, toEntryReview, toNews, toStack } from './community.js';
 import type { KindSpec } from './kinds.js';
-import { entriesById, hiddenIds, joined, ownedBy, ownedRows, slice, toCharacterMeta, toMeta, toRelated, type Kind } from './shared.js';
+import { entriesById, hiddenIds, joined, ownedBy, ownedRows, referencedIds, slice, toCharacterMeta, toMeta, toRelated, type Kind } from './shared.js';
 
 /**
  * An entry's relations, grouped by relation in the order first met; referenced entries that do not
@@ -91,7 +91,7 @@ export async function newsOf(records: CatalogueStore, kind: Kind, id: number, pa
     // Of the entries the entry's news concern (a few), those the mode hides: not every hidden id.
     const hidden = await Promise.all(
       (['anime', 'manga'] as const).map(async (other) => {
-        const referenced = (await records.tally('news', `${other}_ids`, [owned])).map(([x]) => x as number).filter((x) => other !== kind || x !== id);
+        const referenced = (await referencedIds(records, 'news', `${other}_ids`, [owned])).filter((x) => other !== kind || x !== id);
         return { other, ids: await hiddenIds(records, other, sfw, referenced) };
       }),
     );

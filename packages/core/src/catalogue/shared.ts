@@ -138,6 +138,22 @@ export async function hiddenIds(records: CatalogueStore, kind: Kind, mode: SfwMo
 }
 
 /**
+ * The entry ids that the records of a collection matching `where` refer to in a field (each once).
+ * @param records - The store.
+ * @param collection - Records that refer to entries.
+ * @param field - Their field of entry ids.
+ * @param where - Which records.
+ */
+export async function referencedIds(
+  records: CatalogueStore,
+  collection: 'recommendations' | 'reviews' | 'news',
+  field: string,
+  where: readonly Condition[],
+): Promise<number[]> {
+  return (await records.tally(collection, field, where)).map(([id]) => id as number);
+}
+
+/**
  * Entries of a kind by id, for the ids that exist (one `getMany` for a list of references).
  * @param records - The store.
  * @param kind - Anime or manga.
