@@ -21,8 +21,9 @@
  * @module
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createOpenApiDocument, type Anime } from '@catalogue-api/core';
@@ -49,21 +50,13 @@ for (const kind of KINDS) {
   }
 }
 /** The first record of a data file: the first line of its NDJSON twin, read alone. */
-function firstRecord<T>(kind: string): T {
-  const fd = openSync(ndjsonOf(`${dataDir}/${kind}.json`), 'r');
+async function firstRecord<T>(kind: string): Promise<T> {
+  const lines = createInterface({ input: createReadStream(ndjsonOf(`${dataDir}/${kind}.json`)), crlfDelay: Infinity });
   try {
-    let line = Buffer.alloc(0);
-    for (let at = 0, end = -1; end < 0; at = line.length) {
-      const chunk = Buffer.alloc(64 * 1024);
-      const n = readSync(fd, chunk, 0, chunk.length, at);
-      if (n === 0) break;
-      line = Buffer.concat([line, chunk.subarray(0, n)]);
-      end = line.indexOf(10);
-      if (end >= 0) line = line.subarray(0, end);
-    }
-    return JSON.parse(line.toString('utf8')) as T;
+    for await (const line of lines) return JSON.parse(line) as T;
+    throw new Error(`${dataDir}/${kind}.json holds no records`);
   } finally {
-    closeSync(fd);
+    lines.close();
   }
 }
 const log = (line: string) => console.error(line);
@@ -73,8 +66,8 @@ const schema = 'catalogue_routes';
 const store = createPostgresStore({ url, schema, max: 2 });
 const [{ n: held = 0 } = {}] = await store.sql<{ n: number }[]>`
   select count(*)::int as n from information_schema.tables where table_schema = ${schema}`;
-let imported: { seconds: number; records: number } | undefined;
-if (options.reimport || held === 0 || (await store.get('anime', firstRecord<Anime>('anime').mal_id)) === undefined) {
+let importSeconds: number | undefined;
+if (options.reimport || held === 0 || (await store.get('anime', (await firstRecord<Anime>('anime')).mal_id)) === undefined) {
   await store.sql.unsafe(`drop schema if exists "${schema}" cascade`);
   const started = performance.now();
   for (const kind of KINDS) {
@@ -85,7 +78,7 @@ if (options.reimport || held === 0 || (await store.get('anime', firstRecord<Anim
       stdio: ['ignore', 'ignore', 'inherit'],
     });
   }
-  imported = { seconds: (performance.now() - started) / 1000, records: 0 };
+  importSeconds = (performance.now() - started) / 1000;
 }
 // The tables as an import leaves them (vacuumed): the upsert step of an earlier run updated 100
 // anime twice, and a count reads index entries alone only on pages vacuumed since.
@@ -96,7 +89,7 @@ await store.analyze();
 const ids = Object.fromEntries(
   await Promise.all(KINDS.map(async (kind) => [kind, (await store.pluck(kind, 'mal_id', { offset: 0, limit: 2 ** 31 })) as number[]])),
 ) as Record<(typeof KINDS)[number], number[]>;
-if (imported) imported.records = KINDS.reduce((n, k) => n + ids[k].length, 0);
+const imported = importSeconds === undefined ? undefined : { seconds: importSeconds, records: KINDS.reduce((n, k) => n + ids[k].length, 0) };
 /** The anime of the upsert step, as stored. */
 const changed = (await store.getMany('anime', Array.from({ length: 100 }, (_, i) => ids.anime[(i * 283) % ids.anime.length]!))) as Anime[];
 
