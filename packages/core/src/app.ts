@@ -124,7 +124,7 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     routes,
     mountPath,
     notFound: (path) => new ApiError(404, `No endpoint at ${path}`, `Every endpoint is under ${mountPath}/v1; the API is described at ${docs} (OpenAPI 3.1).`),
-    context: { catalogue: catalogueOver(store), now: options.now ?? Date.now, random: options.random ?? Math.random },
+    context: { catalogue: catalogueOver(store), records: store, now: options.now ?? Date.now, random: options.random ?? Math.random },
     middleware: withGateway(options, routeMatcher(routes, (route) => route.cache === 'no-store')),
     logger,
     serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),

@@ -62,7 +62,7 @@ export {
 export { compareFields, holds, holdsAll, type Fields } from './seam/evaluate.js';
 export { loadCatalogue } from './seam/load.js';
 export { createRecordStore } from './seam/record-store.js';
-export type { Condition, FieldValue, OrderKey, PluckQuery, RecordKey, RecordQuery, CatalogueStore, Tally } from './seam/types.js';
+export type { Condition, FieldValue, OrderKey, PluckedJson, PluckQuery, RecordKey, RecordQuery, CatalogueStore, Tally } from './seam/types.js';
 export { catalogueOver } from './catalogue/index.js';
 export { compareTop, onTopList, TOP_ORDER, topQuery, topRule, type TopEntry, type TopFilter, type TopRule } from './top-order.js';
 export {

@@ -232,7 +232,7 @@ export interface CatalogueMetricsOptions {
 }
 
 /** The `CatalogueStore` methods (bounded label values). */
-const STORE_METHODS: readonly (keyof CatalogueStore)[] = ['get', 'getMany', 'query', 'pluck', 'tally', 'upsert', 'delete'];
+const STORE_METHODS: readonly (keyof CatalogueStore)[] = ['get', 'getMany', 'query', 'pluck', 'pluckJson', 'tally', 'upsert', 'delete'];
 
 interface RouteSeries {
   duration: HistogramSeries;

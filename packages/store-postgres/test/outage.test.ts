@@ -68,6 +68,7 @@ describe.skipIf(!url)('PostgreSQL going away mid-run', () => {
       () => store.getMany('anime', [id]),
       () => store.query('anime', { search: 'naruto', offset: 0, limit: 5 }),
       () => store.pluck('anime', 'mal_id', { offset: 0, limit: Number.MAX_SAFE_INTEGER }),
+      () => store.pluckJson('anime', 'mal_id', { offset: 0, limit: Number.MAX_SAFE_INTEGER }),
       () => store.tally('anime', 'tags'),
       () => store.upsert('anime', demoData.anime.slice(0, 1)),
       () => store.delete('anime', ['no-such-key']),

@@ -379,6 +379,32 @@ export function defineStoreContract(
         expect(await pluck('anime', 'no_such_field', { orderBy: [{ field: 'mal_id', dir: 'asc' }], offset: 0, limit: 2 })).toEqual([undefined, undefined]);
         expect(await pluck('anime', 'mal_id', { offset: rows.anime.length, limit: 25 })).toEqual([]);
       });
+
+      it('pluckJson, when the store has it: the bytes of pluck as JSON, and their count', async () => {
+        const seam = store as unknown as CatalogueStore;
+        // Optional: core serializes what pluck gives when a store has none.
+        if (!seam.pluckJson) return;
+        const byId: OrderKey[] = [{ field: 'mal_id', dir: 'asc' }];
+        const cases: Array<[CollectionName, string, PluckQuery]> = [
+          ['anime', 'mal_id', { orderBy: byId, ...every }],
+          ['anime', 'mal_id', { where: [{ field: 'type', op: 'in', values: ['TV', 'Movie'] }, { field: 'sfw', op: 'lte', value: 1 }], orderBy: byId, ...every }],
+          ['manga', 'mal_id', { where: [{ field: 'mal_id', op: 'notIn', values: [Number(rows.manga[0]!.key)] }], orderBy: byId, ...every }],
+          ['manga', 'mal_id', { where: [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }], ...every }],
+          // Integer fields that some records hold as null, a text field, a slice, a missing field.
+          ['anime', 'rank', { orderBy: byId, ...every }],
+          ['anime', 'episodes', { orderBy: [{ field: 'episodes', dir: 'desc' }], ...every }],
+          ['anime', 'title', { where: [{ field: 'sfw', op: 'lte', value: 1 }], orderBy: byId, ...every }],
+          ['anime', 'mal_id', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 3, limit: 7 }],
+          ['anime', 'no_such_field', { orderBy: byId, offset: 0, limit: 2 }],
+          ['characters', 'mal_id', { search: (rows.characters[0]!.record as { name: string }).name, ...every }],
+        ];
+        for (const [c, field, q] of cases) {
+          const values = await pluck(c, field, q);
+          const { count, json: bytes } = await seam.pluckJson(c, field, q);
+          expect(new TextDecoder().decode(bytes), `${c}.${field} ${json(q)}`).toBe(JSON.stringify(values));
+          expect(count, `${c}.${field} ${json(q)}`).toBe(values.length);
+        }
+      });
     });
 
     describe('tally', () => {
@@ -546,7 +572,7 @@ export function defineStoreContract(
         expect(await deleteKeys('manga', [first[0]!.key])).toBe(0);
       });
 
-      it('removes them from get, getMany, query, pluck, tally and search', async () => {
+      it('removes them from get, getMany, query, pluck, pluckJson, tally and search', async () => {
         const left = first.filter((r) => r !== gone && r !== alsoGone);
         expect(await fresh.get('anime', gone.key)).toBeUndefined();
         expect(await fresh.getMany('anime', [alsoGone.key, left[0]!.key]).then((x) => x.map((r) => r === undefined))).toEqual([true, false]);
@@ -555,6 +581,8 @@ export function defineStoreContract(
         expect(total).toBe(left.length);
         const ids = await (fresh as unknown as CatalogueStore).pluck('anime', 'mal_id', { offset: 0, limit: Number.MAX_SAFE_INTEGER });
         expect(ids.map(String)).toEqual(left.map((r) => r.key));
+        const written = await (fresh as unknown as CatalogueStore).pluckJson?.('anime', 'mal_id', { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+        if (written) expect(new TextDecoder().decode(written.json)).toBe(JSON.stringify(ids));
         const t = await (fresh as unknown as CatalogueStore).tally('anime', 'mal_id');
         expect(t.map(([v]) => String(v)).sort()).toEqual(left.map((r) => r.key).sort());
         const title = (gone.record as Anime).title;

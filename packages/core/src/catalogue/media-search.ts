@@ -6,7 +6,7 @@
 import type { Anime } from '../schemas/anime.js';
 import type { Manga } from '../schemas/manga.js';
 import type { AnimeSearch, IdsQuery, IdsResult, MangaSearch, Page } from '../store.js';
-import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
+import type { Condition, OrderKey, CatalogueStore, PluckQuery } from '../seam/types.js';
 import type { KindSpec } from './kinds.js';
 import { ALL, sfwWhere, slice } from './shared.js';
 
@@ -84,6 +84,17 @@ async function updatedSinceWhere(records: CatalogueStore, spec: KindSpec, since:
   return { field: 'mal_id', op: later ? 'in' : 'notIn', values: updated };
 }
 
+/** The question behind an id list: its filters, every match, by id. */
+async function idsPluck(records: CatalogueStore, spec: KindSpec, q: IdsQuery): Promise<PluckQuery> {
+  const where: Condition[] = [];
+  if (q.types) where.push({ field: 'type', op: 'in', values: q.types });
+  if (q.status) where.push({ field: 'status', op: 'eq', value: q.status });
+  if (q.ratings) where.push({ field: 'rating', op: 'in', values: q.ratings });
+  where.push(...sfwWhere(q.sfw));
+  if (q.updatedSince !== undefined) where.push(await updatedSinceWhere(records, spec, q.updatedSince));
+  return { where, orderBy: [BY_ID], ...ALL };
+}
+
 /**
  * Every matching id, ascending, with the chosen fields (`/v1/anime/ids`, `/v1/manga/ids`).
  * @param records - The store.
@@ -91,18 +102,34 @@ async function updatedSinceWhere(records: CatalogueStore, spec: KindSpec, since:
  * @param q - The validated query.
  */
 export async function listIds(records: CatalogueStore, spec: KindSpec, q: IdsQuery): Promise<IdsResult> {
-  const where: Condition[] = [];
-  if (q.types) where.push({ field: 'type', op: 'in', values: q.types });
-  if (q.status) where.push({ field: 'status', op: 'eq', value: q.status });
-  if (q.ratings) where.push({ field: 'rating', op: 'in', values: q.ratings });
-  where.push(...sfwWhere(q.sfw));
-  if (q.updatedSince !== undefined) where.push(await updatedSinceWhere(records, spec, q.updatedSince));
+  const query = await idsPluck(records, spec, q);
   const include = q.include;
-  const query = { where, orderBy: [BY_ID], ...ALL };
   const data = include
     ? ((await records.query(spec.kind, { ...query, select: ['mal_id', ...include] })).data as unknown as IdsResult['data'])
     : ((await records.pluck(spec.kind, 'mal_id', query)) as number[]);
   return { total: data.length, data };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A bare id list (no `include`) as the JSON text `listIds` would give, written from the store's
+ * own JSON array (`pluckJson`) without reading it; `undefined` when the store has no such method
+ * or fields are included.
+ * @param records - The store.
+ * @param spec - The kind.
+ * @param q - The validated query.
+ */
+export async function listIdsJson(records: CatalogueStore, spec: KindSpec, q: IdsQuery): Promise<Uint8Array | undefined> {
+  if (q.include || !records.pluckJson) return undefined;
+  const { count, json } = await records.pluckJson(spec.kind, 'mal_id', await idsPluck(records, spec, q));
+  // {"total":N,"data":[…]}: the keys in the order of `IdsResult`, as JSON.stringify writes them.
+  const head = encoder.encode(`{"total":${count},"data":`);
+  const body = new Uint8Array(head.length + json.length + 1);
+  body.set(head);
+  body.set(json, head.length);
+  body[body.length - 1] = 0x7d; // }
+  return body;
 }
 
 /**

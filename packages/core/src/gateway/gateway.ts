@@ -140,6 +140,7 @@ export function createMemoryGatewayBackend(options: MemoryGatewayBackendOptions 
   };
 }
 
+const decoder = new TextDecoder();
 const UNAVAILABLE = Symbol('unavailable');
 
 function compileRoutes(patterns: readonly string[]): (path: string) => boolean {
@@ -314,12 +315,14 @@ function forbidden(until: number, now: number, spec: WindowSpec | undefined): Ap
 /** Runs the routes for a cache miss and stores a 2xx answer with a string body. */
 async function load(g: GatewayState, next: () => Promise<PlainResponse>, store: CacheStore, key: string, tier: Tier, now: number) {
   const response = await next();
-  if (response.status < 200 || response.status >= 300 || typeof response.body !== 'string') return response;
+  if (response.status < 200 || response.status >= 300 || response.body === null) return response;
+  // Kept as text, which every cache back end stores: a body a store wrote as bytes is read once here.
+  const body = typeof response.body === 'string' ? response.body : decoder.decode(response.body);
   const entry: CachedResponse = {
     status: response.status,
     headers: response.headers,
-    body: response.body,
-    etag: toEtag(response.body),
+    body,
+    etag: toEtag(body),
     storedAt: now,
     expiresAt: now + g.ttl[tier],
   };

@@ -27,6 +27,11 @@ export interface RouteRequest<Q = unknown> {
 /** A handler's answer: a JSON body with optional status and extra headers. */
 export interface Reply {
   body: unknown;
+  /**
+   * The body already written as JSON, UTF-8: sent as it is, in place of `body` (nothing rewrites
+   * it, such as image paths). For answers a store writes itself (see `CatalogueStore.pluckJson`).
+   */
+  json?: Uint8Array;
   status?: number;
   headers?: Record<string, string>;
 }
@@ -263,7 +268,7 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     const headers = baseHeaders();
     if (matched?.cache === 'no-store') headers['cache-control'] = 'no-store';
     if (reply.headers) Object.assign(headers, reply.headers);
-    return { status: reply.status ?? 200, headers, body: serialize(reply.body) };
+    return { status: reply.status ?? 200, headers, body: reply.json ?? serialize(reply.body) };
   }
 
   /** The template of the first route whose pattern matches: a request's route before any stage answers it. */

@@ -13,6 +13,7 @@ import { mangaSchema } from '../schemas/manga.js';
 import { sfwMode } from '../sfw.js';
 import type { IdsQuery } from '../store.js';
 import { ANIME, MANGA, type KindSpec } from '../catalogue/kinds.js';
+import { listIdsJson } from '../catalogue/media-search.js';
 import type { CatalogueContext, CatalogueRoute } from './context.js';
 import type { Parsed } from './rows.js';
 import { sfwShape } from './params.js';
@@ -71,6 +72,19 @@ const listRow = <S extends z.ZodType | undefined = undefined>(path: string, quer
   handler: async ({ parsed }, context) => ok(await load(parsed as Parsed<S>, context)),
 });
 
+/**
+ * An id list's row: the store's own JSON when it writes one (a bare list of 70k ids is neither
+ * parsed nor printed again), else the list as `load` gives it.
+ */
+const idsRow = (path: string, query: z.ZodType<IdsQuery>, spec: KindSpec, load: (query: IdsQuery, context: CatalogueContext) => Promise<unknown>): CatalogueRoute => ({
+  path,
+  query,
+  handler: async ({ parsed }, context) => {
+    const json = await listIdsJson(context.records, spec, parsed as IdsQuery);
+    return json ? { body: undefined, json } : ok(await load(parsed as IdsQuery, context));
+  },
+});
+
 /** An answer of every id in a list, with their count. */
 const withTotal = (data: number[]) => ({ total: data.length, data });
 
@@ -80,8 +94,8 @@ const withTotal = (data: number[]) => ({ total: data.length, data });
  * removed from the catalogue, ascending.
  */
 export const idsRoutes: CatalogueRoute[] = [
-  listRow('/v1/anime/ids', animeIdsQuery, (query, { catalogue }) => catalogue.listAnimeIds(query)),
+  idsRow('/v1/anime/ids', animeIdsQuery, ANIME, (query, { catalogue }) => catalogue.listAnimeIds(query)),
   listRow('/v1/anime/deleted', undefined, async (_, { catalogue }) => withTotal(await catalogue.getDeletedAnimeIds())),
-  listRow('/v1/manga/ids', mangaIdsQuery, (query, { catalogue }) => catalogue.listMangaIds(query)),
+  idsRow('/v1/manga/ids', mangaIdsQuery, MANGA, (query, { catalogue }) => catalogue.listMangaIds(query)),
   listRow('/v1/manga/deleted', undefined, async (_, { catalogue }) => withTotal(await catalogue.getDeletedMangaIds())),
 ];

@@ -92,6 +92,14 @@ export interface Page<T> {
   total: number;
 }
 
+/** The values of a `pluck`, written as JSON (see `CatalogueStore.pluckJson`). */
+export interface PluckedJson {
+  /** How many values the array holds. */
+  count: number;
+  /** The array as JSON text, UTF-8 (`[1,2,3]`). */
+  json: Uint8Array;
+}
+
 /** How many records hold each value of a field: `[value, count]` pairs, in no particular order. */
 export type Tally = Array<[value: number | string, count: number]>;
 
@@ -138,6 +146,17 @@ export interface CatalogueStore {
    * @param query - Conditions, search text, order and slice, as in `query`.
    */
   pluck(collection: CollectionName, field: string, query: PluckQuery): Promise<unknown[]>;
+  /**
+   * Optional: what `pluck` gives, already written as a JSON array: the UTF-8 bytes of
+   * `JSON.stringify(await pluck(…))`, and how many values it holds. Core sends whole id lists
+   * this way without reading them. A store whose back end writes JSON itself spares the process
+   * parsing 70k ids and printing them again (PostgreSQL: `/v1/manga/ids` median 14.5 → 10.2 ms).
+   * Without it, core serializes what `pluck` gives.
+   * @param collection - The collection.
+   * @param field - A top-level record field.
+   * @param query - Conditions, search text, order and slice, as in `query`.
+   */
+  pluckJson?(collection: CollectionName, field: string, query: PluckQuery): Promise<PluckedJson>;
   /**
    * How many of the records matching `where` hold each value of a field (each element once per
    * record, for an array field).

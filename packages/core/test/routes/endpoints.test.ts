@@ -5,7 +5,7 @@
  */
 import { demoData } from '@catalogue-api/demo-data';
 import { describe, expect, it } from 'vitest';
-import { createCatalogueApp, createMemoryStore } from '../../src/index.js';
+import { createCatalogueApp, createMemoryStore, type CatalogueStore, type CollectionName, type PluckQuery } from '../../src/index.js';
 import { catalogueRoutes } from '../../src/routes/index.js';
 import { seasonAt } from '../../src/routes/seasons.js';
 import { unavailableRoutes } from '../../src/routes/unavailable.js';
@@ -152,6 +152,37 @@ describe('/v1/anime/ids and /v1/manga/ids', () => {
     expect((await get('/v1/manga/ids?include=rating')).status).toBe(400);
     expect((await get('/v1/anime/ids?include=chapters')).status).toBe(400);
     expect((await get('/v1/manga/ids?rating=g')).status).toBe(200); // unknown keys are ignored, as Jikan does
+  });
+});
+
+describe('id lists from a store that writes them as JSON (pluckJson)', () => {
+  const store = createMemoryStore(demoData);
+  const asked: string[] = [];
+  // The memory store has no pluckJson: this one writes what pluck gives, and notes each call.
+  const writing: CatalogueStore = Object.assign(Object.create(store) as CatalogueStore, {
+    async pluckJson(collection: CollectionName, field: string, query: PluckQuery) {
+      asked.push(`${collection}.${field}`);
+      const values = await store.pluck(collection, field, query);
+      return { count: values.length, json: new TextEncoder().encode(JSON.stringify(values)) };
+    },
+  });
+  const targets = ['/v1/anime/ids', '/v1/manga/ids?status=publishing&sfw', '/v1/anime/ids?updated_at=2025-06-01T00:00:00Z', '/v1/manga/ids?updated_at=2999-01-01', '/v1/anime/ids?include=title'];
+
+  it.each([true, false])('answers the same bytes and headers as from pluck (response cache: %s), twice', async (cache) => {
+    const plain = createCatalogueApp({ store, gateway: { rateLimit: false, cache: cache && {} } });
+    const written = createCatalogueApp({ store: writing, gateway: { rateLimit: false, cache: cache && {} } });
+    const answer = async (app: typeof plain, target: string, method = 'GET') => {
+      const res = await app.fetch(new Request(`http://localhost${target}`, { method }));
+      return { status: res.status, etag: res.headers.get('etag'), length: res.headers.get('content-length'), body: await res.text() };
+    };
+    asked.length = 0;
+    for (const target of targets) {
+      for (let i = 0; i < 2; i++) expect(await answer(written, target), target).toEqual(await answer(plain, target));
+      expect(await answer(written, target, 'HEAD'), target).toEqual(await answer(plain, target, 'HEAD'));
+    }
+    // Only the bare lists are written by the store: once each with the cache, else per request.
+    const bare = ['anime.mal_id', 'manga.mal_id', 'anime.mal_id', 'manga.mal_id'];
+    expect(asked).toEqual(cache ? bare : bare.flatMap((call) => [call, call, call]));
   });
 });
 
