@@ -6,6 +6,7 @@
  * and after upserts and deletes, a second store on the same schema answers as the reference does,
  * at once, with group counts (the totals of lists filtered by grouped fields) equal to a recount. Needs `DATABASE_URL`; the run uses its own schema and drops it.
  */
+import type { Sql } from 'postgres';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   COLLECTION_NAMES,
@@ -24,7 +25,7 @@ import {
 import { demoData } from '@catalogue-api/demo-data';
 import { mulberry32 } from '../../../scripts/lib/mulberry32.mjs';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
-import { groupedFields } from '../src/internal/tables.js';
+import { groupedFields, syncTables } from '../src/internal/tables.js';
 import { suiteDatabase } from './suite-database.js';
 
 const url = process.env.DATABASE_URL;
@@ -254,6 +255,45 @@ describe.skipIf(!url)('PostgreSQL record store against the reference store', () 
     await store.migrate();
     expect(await store.upsert('anime', [{ ...demoData.anime[1]!, rating: 'Rx - Hentai' }])).toBe(1);
     await expectGroupsRecounted();
+  });
+
+  it('migrate() fills a new column after its table lock is gone: readers go on, a writer waits for the fill', async () => {
+    const s = `"${store.schema}"`;
+    // As a version without `favorited` would have left the characters, and as this version's
+    // first transaction leaves them: the column added and empty, its fill marked.
+    await sql.unsafe(`alter table ${s}.characters drop column favorited`);
+    await sql.unsafe(`create or replace function ${s}.characters_group_update() returns trigger language plpgsql as $f$begin return null; end$f$`);
+    await sql.begin((tx) => syncTables(tx as unknown as Sql, store.schema));
+    expect([...(await sql.unsafe(`select collection from ${s}.catalogue_refills`))]).toEqual([{ collection: 'characters' }]);
+    expect((await sql.unsafe(`select count(favorited)::int as n from ${s}.characters`))[0]!.n).toBe(0);
+    // A writer of the previous version, mid-transaction: the fill waits for it to end.
+    const writer = await sql.reserve();
+    const reader = await sql.reserve();
+    try {
+      await writer.unsafe('begin');
+      await writer.unsafe(`lock table ${s}.characters in row exclusive mode`);
+      const migrated = store.migrate();
+      const waiting = `select count(*)::int as n from pg_locks where relation = '${s}.characters'::regclass and not granted`;
+      await expect.poll(async () => (await sql.unsafe(waiting))[0]!.n, { timeout: 5_000 }).toBe(1);
+      // Meanwhile the table is read, as instances of the previous version read it.
+      await reader.unsafe(`set lock_timeout = '1s'`);
+      expect((await reader.unsafe(`select count(*)::int as n from ${s}.characters`))[0]!.n).toBe(demoData.characters!.length);
+      expect((await store.query('characters', { orderBy: [{ field: 'favorites', dir: 'desc' }], offset: 0, limit: 3 })).total).toBe(demoData.characters!.length);
+      await writer.unsafe('commit');
+      await migrated;
+    } finally {
+      // Ended here too when a step above failed, so that no later test waits on its lock.
+      await writer.unsafe('commit').catch(() => undefined);
+      writer.release();
+      reader.release();
+    }
+    expect([...(await sql.unsafe(`select collection from ${s}.catalogue_refills`))]).toEqual([]);
+    const wrong = await sql.unsafe(`select count(*)::int as n from ${s}.characters where favorited is distinct from (coalesce((record ->> 'favorites')::int, 0) > 0)`);
+    expect(wrong[0]!.n).toBe(0);
+    // The kept counts moved with each filled record: they are those a count of the rows finds.
+    const kept = await sql.unsafe(`select grp, n::int from ${s}.characters_groups where n <> 0 order by grp`);
+    const counted = await sql.unsafe(`select json_build_array(favorited)::text as grp, count(*)::int as n from ${s}.characters group by favorited order by grp`);
+    expect([...kept]).toEqual([...counted]);
   });
 
   /** The group counts the writes kept are those a count of the rows finds. */

@@ -6,7 +6,8 @@
  * and kept every other collection in `documents`, answering most questions from a per-process copy.
  * Version 6 replaces them with one table per collection of core's `COLLECTIONS` (`tables.ts`), every
  * question answered in SQL; after the last migration, `syncTables` brings those tables up to
- * `COLLECTIONS` (a collection or field core adds needs no migration here).
+ * `COLLECTIONS` (a collection or field core adds needs no migration here), and `fillTables` fills
+ * new columns from the stored records in a transaction of its own.
  *
  * Records are stored as `json`, not `jsonb`: `jsonb` re-orders object keys (shortest first), and
  * the API must answer with Jikan's field order, byte for byte the same as the memory store.
@@ -16,7 +17,7 @@ import type { Sql } from 'postgres';
 import { isCollectionName, type Manga } from '@catalogue-api/core';
 import { MANGA, mediaTables } from './media.js';
 import { STAT_COLUMNS } from './media-rows.js';
-import { matchFunction, quoteIdentifier, syncTables, writeRecords } from './tables.js';
+import { fillTables, matchFunction, quoteIdentifier, REFILLS_TABLE, syncTables, writeRecords } from './tables.js';
 
 /** The orderable anime columns; each gets an index per direction (nulls last both ways, ties by `mal_id`). */
 export const ORDER_COLUMNS = [
@@ -274,7 +275,7 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
   // The `title` field of anime and manga is now the record's own title, so that an id list that
   // includes titles reads a column instead of parsing every record (core's COLLECTIONS); the
   // lower-cased key it held is `title_key`. Dropped here, both columns are added and filled again
-  // from the stored records by `syncTables` (internal/tables.ts), which runs right after.
+  // from the stored records by `syncTables` and `fillTables` (internal/tables.ts), which run after.
   (s) => `
     alter table ${s}.anime drop column if exists title;
     alter table ${s}.manga drop column if exists title;`,
@@ -293,13 +294,15 @@ export async function migrateCatalogueSchema(sql: Sql, schema: string, upTo = MI
   // CREATE EXTENSION needs privileges a read-mostly role may lack; it is enough that it exists.
   const [ext] = await sql<{ present: boolean }[]>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as present`;
   if (!ext?.present) await sql`create extension if not exists pg_trgm`;
-  return sql.begin(async (tx) => {
+  const lock = (q: Sql) => q`select pg_advisory_xact_lock(hashtext(${`catalogue-api/catalogue:${schema}`}))`;
+  const version = await sql.begin(async (tx) => {
     const q = tx as unknown as Sql;
-    await q`select pg_advisory_xact_lock(hashtext(${`catalogue-api/catalogue:${schema}`}))`;
+    await lock(q);
     await q.unsafe(`create schema if not exists ${s}`);
     await q.unsafe(
       `create table if not exists ${s}.catalogue_migrations (version integer primary key, applied_at timestamptz not null default now())`,
     );
+    await q.unsafe(`create table if not exists ${s}.${quoteIdentifier(REFILLS_TABLE)} (collection text primary key)`);
     const [row] = await q.unsafe<{ version: number | null }[]>(`select max(version) as version from ${s}.catalogue_migrations`);
     let version = row?.version ?? 0;
     while (version < Math.min(upTo, MIGRATIONS.length)) {
@@ -313,4 +316,13 @@ export async function migrateCatalogueSchema(sql: Sql, schema: string, upTo = MI
     if (version === MIGRATIONS.length) await syncTables(q, schema);
     return version;
   });
+  // New columns are filled after their table's exclusive lock is gone (see fillTables).
+  if (version === MIGRATIONS.length) {
+    await sql.begin(async (tx) => {
+      const q = tx as unknown as Sql;
+      await lock(q);
+      await fillTables(q, schema);
+    });
+  }
+  return version;
 }

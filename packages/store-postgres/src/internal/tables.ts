@@ -24,6 +24,7 @@ import {
   COLLECTIONS,
   collectionKey,
   fieldValues,
+  isCollectionName,
   normalizeTitle,
   type CollectionName,
   type FieldSpec,
@@ -369,10 +370,17 @@ const VACUUM_OPTIONS = ['autovacuum_vacuum_scale_factor=0.01', 'autovacuum_vacuu
 const REFILL_BATCH = 1000;
 
 /**
+ * The collections whose new columns (or search texts) wait to be filled from their stored records:
+ * marked by {@link syncTables}, filled and unmarked by {@link fillTables}.
+ */
+export const REFILLS_TABLE = 'catalogue_refills';
+
+/**
  * Brings a schema's tables up to `COLLECTIONS`: creates missing tables, columns, indexes and text
- * match functions, re-creates a column whose type changed, and fills new columns (and new search
- * texts) from the records already stored. Only what is missing is touched, so that an up-to-date
- * schema takes no lock. Run inside `migrate()`'s transaction and advisory lock.
+ * match functions, re-creates a column whose type changed, and marks the collections whose new
+ * columns (or new search texts) must be filled from the records already stored, for
+ * {@link fillTables}. Only what is missing is touched, so that an up-to-date schema takes no lock.
+ * Run inside `migrate()`'s transaction and advisory lock.
  * @param q - The transaction.
  * @param schema - The schema (unquoted).
  */
@@ -470,18 +478,42 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
     }
   }
   for (const statement of statements) await q.unsafe(statement);
-  for (const collection of refill) {
-    const table = `${s}.${quoteIdentifier(tableName(collection))}`;
-    for (let after = 0; ; ) {
-      const rows = await q.unsafe<{ seq: string; record: unknown }[]>(`select seq, record from ${table} where seq > $1 order by seq limit ${REFILL_BATCH}`, [
-        after,
-      ]);
-      if (rows.length === 0) break;
-      await writeRecords(q, schema, collection, rows.map((r) => r.record));
-      after = Number(rows.at(-1)!.seq);
-    }
-  }
+  const refills = `${s}.${quoteIdentifier(REFILLS_TABLE)}`;
+  for (const collection of refill) await q.unsafe(`insert into ${refills} (collection) values ($1) on conflict do nothing`, [collection]);
+  // Counted with the new columns still empty: the fill's writes then move each record's counts.
   for (const kept of recount) for (const statement of kept.recount) await q.unsafe(statement);
+}
+
+/**
+ * Fills the columns that {@link syncTables} added from the stored records, in a transaction after
+ * the one that added them. Adding a column locks its table against readers until its transaction
+ * ends: filled in that transaction, 100k anime and manga kept every running instance waiting ~40 s.
+ * Here the table is locked only against writers (`share`): instances of the previous version go on
+ * reading (they read no new column), a write waits until the fill commits. Instances of this
+ * version serve only once their own `migrate()` has returned, which waits for this one (the
+ * advisory lock) or fills what is still marked (a fill that failed is rolled back, its marks kept).
+ * @param q - A transaction holding `migrate()`'s advisory lock.
+ * @param schema - The schema (unquoted).
+ */
+export async function fillTables(q: Sql, schema: string): Promise<void> {
+  const s = quoteIdentifier(schema);
+  const refills = `${s}.${quoteIdentifier(REFILLS_TABLE)}`;
+  const marked = await q.unsafe<{ collection: string }[]>(`select collection from ${refills} order by collection`);
+  for (const { collection } of marked) {
+    if (isCollectionName(collection)) {
+      const table = `${s}.${quoteIdentifier(tableName(collection))}`;
+      await q.unsafe(`lock table ${table} in share mode`);
+      for (let after = 0; ; ) {
+        const rows = await q.unsafe<{ seq: string; record: unknown }[]>(`select seq, record from ${table} where seq > $1 order by seq limit ${REFILL_BATCH}`, [
+          after,
+        ]);
+        if (rows.length === 0) break;
+        await writeRecords(q, schema, collection, rows.map((r) => r.record));
+        after = Number(rows.at(-1)!.seq);
+      }
+    }
+    await q.unsafe(`delete from ${refills} where collection = $1`, [collection]);
+  }
 }
 
 /**
