@@ -312,7 +312,7 @@ function forbidden(until: number, now: number, spec: WindowSpec | undefined): Ap
   );
 }
 
-/** Runs the routes for a cache miss and stores a 2xx answer with a string body. */
+/** Runs the routes for a cache miss and stores a 2xx answer with a body. */
 async function load(g: GatewayState, next: () => Promise<PlainResponse>, store: CacheStore, key: string, tier: Tier, now: number) {
   const response = await next();
   if (response.status < 200 || response.status >= 300 || response.body === null) return response;
