@@ -296,6 +296,35 @@ describe.skipIf(!url)('PostgreSQL record store against the reference store', () 
     expect([...kept]).toEqual([...counted]);
   });
 
+  it('migrate() fills a re-created column in the transaction that re-creates it: no reader sees it empty', async () => {
+    const s = `"${store.schema}"`;
+    // As a version that stored `favorites` as another type would have left it.
+    await sql.unsafe(`alter table ${s}.characters alter column favorites type bigint`);
+    await sql.begin((tx) => syncTables(tx as unknown as Sql, store.schema));
+    expect([...(await sql.unsafe(`select collection from ${s}.catalogue_refills`))]).toEqual([]);
+    const wrong = await sql.unsafe(`select count(*)::int as n from ${s}.characters where favorites is distinct from (record ->> 'favorites')::int`);
+    expect(wrong[0]!.n).toBe(0);
+  });
+
+  it('migrate() waits for another process holding its lock longer than the store timeout, then goes on', async () => {
+    const patient = createPostgresStore({ url: process.env.DATABASE_URL!, schema: store.schema, timeoutMs: 1000 });
+    const holder = await sql.reserve();
+    try {
+      await holder.unsafe('begin');
+      await holder.unsafe(`select pg_advisory_xact_lock(hashtext($1))`, [`catalogue-api/catalogue:${store.schema}`]);
+      let settled = false;
+      const migrated = patient.migrate().finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(settled).toBe(false);
+      await holder.unsafe('commit');
+      await expect(migrated).resolves.toBeGreaterThanOrEqual(6);
+    } finally {
+      await holder.unsafe('commit').catch(() => undefined);
+      holder.release();
+      await patient.close();
+    }
+  }, 15_000);
+
   /** The group counts the writes kept are those a count of the rows finds. */
   async function expectGroupsRecounted() {
     const columns = groupedFields('anime').map(([name]) => `"${name}"`).join(', ');

@@ -281,6 +281,9 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
     alter table ${s}.manga drop column if exists title;`,
 ];
 
+/** How often `migrate()` asks again for the lock another process holds, in milliseconds. */
+const LOCK_POLL_MS = 100;
+
 /**
  * Brings a schema up to the latest version. Idempotent, and safe from several processes at once:
  * a transaction-scoped advisory lock serializes them.
@@ -294,7 +297,15 @@ export async function migrateCatalogueSchema(sql: Sql, schema: string, upTo = MI
   // CREATE EXTENSION needs privileges a read-mostly role may lack; it is enough that it exists.
   const [ext] = await sql<{ present: boolean }[]>`select exists (select 1 from pg_extension where extname = 'pg_trgm') as present`;
   if (!ext?.present) await sql`create extension if not exists pg_trgm`;
-  const lock = (q: Sql) => q`select pg_advisory_xact_lock(hashtext(${`catalogue-api/catalogue:${schema}`}))`;
+  const key = `catalogue-api/catalogue:${schema}`;
+  // Asked for again every 100 ms rather than waited on: a connection that stays silent past the
+  // store's timeout is closed as lost (internal/availability.ts), and another process may hold the
+  // lock for the whole of a fill (~40 s for 100k anime and manga).
+  const lock = async (q: Sql) => {
+    while (!(await q<{ locked: boolean }[]>`select pg_try_advisory_xact_lock(hashtext(${key})) as locked`)[0]!.locked) {
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
+  };
   const version = await sql.begin(async (tx) => {
     const q = tx as unknown as Sql;
     await lock(q);
@@ -304,7 +315,8 @@ export async function migrateCatalogueSchema(sql: Sql, schema: string, upTo = MI
     );
     await q.unsafe(`create table if not exists ${s}.${quoteIdentifier(REFILLS_TABLE)} (collection text primary key)`);
     const [row] = await q.unsafe<{ version: number | null }[]>(`select max(version) as version from ${s}.catalogue_migrations`);
-    let version = row?.version ?? 0;
+    const before = row?.version ?? 0;
+    let version = before;
     while (version < Math.min(upTo, MIGRATIONS.length)) {
       version++;
       const migration = MIGRATIONS[version - 1]!;
@@ -313,7 +325,7 @@ export async function migrateCatalogueSchema(sql: Sql, schema: string, upTo = MI
       await step.then?.(q, schema, s);
       await q.unsafe(`insert into ${s}.catalogue_migrations (version) values ($1)`, [version]);
     }
-    if (version === MIGRATIONS.length) await syncTables(q, schema);
+    if (version === MIGRATIONS.length) await syncTables(q, schema, version !== before);
     return version;
   });
   // New columns are filled after their table's exclusive lock is gone (see fillTables).

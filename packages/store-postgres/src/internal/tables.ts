@@ -381,14 +381,21 @@ export const REFILLS_TABLE = 'catalogue_refills';
  * columns (or new search texts) must be filled from the records already stored, for
  * {@link fillTables}. Only what is missing is touched, so that an up-to-date schema takes no lock.
  * Run inside `migrate()`'s transaction and advisory lock.
+ *
+ * The fill waits for a later transaction only when every changed column is new: instances of the
+ * previous version read none of them. A re-created column, or one a migration of this transaction
+ * dropped (`fillNow`), held something they may still read; it is filled here, while the table's
+ * lock keeps them waiting, rather than read empty.
  * @param q - The transaction.
  * @param schema - The schema (unquoted).
+ * @param fillNow - Fill in this transaction anyway (a migration ran in it).
  */
-export async function syncTables(q: Sql, schema: string): Promise<void> {
+export async function syncTables(q: Sql, schema: string, fillNow = false): Promise<void> {
   const s = quoteIdentifier(schema);
   const have = await existing(q, schema);
   const statements: string[] = [];
   const refill = new Set<CollectionName>();
+  let recreated = false;
   const recount = new Set<KeptCounts>();
   for (const collection of COLLECTION_NAMES) {
     const t = tableName(collection);
@@ -417,7 +424,10 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
       const column = quoteIdentifier(name);
       const type = columns?.get(name)?.type;
       if (type !== FORMATTED_TYPES[spec.type]) {
-        if (type !== undefined) statements.push(`alter table ${table} drop column ${column}`);
+        if (type !== undefined) {
+          statements.push(`alter table ${table} drop column ${column}`);
+          recreated = true;
+        }
         statements.push(`alter table ${table} add column ${column} ${COLUMN_TYPES[spec.type]}`);
         // A re-created column lost its indexes with it.
         for (const suffix of ['', '_asc', '_desc', '_gin']) have.relations.delete(`${t}_${name}${suffix}`);
@@ -482,6 +492,7 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
   for (const collection of refill) await q.unsafe(`insert into ${refills} (collection) values ($1) on conflict do nothing`, [collection]);
   // Counted with the new columns still empty: the fill's writes then move each record's counts.
   for (const kept of recount) for (const statement of kept.recount) await q.unsafe(statement);
+  if (fillNow || recreated) await fillTables(q, schema);
 }
 
 /**
@@ -492,6 +503,7 @@ export async function syncTables(q: Sql, schema: string): Promise<void> {
  * reading (they read no new column), a write waits until the fill commits. Instances of this
  * version serve only once their own `migrate()` has returned, which waits for this one (the
  * advisory lock) or fills what is still marked (a fill that failed is rolled back, its marks kept).
+ * Also run by {@link syncTables} inside its own transaction when the fill cannot wait.
  * @param q - A transaction holding `migrate()`'s advisory lock.
  * @param schema - The schema (unquoted).
  */
