@@ -296,6 +296,32 @@ describe.skipIf(!url)('PostgreSQL record store against the reference store', () 
     expect([...kept]).toEqual([...counted]);
   });
 
+  it('migrate() waits for a writer longer than the store timeout before it fills, then fills', async () => {
+    const s = `"${store.schema}"`;
+    await sql.unsafe(`alter table ${s}.people drop column favorited`);
+    await sql.unsafe(`create or replace function ${s}.people_group_update() returns trigger language plpgsql as $f$begin return null; end$f$`);
+    await sql.begin((tx) => syncTables(tx as unknown as Sql, store.schema));
+    const patient = createPostgresStore({ url: process.env.DATABASE_URL!, schema: store.schema, timeoutMs: 1000 });
+    const writer = await sql.reserve();
+    try {
+      await writer.unsafe('begin');
+      await writer.unsafe(`lock table ${s}.people in row exclusive mode`);
+      let settled = false;
+      const migrated = patient.migrate().finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(settled).toBe(false);
+      await writer.unsafe('commit');
+      await expect(migrated).resolves.toBeGreaterThanOrEqual(6);
+    } finally {
+      await writer.unsafe('commit').catch(() => undefined);
+      writer.release();
+      await patient.close();
+    }
+    expect([...(await sql.unsafe(`select collection from ${s}.catalogue_refills`))]).toEqual([]);
+    const wrong = await sql.unsafe(`select count(*)::int as n from ${s}.people where favorited is distinct from (coalesce((record ->> 'favorites')::int, 0) > 0)`);
+    expect(wrong[0]!.n).toBe(0);
+  }, 15_000);
+
   it('migrate() fills a re-created column in the transaction that re-creates it: no reader sees it empty', async () => {
     const s = `"${store.schema}"`;
     // As a version that stored `favorites` as another type would have left it.

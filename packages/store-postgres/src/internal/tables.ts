@@ -18,7 +18,7 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import {
   COLLECTION_NAMES,
   COLLECTIONS,
@@ -495,6 +495,34 @@ export async function syncTables(q: Sql, schema: string, fillNow = false): Promi
   if (fillNow || recreated) await fillTables(q, schema);
 }
 
+/** The longest one try of {@link lockAgainstWriters} waits in PostgreSQL's lock queue, in milliseconds. */
+const LOCK_TRY_MS = 100;
+
+/**
+ * Locks a table against writers (`share`) for the rest of a transaction. A writer's open
+ * transaction is waited for in tries of {@link LOCK_TRY_MS} (`lock_timeout`): one long wait would
+ * leave the connection silent, and the store's pool closes a connection silent past its timeout as
+ * lost (internal/availability.ts).
+ * @param q - The transaction.
+ * @param table - The table, quoted.
+ */
+async function lockAgainstWriters(q: Sql, table: string): Promise<void> {
+  const [{ previous } = { previous: '0' }] = await q<{ previous: string }[]>`select current_setting('lock_timeout') as previous`;
+  for (let locked = false; !locked; ) {
+    try {
+      await (q as unknown as TransactionSql).savepoint(async (sp) => {
+        await sp`select set_config('lock_timeout', ${`${LOCK_TRY_MS}ms`}, true)`;
+        await sp.unsafe(`lock table ${table} in share mode`);
+      });
+      locked = true;
+    } catch (error) {
+      // lock_not_available: the try timed out (and was rolled back); anything else is a failure.
+      if ((error as { code?: string }).code !== '55P03') throw error;
+    }
+  }
+  await q`select set_config('lock_timeout', ${previous}, true)`;
+}
+
 /**
  * Fills the columns that {@link syncTables} added from the stored records, in a transaction after
  * the one that added them. Adding a column locks its table against readers until its transaction
@@ -514,7 +542,7 @@ export async function fillTables(q: Sql, schema: string): Promise<void> {
   for (const { collection } of marked) {
     if (isCollectionName(collection)) {
       const table = `${s}.${quoteIdentifier(tableName(collection))}`;
-      await q.unsafe(`lock table ${table} in share mode`);
+      await lockAgainstWriters(q, table);
       for (let after = 0; ; ) {
         const rows = await q.unsafe<{ seq: string; record: unknown }[]>(`select seq, record from ${table} where seq > $1 order by seq limit ${REFILL_BATCH}`, [
           after,
