@@ -301,22 +301,8 @@ describe.skipIf(!url)('PostgreSQL record store against the reference store', () 
     await sql.unsafe(`alter table ${s}.people drop column favorited`);
     await sql.unsafe(`create or replace function ${s}.people_group_update() returns trigger language plpgsql as $f$begin return null; end$f$`);
     await sql.begin((tx) => syncTables(tx as unknown as Sql, store.schema));
-    const patient = createPostgresStore({ url: process.env.DATABASE_URL!, schema: store.schema, timeoutMs: 1000 });
-    const writer = await sql.reserve();
-    try {
-      await writer.unsafe('begin');
-      await writer.unsafe(`lock table ${s}.people in row exclusive mode`);
-      let settled = false;
-      const migrated = patient.migrate().finally(() => (settled = true));
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-      expect(settled).toBe(false);
-      await writer.unsafe('commit');
-      await expect(migrated).resolves.toBeGreaterThanOrEqual(6);
-    } finally {
-      await writer.unsafe('commit').catch(() => undefined);
-      writer.release();
-      await patient.close();
-    }
+    // A writer of the previous version, mid-transaction.
+    await expectMigrateWaitsFor((writer) => writer.unsafe(`lock table ${s}.people in row exclusive mode`));
     expect([...(await sql.unsafe(`select collection from ${s}.catalogue_refills`))]).toEqual([]);
     const wrong = await sql.unsafe(`select count(*)::int as n from ${s}.people where favorited is distinct from (coalesce((record ->> 'favorites')::int, 0) > 0)`);
     expect(wrong[0]!.n).toBe(0);
@@ -333,23 +319,32 @@ describe.skipIf(!url)('PostgreSQL record store against the reference store', () 
   });
 
   it('migrate() waits for another process holding its lock longer than the store timeout, then goes on', async () => {
+    await expectMigrateWaitsFor((holder) => holder.unsafe(`select pg_advisory_xact_lock(hashtext($1))`, [`catalogue-api/catalogue:${store.schema}`]));
+  }, 15_000);
+
+  /**
+   * While another connection holds what `hold` takes, in a transaction, for 2.5 s: a store whose
+   * timeout is 1 s has not finished `migrate()`, and finishes it once that transaction ends.
+   */
+  async function expectMigrateWaitsFor(hold: (other: Sql) => Promise<unknown>) {
     const patient = createPostgresStore({ url: process.env.DATABASE_URL!, schema: store.schema, timeoutMs: 1000 });
-    const holder = await sql.reserve();
+    const other = await sql.reserve();
     try {
-      await holder.unsafe('begin');
-      await holder.unsafe(`select pg_advisory_xact_lock(hashtext($1))`, [`catalogue-api/catalogue:${store.schema}`]);
+      await other.unsafe('begin');
+      await hold(other as unknown as Sql);
       let settled = false;
       const migrated = patient.migrate().finally(() => (settled = true));
       await new Promise((resolve) => setTimeout(resolve, 2500));
       expect(settled).toBe(false);
-      await holder.unsafe('commit');
+      await other.unsafe('commit');
       await expect(migrated).resolves.toBeGreaterThanOrEqual(6);
     } finally {
-      await holder.unsafe('commit').catch(() => undefined);
-      holder.release();
+      // Ended here too when a step above failed, so that no later test waits on its lock.
+      await other.unsafe('commit').catch(() => undefined);
+      other.release();
       await patient.close();
     }
-  }, 15_000);
+  }
 
   /** The group counts the writes kept are those a count of the rows finds. */
   async function expectGroupsRecounted() {
