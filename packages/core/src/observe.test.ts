@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogueApp } from './app.js';
 import { combineApps } from './combine-apps.js';
+import { ApiError } from './errors.js';
+import type { GatewayBackend } from './gateway/back-end.js';
+import { createGateway, createMemoryGatewayBackend } from './gateway/gateway.js';
 import type { PlainRequest } from './http.js';
+import { createPipeline } from './internal/pipeline.js';
 import { createMemoryStore } from './memory-store.js';
 import { createObservedApp, type ObservedAppOptions, type RequestRecord } from './observe.js';
 import { createStatusApp } from './status/app.js';
@@ -10,6 +14,8 @@ import { makeAnime } from '../test/fixtures.js';
 
 const KEY = 'observe-test-server-key-7f3a';
 const T0 = Date.UTC(2026, 2, 10, 12, 0, 0, 250);
+// RFC 9562 §5.4: version 4, variant 10.
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 function setup(options: Partial<ObservedAppOptions> = {}) {
   const records: RequestRecord[] = [];
@@ -39,7 +45,7 @@ describe('createObservedApp', () => {
     for (const [i, record] of records.entries()) {
       expect(record).toMatchObject({ method: 'GET', path: '/v1/anime/1', route: '/v1/anime/:id', tier: 'public', time: T0 });
       expect(record.durationMs).toBeGreaterThanOrEqual(0);
-      expect(record.requestId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(record.requestId).toMatch(UUID_V4);
       expect([first, second, third][i]!.headers['x-request-id']).toBe(record.requestId);
     }
     expect(records[0]!.bytes).toBe(new TextEncoder().encode(first.body as string).byteLength);
@@ -98,12 +104,62 @@ describe('createObservedApp', () => {
     expect(records.at(-1)).toMatchObject({ route: undefined, status: 404 });
   });
 
+  it("marks the 503s of an unreachable gateway back end, not a route's own", async () => {
+    const memory = createMemoryGatewayBackend();
+    const down = { now: true };
+    const backend: GatewayBackend = {
+      ...memory,
+      counters: { hit: (windows, now) => (down.now ? Promise.reject(new Error('connection refused')) : Promise.resolve(memory.counters.hit(windows, now))) },
+    };
+    const busy = () => {
+      throw new ApiError(503, 'Service Unavailable', 'The store is not answering.');
+    };
+    const handle = createPipeline({ routes: [{ path: '/v1/busy', handler: busy }], context: {}, middleware: [createGateway({ backend, cache: false }, { logger: { error: () => undefined } })] });
+    const records: RequestRecord[] = [];
+    const app = createObservedApp({ handle, owns: () => true }, { observers: [(record) => records.push({ ...record })] });
+    const send = () => app.handle({ method: 'GET', path: '/v1/busy', query: '', header: () => undefined, clientAddress: '192.0.2.1' });
+    expect((await send()).status).toBe(503);
+    down.now = false;
+    expect((await send()).status).toBe(503);
+    expect(records.map((r) => [r.status, r.unavailable])).toEqual([
+      [503, true],
+      [503, undefined],
+    ]);
+  });
+
   it('accepts X-Request-Id only from a trusted proxy, and only a well-formed one', async () => {
     const { send } = setup({ requestId: { trustProxy: ['10.0.0.0/8'] } });
     expect((await send('/v1/anime/1', { 'x-request-id': 'lb-1234' }, '10.1.2.3')).headers['x-request-id']).toBe('lb-1234');
     expect((await send('/v1/anime/1', { 'x-request-id': 'lb-1234' }, '203.0.113.7')).headers['x-request-id']).not.toBe('lb-1234');
     const forged = (await send('/v1/anime/1', { 'x-request-id': 'a"\n{"status":200' }, '10.1.2.3')).headers['x-request-id'];
-    expect(forged).toMatch(/^[0-9a-f-]{36}$/);
+    expect(forged).toMatch(UUID_V4);
+  });
+
+  it('makes a new random UUID for every request, past the ids it draws at once', async () => {
+    const ids: string[] = [];
+    const app = createObservedApp(
+      { handle: async () => ({ status: 204, headers: {}, body: null }), owns: () => true },
+      { observers: [(record) => ids.push(record.requestId!)] },
+    );
+    for (let i = 0; i < 1000; i++) await app.handle({ method: 'GET', path: '/', query: '', header: () => undefined });
+    expect(ids.every((id) => UUID_V4.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(1000);
+    // Random bits: every hex digit of the random positions turns up, in the first and in a later batch.
+    for (const some of [ids.slice(0, 100), ids.slice(900)]) expect(new Set(some.map((id) => id[0])).size).toBe(16);
+  });
+
+  it('names the route of every path right, also past the paths it remembers, and of none for an unknown path', async () => {
+    const { send, records } = setup({ requestId: false });
+    const gateway = { 'x-server-key': KEY };
+    const paths = Array.from({ length: 4500 }, (_, i) => (i % 2 ? `/v1/anime/${i}/full` : `/v1/anime/${i}`));
+    for (const path of [...paths, '/v1/nowhere', '/v1/nowhere', paths[0]!, paths[1]!]) await send(path, gateway);
+    expect(records.map((r) => r.route)).toEqual([
+      ...paths.map((_, i) => (i % 2 ? '/v1/anime/:id/full' : '/v1/anime/:id')),
+      undefined,
+      undefined,
+      '/v1/anime/:id',
+      '/v1/anime/:id/full',
+    ]);
   });
 
   it('never sends a request id when ids are off', async () => {

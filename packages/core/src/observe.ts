@@ -95,6 +95,40 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
+const HEX_DIGITS = new TextEncoder().encode('0123456789abcdef');
+const UUIDS_PER_BATCH = 128;
+
+/**
+ * Random UUIDs (RFC 9562 §5.4, version 4), written 128 at a time into one string that each id is
+ * cut from: ~0.03 µs an id, where `crypto.randomUUID()` cost ~0.3 µs a request inside the
+ * observed app on Node 20 (a fifth of what the access log and metrics added to a cache hit).
+ */
+function createUuidSource(): () => string {
+  const random = new Uint8Array(16 * UUIDS_PER_BATCH);
+  const text = new Uint8Array(36 * UUIDS_PER_BATCH);
+  const decoder = new TextDecoder();
+  let batch = '';
+  let at = 0;
+  return () => {
+    if (at === batch.length) {
+      crypto.getRandomValues(random);
+      let out = 0;
+      for (let i = 0; i < random.length; i++) {
+        const j = i & 15;
+        // The version (4) and variant (binary 10) bits; the other 122 stay random.
+        const byte = j === 6 ? (random[i]! & 0x0f) | 0x40 : j === 8 ? (random[i]! & 0x3f) | 0x80 : random[i]!;
+        text[out++] = HEX_DIGITS[byte >> 4]!;
+        text[out++] = HEX_DIGITS[byte & 15]!;
+        if (j === 3 || j === 5 || j === 7 || j === 9) text[out++] = 0x2d; // -
+      }
+      batch = decoder.decode(text);
+      at = 0;
+    }
+    at += 36;
+    return batch.slice(at - 36, at);
+  };
+}
+
 /**
  * The salted 64-bit FNV-1a of a client id, in hex: the same client gets the same id in every log
  * line of this process, and the address cannot be read back.
@@ -154,6 +188,7 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
   // Cached answers come back as the same string: its size is remembered, found by one lookup,
   // where counting a 3 KB body costs a few microseconds (a tenth of a cache hit's work).
   const sizeOf = createBodyMemo(utf8Length, (bytes) => bytes, { minChars: 256 });
+  const newId = createUuidSource();
   const one = observers.length === 1 ? observers[0] : undefined;
 
   function clientOf(record: RequestRecord, request: PlainRequest): string | undefined {
@@ -169,7 +204,7 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     let requestId: string | undefined;
     if (ids !== false) {
       const sent = trust !== false ? request.header('x-request-id') : undefined;
-      requestId = sent !== undefined && REQUEST_ID.test(sent) && trusted(request) ? sent : crypto.randomUUID();
+      requestId = sent !== undefined && REQUEST_ID.test(sent) && trusted(request) ? sent : newId();
     }
     // One object per request, every field present from the start (one shape for the engine).
     const record: RequestRecord = {

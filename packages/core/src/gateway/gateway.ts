@@ -514,13 +514,19 @@ async function respond(g: GatewayState, request: PlainRequest, next: () => Promi
 }
 
 async function admit(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>): Promise<PlainResponse> {
-  const now = g.clock();
-  const caller = await identifyCaller(g, request, now);
-  const extra = await countRequest(g, request, caller, now);
   try {
-    return await respond(g, request, next, caller, extra, now);
+    const now = g.clock();
+    const caller = await identifyCaller(g, request, now);
+    const extra = await countRequest(g, request, caller, now);
+    try {
+      return await respond(g, request, next, caller, extra, now);
+    } catch (error) {
+      throw withHeaders(g, error, extra, request);
+    }
   } catch (error) {
-    throw withHeaders(g, error, extra, request);
+    // The trace tells the back end's 503s from the routes' own.
+    if (request.trace && g.outages.has(error as ApiError)) request.trace.unavailable = true;
+    throw error;
   }
 }
 
@@ -550,10 +556,6 @@ async function admit(g: GatewayState, request: PlainRequest, next: () => Promise
 export function createGateway(options: GatewayOptions = {}, context: GatewayContext = {}): Middleware {
   const g = gatewayState(options, context);
   return function gateway(request, next) {
-    if (request.trace === undefined) return admit(g, request, next);
-    return admit(g, request, next).catch((error: unknown) => {
-      if (g.outages.has(error as ApiError)) request.trace!.unavailable = true;
-      throw error;
-    });
+    return admit(g, request, next);
   };
 }
