@@ -108,8 +108,8 @@ export interface LogSinkOptions {
   fd?: number;
   /** The longest a line waits before it is written, in milliseconds. @default 50 */
   intervalMs?: number;
-  /** Waiting text of this many characters is written at once. @default 65_536 */
-  batchChars?: number;
+  /** This many bytes of waiting lines are written at once. @default 65_536 */
+  batchBytes?: number;
   /** Text not yet written past this many bytes is dropped, and counted, rather than kept. @default 16 MiB */
   maxBytes?: number;
   /**
@@ -126,8 +126,8 @@ const countLines = (bytes: Buffer): number => {
 };
 
 /**
- * The access log's writer. Lines are gathered into one piece per `intervalMs`, or as soon as
- * `batchChars` are waiting: at 10,000 requests/s a write of ~60 KB every 20 ms instead of one per
+ * The access log's writer. Lines are gathered into one piece per `intervalMs`, or until the
+ * next would not fit in `batchBytes`: at 10,000 requests/s a write of ~60 KB every 20 ms instead of one per
  * request. Each piece goes to sonic-boom (pino's own destination), which writes with `fs.write`
  * off the event loop, one write at a time, in order. Node writes to a pipe on Linux synchronously
  * (`process.stdout`): a log reader a pipe's 64 KiB behind stopped every request until it caught
@@ -144,10 +144,8 @@ const countLines = (bytes: Buffer): number => {
  */
 export function createLogSink(options: LogSinkOptions = {}): LogSink {
   const intervalMs = options.intervalMs ?? 50;
-  const batchChars = options.batchChars ?? 65_536;
+  const batchBytes = options.batchBytes ?? 65_536;
   const onDrop = options.onDrop;
-  // Whole pieces reach it as bytes, encoded once: given text, it measures the UTF-8 length of the
-  // text waiting on every write, which cost ~1.6 µs a logged request even a piece at a time.
   const boom = new SonicBoom({ fd: options.fd ?? 1, sync: false, contentMode: 'buffer', maxLength: options.maxBytes ?? 16 * 1024 * 1024 });
   // Its types know only its default (text) mode.
   const writeBytes = boom.write.bind(boom) as unknown as (bytes: Buffer) => boolean;
@@ -159,21 +157,31 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
     console.error(`access log stopped: ${error.message}`);
     boom.destroy();
   });
-  let pending = '';
+  // Each line is encoded into the batch as it comes, while its pieces are fresh in the cache. Text
+  // gathered into one string and encoded per batch cost ~0.35 µs a line in flattening that string
+  // alone (a quarter of what the access log and metrics added to a cache hit; perf, cpu-clock).
+  // A batch goes to sonic-boom whole, which keeps it until written: the next one is a new buffer.
+  let batch = Buffer.allocUnsafeSlow(batchBytes);
+  let used = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const writeOut = () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    if (pending === '' || stopped) return;
-    const piece = pending;
-    pending = '';
-    writeBytes(Buffer.from(piece));
+    if (used === 0 || stopped) return;
+    writeBytes(batch.subarray(0, used));
+    batch = Buffer.allocUnsafeSlow(batchBytes);
+    used = 0;
   };
   return {
     write(line) {
-      pending += line;
-      if (pending.length >= batchChars) writeOut();
-      else timer ??= setTimeout(writeOut, intervalMs);
+      if (stopped) return;
+      // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+      if (used + line.length * 3 > batchBytes) {
+        writeOut();
+        if (line.length * 3 > batchBytes) return void writeBytes(Buffer.from(line));
+      }
+      used += batch.write(line, used);
+      timer ??= setTimeout(writeOut, intervalMs);
     },
     end() {
       writeOut();

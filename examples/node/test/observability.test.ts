@@ -43,8 +43,10 @@ it('writes every line once, whole and in order, in few writes, and has written t
   const dir = mkdtempSync(join(tmpdir(), 'log-sink-'));
   const fd = openSync(join(dir, 'access.log'), 'w');
   try {
-    const sink = createLogSink({ fd, batchChars: 4096 });
-    const lines = Array.from({ length: 5000 }, (_, i) => `${toLogLine({ ...base, time: i })}`);
+    const sink = createLogSink({ fd, batchBytes: 4096 });
+    // Some paths hold characters of two and three bytes, one is longer than a batch holds.
+    const path = (i: number) => (i === 2500 ? `/v1/${'x'.repeat(3000)}` : `/v1/anime/${'é'.repeat(i % 5)}${'ナ'.repeat(i % 3)}`);
+    const lines = Array.from({ length: 5000 }, (_, i) => `${toLogLine({ ...base, time: i, path: path(i) })}`);
     for (const [i, line] of lines.entries()) {
       sink.write(line);
       // Some lines wait for the interval, some leave with a full batch.
@@ -64,7 +66,7 @@ it('drops and counts the lines a reader is too far behind to take, rather than k
   try {
     let dropped = 0;
     // Nothing is written before the first write of the 4 KB batches comes back, so most are over the bound.
-    const sink = createLogSink({ fd, batchChars: 4096, maxBytes: 8192, onDrop: (lines) => (dropped += lines) });
+    const sink = createLogSink({ fd, batchBytes: 4096, maxBytes: 8192, onDrop: (lines) => (dropped += lines) });
     const line = toLogLine(base);
     const total = 2000;
     for (let i = 0; i < total; i++) sink.write(line);
