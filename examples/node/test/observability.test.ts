@@ -30,12 +30,18 @@ it('writes the record as one line of JSON that parses back to it, absent fields 
     { ...base, status: 429, limited: 'second', cache: undefined },
     { ...base, status: 403, blocked: true },
     { ...base, status: 503, unavailable: true },
+    // Another millisecond; paths with a control character, a lone surrogate, a letter JSON keeps as it is.
+    { ...base, time: base.time + 1, path: '/v1/anime/\u001f' },
+    { ...base, path: '/v1/anime/\ud800' },
+    { ...base, path: '/v1/anime/é' },
   ];
   for (const record of records) {
     const line = toLogLine(record);
     expect(line.endsWith('}\n')).toBe(true);
     expect(line.slice(0, -1)).not.toContain('\n');
     expect(JSON.parse(line)).toEqual({ level: 30, ...JSON.parse(JSON.stringify(record)) });
+    // Character for character what JSON.stringify writes (the record's fields are in the line's order).
+    expect(line).toBe(`${JSON.stringify({ level: 30, ...record })}\n`);
   }
 });
 
