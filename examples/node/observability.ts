@@ -74,6 +74,27 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 let headTime = -1;
 let head = '';
 
+// The fraction of a whole number of microseconds, in milliseconds, as JavaScript prints it: none, or
+// `.001` to `.999` without trailing zeros.
+const FRACTIONS = Array.from({ length: 1000 }, (_, i) => `.${String(i).padStart(3, '0')}`.replace(/\.?0+$/, ''));
+
+/**
+ * A duration in milliseconds as `String(ms)` prints it. V8 took ~0.17 µs to print a fractional
+ * number on Node 20, half of the 0.33 µs that making the whole log line took; durations of whole
+ * microseconds (what `createObservedApp` measures) are put together from a small integer and a
+ * ready fraction instead, and the line takes 0.24 µs.
+ * @param ms - The duration.
+ * @returns Its digits.
+ */
+export function formatMillis(ms: number): string {
+  const micros = Math.round(ms * 1000);
+  // Below 2^31 µs (~36 min), a thousandth apart is far more than a double's step: the number's
+  // shortest digits are these.
+  if (!(micros >= 0 && micros <= 0x7fffffff && micros / 1000 === ms)) return String(ms);
+  const whole = (micros / 1000) | 0;
+  return `${whole}${FRACTIONS[micros - whole * 1000]}`;
+}
+
 /**
  * One access log line: the record as JSON, fields in a fixed order, absent ones left out. Only the
  * path can hold a character JSON must escape; the other texts are fixed words, a route template, a
@@ -89,7 +110,7 @@ export function toLogLine(record: RequestRecord): string {
   const path = record.path;
   let line = `${head}${record.method}","path":${NEEDS_ESCAPE.test(path) ? JSON.stringify(path) : `"${path}"`}`;
   if (record.route !== undefined) line += `,"route":"${record.route}"`;
-  line += `,"status":${record.status},"bytes":${record.bytes},"durationMs":${record.durationMs}`;
+  line += `,"status":${record.status},"bytes":${record.bytes},"durationMs":${formatMillis(record.durationMs)}`;
   if (record.tier !== undefined) line += `,"tier":"${record.tier}"`;
   if (record.client !== undefined) line += `,"client":"${record.client}"`;
   if (record.cache !== undefined) line += `,"cache":"${record.cache}"`;

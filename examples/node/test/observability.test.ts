@@ -4,7 +4,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { createLogSink, toLogLine } from '../observability.js';
+import { createLogSink, formatMillis, toLogLine } from '../observability.js';
 
 const base: RequestRecord = {
   time: 1_795_459_006_414,
@@ -43,6 +43,14 @@ it('writes the record as one line of JSON that parses back to it, absent fields 
     // Character for character what JSON.stringify writes (the record's fields are in the line's order).
     expect(line).toBe(`${JSON.stringify({ level: 30, ...record })}\n`);
   }
+});
+
+it('prints a duration as JavaScript prints it', () => {
+  // Every whole number of microseconds up to 2 s, then samples up to 2^31 µs, then what is printed the usual way.
+  const samples = Array.from({ length: 2_000_001 }, (_, micros) => micros / 1000);
+  for (let micros = 2_000_000; micros < 2 ** 31; micros += 999_983) samples.push(micros / 1000);
+  samples.push(2 ** 31 / 1000, 1 / 3, 0.0004, 1e-7, -0, -1, 1e21, Number.NaN, Number.POSITIVE_INFINITY, 123.4567);
+  for (const ms of samples) if (formatMillis(ms) !== String(ms)) expect(formatMillis(ms)).toBe(String(ms));
 });
 
 it('writes every line once, whole and in order, in few writes, and has written them all when end() resolves', async () => {
