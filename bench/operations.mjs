@@ -7,37 +7,51 @@
  * `ACCESS_LOG_SAMPLE=0`, no `METRICS_PORT`: every request timed and given an `X-Request-Id`, no line
  * written, no metrics kept), each answering the same gateway cache hits: a detail (`/v1/anime/1`,
  * ~3 KB) and a search page (`/v1/anime?q=naruto`, ~30 KB). `ids` shows how much of `on`'s cost is
- * the observed request itself rather than the log and the metrics. Load: `wrk -t2 -c64` on
- * 127.0.0.1, a warm-up before each measurement. Each round starts the servers afresh and measures
- * them in a rotated order; the ratios to `off` are taken inside a round, and medians over rounds are
- * shown. Fresh processes, because a process keeps its own speed: two `off` servers measured round
- * after round stayed 10–16 % apart, while started anew each round they came out 0.95–1.0 of each other.
+ * the observed request itself rather than the log and the metrics. Load: `wrk -c64` on 127.0.0.1.
+ *
+ * Each round starts the three servers afresh, warms each up, then measures them in turn for
+ * `SLICES` slices of `SLICE` each (rotated order); a round's ratio to `off` is the median of its
+ * slices' ratios, and the medians over rounds are shown. Fresh processes, because a process keeps
+ * its own speed: two `off` servers measured round after round stayed 10–16 % apart, while started
+ * anew each round they came out 0.95–1.0 of each other. Short slices side by side, because a
+ * machine's speed drifts: on a 2-vCPU VM an `off` server did 16k and then 28k req/s within a minute.
+ * With two CPUs or more and `taskset` (util-linux), every server runs on CPU 1 and wrk (one thread)
+ * on CPU 0, so the server has its core to itself, as it would behind a load balancer, and wrk's
+ * threads do not land on it by chance: on that VM the rounds' on/off ratios of the detail page
+ * spread over 0.57–1.40 unpinned (16 rounds of 5 s a server) and over 0.77–0.98 pinned, in slices
+ * (9 rounds). Without them: `wrk -t2`, unpinned (`pinned: false` below).
  *
  *   node bench/operations.mjs [--json]     # after `npm run build`
- *   DURATION=5s WARMUP=2s ROUNDS=9 node bench/operations.mjs
+ *   SLICE=1s SLICES=6 WARMUP=2s ROUNDS=9 node bench/operations.mjs
  *
  * Output: a Markdown table on stdout; with `--json`, the last line is one JSON object
- * `{ rows: [{ request, bytes, offRps, onRps, ratio, offCpu, onCpu, cpuRatio, idsRps, idsRatio, idsCpu, logLines }] }`:
- * req/s of each server (medians), `ratio` = on/off req/s and `idsRatio` = ids/off req/s (medians of
- * the per-round ratios), CPU µs per request of the server process (from /proc) and `cpuRatio` =
- * off/on CPU per request, which is what the throughput ratio would be on an otherwise idle core;
+ * `{ pinned, rows: [{ request, bytes, offRps, onRps, ratio, ratios, offCpu, onCpu, cpuRatio, idsRps, idsRatio, idsCpu, logLines }] }`:
+ * `pinned` as above; req/s of each server (medians of its slices), `ratio` = on/off req/s and
+ * `idsRatio` = ids/off req/s (medians of the rounds' ratios; `ratios`: on/off of each round), CPU µs
+ * per request of the server process over all its slices (from /proc) and `cpuRatio` = off/on CPU
+ * per request, which is what the throughput ratio would be on an otherwise idle core;
  * `logLines` is how many lines the `on` servers wrote in all (one per request they answered,
  * warm-ups included). Needs `wrk` on the PATH.
  * @module
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { cpuSeconds, median, readWrk } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = process.env;
-const duration = env.DURATION ?? '5s';
+const slice = env.SLICE ?? '1s';
+const slices = Number(env.SLICES ?? 6);
 const warmup = env.WARMUP ?? '2s';
 const rounds = Number(env.ROUNDS ?? 9);
 const targets = { detail: '/v1/anime/1', search: '/v1/anime?q=naruto' };
 const json = process.argv.includes('--json');
+const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+// On CPU `cpu` when pinned, else as it is.
+const onCpu = (cpu, command, args) => (pinned ? ['taskset', ['-c', cpu, command, ...args]] : [command, args]);
 
 async function freePort() {
   const probe = createServer();
@@ -61,7 +75,7 @@ async function start(variant) {
     ACCESS_LOG_SAMPLE: variant === 'ids' ? '0' : '',
     METRICS_PORT: on ? String(await freePort()) : '',
   };
-  const child = spawn(process.execPath, [`${root}examples/node/dist/server.js`], { cwd: root, env: { ...env, ...vars }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(...onCpu('1', process.execPath, [`${root}examples/node/dist/server.js`]), { cwd: root, env: { ...env, ...vars }, stdio: ['ignore', 'pipe', 'ignore'] });
   const state = { child, url: '', lines: 0 };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${variant}: no URL within 30 s`))), 30_000);
@@ -90,11 +104,11 @@ const execFileAsync = promisify(execFile);
 
 async function wrk(url, time, pid) {
   const before = cpuSeconds(pid);
-  const { stdout: out } = await execFileAsync('wrk', ['-t2', '-c64', `-d${time}`, url], { encoding: 'utf8' });
+  const { stdout: out } = await execFileAsync(...onCpu('0', 'wrk', [pinned ? '-t1' : '-t2', '-c64', `-d${time}`, url]), { encoding: 'utf8' });
   const cpu = cpuSeconds(pid) - before;
   const { rps, requests, non2xx } = readWrk(out);
   if (non2xx) throw new Error(`${url}: ${non2xx} answers were not 2xx`);
-  return { rps, cpu: (cpu * 1e6) / requests };
+  return { rps, requests, cpu };
 }
 
 function stop(servers) {
@@ -106,44 +120,52 @@ const rows = [];
 let logLines = 0;
 let idsLines = 0;
 for (const [request, path] of Object.entries(targets)) {
-  const samples = { off: [], ids: [], on: [] };
+  const rps = { off: [], ids: [], on: [] };
+  const cpu = { off: [0, 0], ids: [0, 0], on: [0, 0] }; // CPU seconds, requests
   const ratios = { ids: [], on: [] };
-  const cpuRatios = [];
   let bytes = 0;
   for (let round = 0; round < rounds; round++) {
     const servers = {};
     for (const variant of VARIANTS) servers[variant] = await start(variant);
     try {
       bytes = Number((await fetch(`${servers.off.url}${path}`)).headers.get('content-length'));
-      const measured = {};
-      const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length]);
-      for (const variant of order) {
-        const url = `${servers[variant].url}${path}`;
-        await wrk(url, warmup, servers[variant].child.pid);
-        measured[variant] = await wrk(url, duration, servers[variant].child.pid);
-        samples[variant].push(measured[variant]);
-        process.stderr.write(`${variant} ${request} round ${round + 1}: ${measured[variant].rps.toFixed(0)} req/s, ${measured[variant].cpu.toFixed(1)} µs CPU/req\n`);
+      const url = (variant) => `${servers[variant].url}${path}`;
+      for (const variant of VARIANTS) await wrk(url(variant), warmup, servers[variant].child.pid);
+      const roundRatios = { ids: [], on: [] };
+      for (let k = 0; k < slices; k++) {
+        const measured = {};
+        for (let i = 0; i < VARIANTS.length; i++) {
+          const variant = VARIANTS[(i + k + round) % VARIANTS.length];
+          const m = await wrk(url(variant), slice, servers[variant].child.pid);
+          measured[variant] = m;
+          rps[variant].push(m.rps);
+          cpu[variant][0] += m.cpu;
+          cpu[variant][1] += m.requests;
+        }
+        for (const variant of ['ids', 'on']) roundRatios[variant].push(measured[variant].rps / measured.off.rps);
       }
-      for (const variant of ['ids', 'on']) ratios[variant].push(measured[variant].rps / measured.off.rps);
-      cpuRatios.push(measured.off.cpu / measured.on.cpu);
+      for (const variant of ['ids', 'on']) ratios[variant].push(median(roundRatios[variant]));
+      process.stderr.write(`${request} round ${round + 1}: on/off ${ratios.on.at(-1).toFixed(3)}, ids/off ${ratios.ids.at(-1).toFixed(3)}\n`);
     } finally {
       await stop(Object.values(servers));
       logLines += servers.on.lines;
       idsLines += servers.ids.lines;
     }
   }
+  const cpuPerRequest = (variant) => (cpu[variant][0] * 1e6) / cpu[variant][1];
   rows.push({
     request,
     bytes,
-    offRps: median(samples.off.map((s) => s.rps)),
-    onRps: median(samples.on.map((s) => s.rps)),
+    offRps: median(rps.off),
+    onRps: median(rps.on),
     ratio: median(ratios.on),
-    offCpu: median(samples.off.map((s) => s.cpu)),
-    onCpu: median(samples.on.map((s) => s.cpu)),
-    cpuRatio: median(cpuRatios),
-    idsRps: median(samples.ids.map((s) => s.rps)),
+    ratios: ratios.on,
+    offCpu: cpuPerRequest('off'),
+    onCpu: cpuPerRequest('on'),
+    cpuRatio: cpuPerRequest('off') / cpuPerRequest('on'),
+    idsRps: median(rps.ids),
     idsRatio: median(ratios.ids),
-    idsCpu: median(samples.ids.map((s) => s.cpu)),
+    idsCpu: cpuPerRequest('ids'),
   });
 }
 // The ids servers time and name every request but must write nothing.
@@ -151,9 +173,10 @@ if (idsLines > 0) throw new Error(`the ids servers wrote ${idsLines} log lines; 
 for (const row of rows) row.logLines = logLines;
 
 if (json) {
-  console.log(JSON.stringify({ rows }));
+  console.log(JSON.stringify({ pinned, rows }));
 } else {
-  console.log(`${rounds} round(s) of wrk -t2 -c64 -d${duration} after -d${warmup} warm-up; medians over rounds.\n`);
+  const load = pinned ? 'wrk -t1 -c64 on CPU 0, servers on CPU 1' : 'wrk -t2 -c64, unpinned';
+  console.log(`${rounds} round(s) of ${slices} × ${slice} per server after ${warmup} warm-up (${load}); medians.\n`);
   console.log('| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | off / on CPU | ids / off | ids µs CPU/req |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
