@@ -590,7 +590,9 @@ function operationsSection(run: Run): string {
     '`METRICS_PORT`), **on** (`ACCESS_LOG=json` into a pipe the bench drains, and `METRICS_PORT`) and **ids** (`ACCESS_LOG=json` with ' +
     '`ACCESS_LOG_SAMPLE=0`, no `METRICS_PORT`: each request timed and given an `X-Request-Id`, no line written, no metrics), all answering ' +
     `gateway cache hits under ${run.operations.data.pinned ? '`wrk -t1 -c64` on CPU 0 with the servers on CPU 1' : '`wrk -t2 -c64`, unpinned'}, started afresh each round, ` +
-    `warmed up, then measured in turn in ${run.plan.operationsSlices ?? 1} slices of 1 s (rotated order); a round's ratio to off is the median of its slices', and the page shows medians over rounds. ` +
+    (run.plan.operationsSlices
+      ? `warmed up, then measured in turn in ${run.plan.operationsSlices} slices of 1 s (rotated order); a round's ratio to off is the median of its slices', and the page shows medians over rounds. `
+      : `each warmed up and measured for ${run.plan.httpDuration} in a rotated order, ratios to off taken within a round, medians. `) +
     "**CPU off / on** is the server process's CPU per request, the throughput ratio on an otherwise idle core. **ids / off** shows how much of " +
     "that cost comes before any log line or metric: timing each request and its `X-Request-Id`.\n\n";
   md +=
