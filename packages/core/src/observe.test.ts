@@ -168,6 +168,52 @@ describe('createObservedApp', () => {
     expect(records[0]!.requestId).toBeUndefined();
   });
 
+  it('gives every answer of shared, frozen headers its own id and copy, and leaves the shared ones as they are', async () => {
+    const shared = Object.freeze({ 'content-type': 'application/json; charset=utf-8', etag: '"1"', vary: 'X-Server-Key' });
+    const inner = { handle: async () => ({ status: 200, headers: shared, body: '{}' }), owns: () => true };
+    const app = createObservedApp(inner, { observers: [() => undefined] });
+    const request = (): PlainRequest => ({ method: 'GET', path: '/x', query: '', header: () => undefined });
+    const answers = await Promise.all([app.handle(request()), app.handle(request()), app.handle(request())]);
+    const ids = answers.map((answer) => answer.headers['x-request-id']);
+    expect(new Set(ids).size).toBe(3);
+    for (const [i, answer] of answers.entries()) {
+      expect(answer.headers).toEqual({ ...shared, 'x-request-id': ids[i] });
+      expect(answer.headers).not.toBe(shared);
+    }
+    expect(answers[0]!.headers).not.toBe(answers[1]!.headers);
+    expect(shared).toEqual({ 'content-type': 'application/json; charset=utf-8', etag: '"1"', vary: 'X-Server-Key' });
+    // Headers of one answer only (not frozen) are copied as well.
+    const own = { 'content-type': 'text/plain' };
+    const single = createObservedApp({ handle: async () => ({ status: 200, headers: own, body: 'x' }), owns: () => true }, { observers: [() => undefined] });
+    const answer = await single.handle(request());
+    expect(answer.headers).toEqual({ 'content-type': 'text/plain', 'x-request-id': expect.stringMatching(UUID_V4) });
+    expect(own).toEqual({ 'content-type': 'text/plain' });
+  });
+
+  it('rejects, never throws, when the app or a request throws at once', async () => {
+    const app = createObservedApp(
+      {
+        handle: () => {
+          throw new Error('broken');
+        },
+        owns: () => true,
+      },
+      { observers: [() => undefined] },
+    );
+    const broken = (): PlainRequest => ({
+      method: 'GET',
+      path: '/x',
+      query: '',
+      header: () => {
+        throw new Error('unreadable header');
+      },
+    });
+    const ok = (): PlainRequest => ({ method: 'GET', path: '/x', query: '', header: () => undefined });
+    await expect(app.handle(ok())).rejects.toThrow('broken');
+    const trusting = createObservedApp({ handle: async () => ({ status: 204, headers: {}, body: null }), owns: () => true }, { observers: [() => undefined], requestId: { trustProxy: true } });
+    await expect(trusting.handle(broken())).rejects.toThrow('unreadable header');
+  });
+
   it('answers the client even when an observer throws', async () => {
     const { send } = setup({
       observers: [

@@ -199,7 +199,38 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     return hash ? hash(id) : id;
   }
 
-  async function handle(request: PlainRequest): Promise<PlainResponse> {
+  // The answer's headers and `x-request-id`, in a new object: the answer's own may be shared (see
+  // `PlainResponse.headers`). Spread syntax copied them by V8's slow path on Node 20: ~150 ns for
+  // a cache hit's eight frozen headers, ~2 µs for the eleven a rate-limited hit has (spread from the
+  // cached ones and its RateLimit headers). Shared headers are frozen; each gets a plain template
+  // with `x-request-id` in place, once, which copies in ~25 ns and takes the id without changing
+  // shape. Others are copied field by field (~250 ns).
+  const templates = new WeakMap<Record<string, string>, Record<string, string>>();
+  function withRequestId(headers: Record<string, string>, requestId: string): Record<string, string> {
+    let copy: Record<string, string>;
+    if (Object.isFrozen(headers)) {
+      let template = templates.get(headers);
+      if (template === undefined) templates.set(headers, (template = { ...headers, 'x-request-id': '' }));
+      copy = { ...template };
+    } else {
+      copy = {};
+      for (const name in headers) copy[name] = headers[name]!;
+    }
+    copy['x-request-id'] = requestId;
+    return copy;
+  }
+
+  // Not an async function: one promise reaction instead of an async function's own promise and
+  // its await (~60 ns a request on Node 20). What throws still rejects, as the door promises.
+  function handle(request: PlainRequest): Promise<PlainResponse> {
+    try {
+      return begin(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function begin(request: PlainRequest): Promise<PlainResponse> {
     const started = clock();
     let requestId: string | undefined;
     if (ids !== false) {
@@ -224,17 +255,16 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
       requestId,
     };
     request.trace = record;
-    const response = await app.handle(request);
+    return app.handle(request).then((response) => answered(request, record, started, response));
+  }
+
+  function answered(request: PlainRequest, record: RequestRecord, started: number, response: PlainResponse): PlainResponse {
     record.durationMs = Math.round((clock() - started) * 1000) / 1000;
     record.status = response.status;
     const body = response.body;
     record.bytes = body === null ? 0 : typeof body === 'string' ? sizeOf(body) : body.byteLength;
     record.client = clientOf(record, request);
-    // A new object, not one more property on the answer's own: adding a property after the fact
-    // moved the headers off V8's fast shape and cost ~2.5 µs a request in the adapter's header
-    // walk, where this copy costs ~0.1 µs (a third of what the access log and metrics cost on a
-    // cache hit; `npm run bench -- --only operations`).
-    if (requestId !== undefined) response.headers = { ...response.headers, 'x-request-id': requestId };
+    if (record.requestId !== undefined) response.headers = withRequestId(response.headers, record.requestId);
     try {
       if (one) one(record);
       else for (const observe of observers) observe(record);
