@@ -64,6 +64,21 @@ describe('createObservedApp', () => {
     expect(JSON.stringify(records)).not.toContain('203.0.113.7');
   });
 
+  it('names thousands of clients apart, each the same every time, past the ones it remembers', async () => {
+    const records: RequestRecord[] = [];
+    const app = createObservedApp({ handle: async () => ({ status: 204, headers: {}, body: null }), owns: () => true }, { observers: [(record) => records.push(record)] });
+    const addresses = Array.from({ length: 5000 }, (_, i) => `10.0.${i >> 8}.${i & 255}`);
+    for (let round = 0; round < 2; round++) {
+      for (const address of addresses) await app.handle({ method: 'GET', path: '/x', query: '', header: () => undefined, clientAddress: address });
+    }
+    const first = records.slice(0, 5000).map((record) => record.client!);
+    for (const id of first) expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(new Set(first).size).toBe(5000);
+    // Every one of the sixteen digits takes every hex value somewhere.
+    for (let at = 0; at < 16; at++) expect(new Set(first.map((id) => id[at])).size).toBe(16);
+    expect(records.slice(5000).map((record) => record.client)).toEqual(first);
+  });
+
   it('names the canonical path the pipeline decided, not the raw target', async () => {
     const { send, records } = setup();
     const answer = await send('/v1/x/../anime/%2e/1');
