@@ -575,6 +575,9 @@ function gatewaySection(run: Run): string {
     `rotating over 55 targets (50 detail pages, 5 searches) and 10,000 client addresses on an injected clock so no limit trips. ` +
     `${int(g.requests)} requests per variant and round (Redis: a fifth of that), ${g.rounds} interleaved rounds, median. ` +
     `**× none** is µs/request over the same pipeline without the gateway at the same concurrency. No bar is set here.\n\n`;
+  if (g.result.some((row) => row.variant.endsWith('observed'))) {
+    md += '_observed_: the same cache hits through `createObservedApp` with an observer that does nothing, so its difference to the hits is what each request\'s timing, record, client hash and `X-Request-Id` cost before any log line or metric.\n\n';
+  }
   if (run.skipped.some((s) => s.startsWith('Redis'))) md += '_Redis variants skipped: REDIS_URL was not set._\n\n';
   md += '| variant | µs / request | × none |\n|---|---:|---:|\n';
   for (const row of g.result) md += `| ${row.variant} | ${ms(row.usPerRequest)} | ${row.ratio.toFixed(2)} |\n`;
