@@ -348,6 +348,22 @@ describe('gateway response cache', () => {
     expect(later.headers['last-modified']).toBe(a.headers['last-modified']);
   });
 
+  it('gives each rate-limited hit headers of its own: the cached ones and its own RateLimit values', async () => {
+    const { send, clock } = setup();
+    const first = await send('/v1/anime/1');
+    const [a, b] = [await send('/v1/anime/1'), await send('/v1/anime/1')];
+    expect([first, a, b].map((answer) => answer.headers['ratelimit-remaining'])).toEqual(['3', '2', '1']);
+    expect(b.headers).not.toBe(a.headers);
+    const cached = (headers: Record<string, string>) => Object.entries(headers).filter(([name]) => name !== 'ratelimit-remaining');
+    expect(cached(b.headers)).toEqual(cached(a.headers));
+    expect(a.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', etag: first.headers.etag, 'ratelimit-limit': '4', 'ratelimit-reset': '1' });
+    a.headers['ratelimit-limit'] = 'changed';
+    a.headers.etag = 'changed';
+    clock.now += 1_000;
+    const later = await send('/v1/anime/1');
+    expect(later.headers).toMatchObject({ etag: first.headers.etag, 'cache-control': 'public, max-age=86399', 'ratelimit-limit': '4', 'ratelimit-remaining': '3' });
+  });
+
   it('answers HEAD from the same cache as GET', async () => {
     const { send, calls } = setup();
     const head = await send('/v1/anime/3', { method: 'HEAD' });

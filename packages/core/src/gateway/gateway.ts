@@ -336,6 +336,8 @@ interface HitHeaders {
   tier: Tier;
   maxAge: number;
   headers: Readonly<Record<string, string>>;
+  /** The same headers and the RateLimit ones, as the template of a rate-limited hit's own headers; never answered itself. */
+  rated?: Record<string, string>;
 }
 
 function fromEntry(g: GatewayState, entry: CachedResponse, request: PlainRequest, tier: Tier, now: number, extra: Record<string, string> | undefined): PlainResponse {
@@ -355,9 +357,15 @@ function fromEntry(g: GatewayState, entry: CachedResponse, request: PlainRequest
       'cache-control': `${tier === 'server' ? 'private' : 'public'}, max-age=${maxAge}`,
       vary: 'X-Server-Key',
     };
-    g.hitHeaders.set(entry, (made = { tier, maxAge, headers: Object.freeze(headers) }));
+    g.hitHeaders.set(entry, (made = { tier, maxAge, headers: Object.freeze(headers), rated: undefined }));
   }
-  return conditional(request, extra ? { ...made.headers, ...extra } : made.headers, entry.status, entry.body, entry.etag);
+  if (extra === undefined) return conditional(request, made.headers, entry.status, entry.body, entry.etag);
+  // A rate-limited hit has headers of its own: a copy of a template that already has the
+  // RateLimit names, then this request's values. Spreading the frozen headers and the RateLimit
+  // ones per request took V8's slow path, ~0.3 µs of a ~6 µs hit on Node 20 (`bench/gateway.ts`).
+  const headers = { ...(made.rated ??= { ...made.headers, ...extra }) };
+  for (const name in extra) headers[name] = extra[name]!;
+  return conditional(request, headers, entry.status, entry.body, entry.etag);
 }
 
 /**
