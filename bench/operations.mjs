@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 /**
  * The cost of the access log and metrics on the cache-hit path (item 5 of `npm run bench`): the
- * built Node example (`examples/node/dist/server.js`, `RATE_LIMIT=off`, memory store) started three
+ * built Node example (`examples/node/dist/server.js`, `RATE_LIMIT=off`, memory store) started four
  * times, `off` (`ACCESS_LOG=off`, no `METRICS_PORT`), `on` (`ACCESS_LOG=json` into a pipe this script
  * drains, as a container runtime would, and `METRICS_PORT`) and `ids` (`ACCESS_LOG=json` with
  * `ACCESS_LOG_SAMPLE=0`, no `METRICS_PORT`: every request timed and given an `X-Request-Id`, no line
  * written, no metrics kept), each answering the same gateway cache hits: a detail (`/v1/anime/1`,
  * ~3 KB) and a search page (`/v1/anime?q=naruto`, ~30 KB). `ids` shows how much of `on`'s cost is
- * the observed request itself rather than the log and the metrics. Load: `wrk -c64` on 127.0.0.1.
+ * the observed request itself rather than the log and the metrics. `busy` is `off` with one change:
+ * each answer first busy-waits `BUSY_US` µs (default 0.5; `bench/lib/busy-response.mjs`). It shows
+ * what that much CPU per request costs over loopback on the machine at hand, which can be several
+ * times what it costs in process: a yardstick for `on` and `ids`. Load: `wrk -c64` on 127.0.0.1.
  *
- * Each round starts the three servers afresh, warms each up, then measures them in turn for
+ * Each round starts the four servers afresh, warms each up, then measures them in turn for
  * `SLICES` slices of `SLICE` each (rotated order); a round's ratio to `off` is the median of its
  * slices' ratios, and the medians over rounds are shown. Fresh processes, because a process keeps
  * its own speed: two `off` servers measured round after round stayed 10–16 % apart, while started
@@ -25,9 +28,9 @@
  *   SLICE=1s SLICES=6 WARMUP=2s ROUNDS=9 node bench/operations.mjs
  *
  * Output: a Markdown table on stdout; with `--json`, the last line is one JSON object
- * `{ pinned, rows: [{ request, bytes, offRps, onRps, ratio, ratios, offCpu, onCpu, cpuRatio, idsRps, idsRatio, idsCpu, logLines }] }`:
+ * `{ pinned, rows: [{ request, bytes, offRps, onRps, ratio, ratios, offCpu, onCpu, cpuRatio, idsRps, idsRatio, idsCpu, busyUs, busyRatio, busyCpu, logLines }] }`:
  * `pinned` as above; req/s of each server (medians of its slices), `ratio` = on/off req/s and
- * `idsRatio` = ids/off req/s (medians of the rounds' ratios; `ratios`: on/off of each round), CPU µs
+ * `idsRatio` = ids/off and `busyRatio` = busy/off req/s (medians of the rounds' ratios; `ratios`: on/off of each round), CPU µs
  * per request of the server process over all its slices (from /proc) and `cpuRatio` = off/on CPU
  * per request, which is what the throughput ratio would be on an otherwise idle core;
  * `logLines` is how many lines the `on` servers wrote in all (one per request they answered,
@@ -61,7 +64,8 @@ async function freePort() {
   return port;
 }
 
-const VARIANTS = ['off', 'ids', 'on'];
+const VARIANTS = ['off', 'ids', 'on', 'busy'];
+const busyUs = Number(env.BUSY_US ?? 0.5);
 
 async function start(variant) {
   const on = variant === 'on';
@@ -71,11 +75,13 @@ async function start(variant) {
     RATE_LIMIT: 'off',
     DATABASE_URL: '',
     REDIS_URL: '',
-    ACCESS_LOG: variant === 'off' ? 'off' : 'json',
+    ACCESS_LOG: variant === 'off' || variant === 'busy' ? 'off' : 'json',
     ACCESS_LOG_SAMPLE: variant === 'ids' ? '0' : '',
     METRICS_PORT: on ? String(await freePort()) : '',
   };
-  const child = spawn(...onCpu('1', process.execPath, [`${root}examples/node/dist/server.js`]), { cwd: root, env: { ...env, ...vars }, stdio: ['ignore', 'pipe', 'ignore'] });
+  if (variant === 'busy') vars.BUSY_US = String(busyUs);
+  const preload = variant === 'busy' ? ['--import', `${root}bench/lib/busy-response.mjs`] : [];
+  const child = spawn(...onCpu('1', process.execPath, [...preload, `${root}examples/node/dist/server.js`]), { cwd: root, env: { ...env, ...vars }, stdio: ['ignore', 'pipe', 'ignore'] });
   const state = { child, url: '', lines: 0 };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`${variant}: no URL within 30 s`))), 30_000);
@@ -120,9 +126,9 @@ const rows = [];
 let logLines = 0;
 let idsLines = 0;
 for (const [request, path] of Object.entries(targets)) {
-  const rps = { off: [], ids: [], on: [] };
-  const cpu = { off: [0, 0], ids: [0, 0], on: [0, 0] }; // CPU seconds, requests
-  const ratios = { ids: [], on: [] };
+  const rps = { off: [], ids: [], on: [], busy: [] };
+  const cpu = { off: [0, 0], ids: [0, 0], on: [0, 0], busy: [0, 0] }; // CPU seconds, requests
+  const ratios = { ids: [], on: [], busy: [] };
   let bytes = 0;
   for (let round = 0; round < rounds; round++) {
     const servers = {};
@@ -131,7 +137,7 @@ for (const [request, path] of Object.entries(targets)) {
       bytes = Number((await fetch(`${servers.off.url}${path}`)).headers.get('content-length'));
       const url = (variant) => `${servers[variant].url}${path}`;
       for (const variant of VARIANTS) await wrk(url(variant), warmup, servers[variant].child.pid);
-      const roundRatios = { ids: [], on: [] };
+      const roundRatios = { ids: [], on: [], busy: [] };
       for (let k = 0; k < slices; k++) {
         const measured = {};
         for (let i = 0; i < VARIANTS.length; i++) {
@@ -142,10 +148,10 @@ for (const [request, path] of Object.entries(targets)) {
           cpu[variant][0] += m.cpu;
           cpu[variant][1] += m.requests;
         }
-        for (const variant of ['ids', 'on']) roundRatios[variant].push(measured[variant].rps / measured.off.rps);
+        for (const variant of ['ids', 'on', 'busy']) roundRatios[variant].push(measured[variant].rps / measured.off.rps);
       }
-      for (const variant of ['ids', 'on']) ratios[variant].push(median(roundRatios[variant]));
-      process.stderr.write(`${request} round ${round + 1}: on/off ${ratios.on.at(-1).toFixed(3)}, ids/off ${ratios.ids.at(-1).toFixed(3)}\n`);
+      for (const variant of ['ids', 'on', 'busy']) ratios[variant].push(median(roundRatios[variant]));
+      process.stderr.write(`${request} round ${round + 1}: on/off ${ratios.on.at(-1).toFixed(3)}, ids/off ${ratios.ids.at(-1).toFixed(3)}, busy/off ${ratios.busy.at(-1).toFixed(3)}\n`);
     } finally {
       await stop(Object.values(servers));
       logLines += servers.on.lines;
@@ -166,6 +172,9 @@ for (const [request, path] of Object.entries(targets)) {
     idsRps: median(rps.ids),
     idsRatio: median(ratios.ids),
     idsCpu: cpuPerRequest('ids'),
+    busyUs,
+    busyRatio: median(ratios.busy),
+    busyCpu: cpuPerRequest('busy'),
   });
 }
 // The ids servers time and name every request but must write nothing.
@@ -177,10 +186,10 @@ if (json) {
 } else {
   const load = pinned ? 'wrk -t1 -c64 on CPU 0, servers on CPU 1' : 'wrk -t2 -c64, unpinned';
   console.log(`${rounds} round(s) of ${slices} × ${slice} per server after ${warmup} warm-up (${load}); medians.\n`);
-  console.log('| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | off / on CPU | ids / off | ids µs CPU/req |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | off / on CPU | ids / off | ids µs CPU/req | busy / off | busy µs CPU/req |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.request} | ${r.bytes} | ${r.offRps.toFixed(0)} | ${r.onRps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} | ${r.idsRatio.toFixed(2)} | ${r.idsCpu.toFixed(1)} |`,
+      `| ${r.request} | ${r.bytes} | ${r.offRps.toFixed(0)} | ${r.onRps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} | ${r.idsRatio.toFixed(2)} | ${r.idsCpu.toFixed(1)} | ${r.busyRatio.toFixed(2)} | ${r.busyCpu.toFixed(1)} |`,
     );
   }
   console.log(`\nThe on servers wrote ${logLines} access log lines.`);

@@ -11,7 +11,8 @@
  *    before the search pieces, which leave PostgreSQL busy after an import).
  * 4. Gateway (`bench/gateway.ts`): per-request cost, memory and Redis back ends.
  * 5. Operations (`bench/operations.mjs`, wrk): the access log and metrics on the cache-hit path,
- *    the example server with both on against the same server with both off, and with request ids alone.
+ *    the example server with both on against the same server with both off, with request ids alone,
+ *    and with a fixed busy-wait per answer as the machine's yardstick.
  * 6. Every route on PostgreSQL (`bench/postgres-routes.ts`): the built Node example over the
  *    full-scale set imported with the CLI, per-route p50/p99, first answers after a fresh start,
  *    peak RSS, a second instance's answers, and an upsert of 100 records seen by both at once.
@@ -202,6 +203,10 @@ interface OperationsResult {
     idsRps: number;
     idsRatio: number;
     idsCpu: number;
+    /** The busy server's wait per answer, in µs; absent in results from before it was measured. */
+    busyUs?: number;
+    busyRatio?: number;
+    busyCpu?: number;
     logLines: number;
   }>;
 }
@@ -588,8 +593,11 @@ function operationsSection(run: Run): string {
   let md = '## 5. Operations: access log and metrics on the cache-hit path\n\n';
   if (!run.operations) return md + '_Not run (--only, or wrk missing)._\n';
   if (!run.operations.ok) return md + failure('operations', run.operations);
+  const rows = run.operations.data.rows;
+  const busyUs = rows[0]?.busyUs;
+  const busy = busyUs !== undefined;
   md +=
-    '`bench/operations.mjs`: the built Node example (`RATE_LIMIT=off`, memory store) three times, **off** (`ACCESS_LOG=off`, no ' +
+    `\`bench/operations.mjs\`: the built Node example (\`RATE_LIMIT=off\`, memory store) ${busy ? 'four' : 'three'} times, **off** (\`ACCESS_LOG=off\`, no ` +
     '`METRICS_PORT`), **on** (`ACCESS_LOG=json` into a pipe the bench drains, and `METRICS_PORT`) and **ids** (`ACCESS_LOG=json` with ' +
     '`ACCESS_LOG_SAMPLE=0`, no `METRICS_PORT`: each request timed and given an `X-Request-Id`, no line written, no metrics), all answering ' +
     `gateway cache hits under ${run.operations.data.pinned ? '`wrk -t1 -c64` on CPU 0 with the servers on CPU 1' : '`wrk -t2 -c64`, unpinned'}, started afresh each round, ` +
@@ -597,15 +605,25 @@ function operationsSection(run: Run): string {
       ? `warmed up, then measured in turn in ${run.plan.operationsSlices} slices of 1 s (rotated order); a round's ratio to off is the median of its slices', and the page shows medians over rounds. `
       : `each warmed up and measured for ${run.plan.httpDuration} in a rotated order, ratios to off taken within a round, medians. `) +
     "**CPU off / on** is the server process's CPU per request, the throughput ratio on an otherwise idle core. **ids / off** shows how much of " +
-    "that cost comes before any log line or metric: timing each request and its `X-Request-Id`.\n\n";
-  md +=
-    '| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | CPU off / on | ids / off | ids µs CPU/req |\n' +
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n';
-  for (const r of run.operations.data.rows) {
-    md += `| ${r.request} | ${int(r.bytes)} | ${int(r.offRps)} | ${int(r.onRps)} | ${r.ratio.toFixed(2)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} | ${r.idsRatio.toFixed(2)} | ${r.idsCpu.toFixed(1)} |\n`;
+    "that cost comes before any log line or metric: timing each request and its `X-Request-Id`.";
+  if (busy) {
+    md +=
+      ` **busy / off** is the same for a fourth server, **busy**: off, whose every answer first busy-waits ${busyUs} µs ` +
+      '(`bench/lib/busy-response.mjs`). It is a yardstick of the machine: what adding that much CPU to each answer costs over ' +
+      'loopback here, which can be several times as much in the CPU column, to set beside what the access log and metrics add.';
   }
-  const detail = run.operations.data.rows.find((r) => r.request === 'detail');
-  if (detail) bars.push({ bar: 'access log and metrics on: ≥ 0.90 × off on a cache hit (req/s)', measured: detail.ratio.toFixed(2), met: detail.ratio >= 0.9, context: `${detail.ratios ? `rounds ${Math.min(...detail.ratios).toFixed(2)}–${Math.max(...detail.ratios).toFixed(2)}; ` : ''}CPU per request off / on: ${detail.cpuRatio.toFixed(2)}; request ids alone (no log, no metrics): ${detail.idsRatio.toFixed(2)} × off` });
+  md +=
+    `\n\n| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | CPU off / on | ids / off | ids µs CPU/req |${busy ? ' busy / off | busy µs CPU/req |' : ''}\n` +
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${busy ? '---:|---:|' : ''}\n`;
+  for (const r of rows) {
+    md += `| ${r.request} | ${int(r.bytes)} | ${int(r.offRps)} | ${int(r.onRps)} | ${r.ratio.toFixed(2)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} | ${r.idsRatio.toFixed(2)} | ${r.idsCpu.toFixed(1)} |`;
+    md += busy ? ` ${r.busyRatio!.toFixed(2)} | ${r.busyCpu!.toFixed(1)} |\n` : '\n';
+  }
+  const detail = rows.find((r) => r.request === 'detail');
+  if (detail) {
+    const yardstick = detail.busyRatio !== undefined ? `; ${detail.busyUs} µs of busy-waiting alone: ${detail.busyRatio.toFixed(2)} × off` : '';
+    bars.push({ bar: 'access log and metrics on: ≥ 0.90 × off on a cache hit (req/s)', measured: detail.ratio.toFixed(2), met: detail.ratio >= 0.9, context: `${detail.ratios ? `rounds ${Math.min(...detail.ratios).toFixed(2)}–${Math.max(...detail.ratios).toFixed(2)}; ` : ''}CPU per request off / on: ${detail.cpuRatio.toFixed(2)}; request ids alone (no log, no metrics): ${detail.idsRatio.toFixed(2)} × off${yardstick}` });
+  }
   return md;
 }
 
