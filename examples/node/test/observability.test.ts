@@ -45,6 +45,34 @@ it('writes the record as one line of JSON that parses back to it, absent fields 
   }
 });
 
+it('writes the same JSON whichever of its ready-made pieces a line is joined from', () => {
+  const variants: Array<Partial<RequestRecord>> = [];
+  for (const tier of [undefined, 'public', 'server'] as const) {
+    for (const cache of [undefined, 'hit', 'miss', 'bypass', 'not_modified'] as const) {
+      for (const durationMs of [0, 0.001, 0.5, 0.999, 1, 12.345, 1 / 3]) variants.push({ tier, cache, durationMs });
+    }
+  }
+  variants.push(
+    { method: 'HEAD' },
+    { method: 'POST', route: undefined, status: 405 },
+    { status: 304, bytes: 0, cache: 'not_modified' },
+    { status: 404, route: undefined },
+    { client: undefined },
+    { requestId: undefined },
+    { client: 'key:0123456789ab', tier: 'server' },
+    { status: 429, limited: 'minute', cache: undefined },
+    { time: base.time + 2, path: '/v1/anime?q="x"' },
+    { time: base.time + 2, route: '/v1/manga/:id', status: 201 },
+  );
+  // Twice each, and in turn: the pieces made for one record must not leak into the next.
+  for (const round of [1, 2]) {
+    for (const variant of variants) {
+      const record = { ...base, ...variant };
+      expect(toLogLine(record), `round ${round}: ${JSON.stringify(variant)}`).toBe(`${JSON.stringify({ level: 30, ...record })}\n`);
+    }
+  }
+});
+
 it('prints a duration as JavaScript prints it', () => {
   // Every whole number of microseconds up to 2 s, then samples up to 2^31 µs, then what is printed the usual way.
   const samples = Array.from({ length: 2_000_001 }, (_, micros) => micros / 1000);
