@@ -255,7 +255,9 @@ interface RouteSeries {
  * ```
  */
 export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): CatalogueMetrics {
-  const clock = options.clock ?? (() => performance.now());
+  // Read once: on Node 20 the global is an accessor (see createObservedApp).
+  const perf = performance;
+  const clock = options.clock ?? (() => perf.now());
   const buckets = options.buckets ?? LATENCY_BUCKETS;
   const registry = createMetricsRegistry();
   const requests = registry.counter('catalogue_http_requests_total', 'HTTP requests answered, by route template and status.', ['route', 'status']);

@@ -186,7 +186,10 @@ function createClientHasher(): (id: string) => string {
  */
 export function createObservedApp(app: ObservableApp, options: ObservedAppOptions): ObservedApp {
   const observers = options.observers;
-  const clock = options.clock ?? (() => performance.now());
+  // The global is read once: on Node 20 it is an accessor, and reading it on every call cost a
+  // third of what the clock took (callgrind).
+  const perf = performance;
+  const clock = options.clock ?? (() => perf.now());
   const now = options.now ?? Date.now;
   const ids = options.requestId ?? true;
   const trust = typeof ids === 'object' ? compileTrust(ids.trustProxy) : false;
