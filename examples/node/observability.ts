@@ -229,18 +229,32 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
     console.error(`access log stopped: ${error.message}`);
     boom.destroy();
   });
-  // Each line is encoded into the batch as it comes, while its pieces are fresh in the cache. Text
-  // gathered into one string and encoded per batch cost ~0.35 µs a line in flattening that string
-  // alone (a quarter of what the access log and metrics added to a cache hit; perf, cpu-clock).
+  // Lines are gathered a few at a time (up to 4,096 characters, about a dozen, and at most a quarter
+  // of a batch at 3 bytes a character) and encoded into the batch together, while their pieces are fresh in the cache: one call into Node's encoder for a
+  // dozen lines. Encoded one by one, a line spent ~0.08 µs more; gathered for a whole batch, the
+  // lines cost ~0.35 µs each in flattening that string alone (perf, cpu-clock).
   // A batch goes to sonic-boom whole, which keeps it until written: the next one is a new buffer.
   // Bytes, not text: given text, sonic-boom measures the UTF-8 length of all that waits on every
   // write, which cost ~1.6 µs a logged request.
   let batch = Buffer.allocUnsafeSlow(batchBytes);
   let used = 0;
+  let pending = '';
+  const gatherChars = Math.min(4096, Math.floor(batchBytes / 12));
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const encode = () => {
+    const text = pending;
+    pending = '';
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    if (used + text.length * 3 > batchBytes) {
+      writeOut();
+      if (text.length * 3 > batchBytes) return void writeBytes(Buffer.from(text));
+    }
+    used += batch.write(text, used);
+  };
   const writeOut = () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
+    if (pending !== '') encode();
     if (used === 0 || stopped) return;
     writeBytes(batch.subarray(0, used));
     batch = Buffer.allocUnsafeSlow(batchBytes);
@@ -249,12 +263,8 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
   return {
     write(line) {
       if (stopped) return;
-      // A UTF-16 code unit takes at most 3 bytes in UTF-8.
-      if (used + line.length * 3 > batchBytes) {
-        writeOut();
-        if (line.length * 3 > batchBytes) return void writeBytes(Buffer.from(line));
-      }
-      used += batch.write(line, used);
+      pending += line;
+      if (pending.length >= gatherChars) encode();
       timer ??= setTimeout(writeOut, intervalMs);
     },
     end() {
