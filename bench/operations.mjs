@@ -22,7 +22,9 @@
  * on CPU 0, so the server has its core to itself, as it would behind a load balancer, and wrk's
  * threads do not land on it by chance: on that VM the rounds' on/off ratios of the detail page
  * spread over 0.57–1.40 unpinned (16 rounds of 5 s a server) and over 0.77–0.98 pinned, in slices
- * (9 rounds). Without them: `wrk -t2`, unpinned (`pinned: false` below).
+ * (9 rounds). This script, which drains the `on` servers' log pipe, moves to CPU 0 too: the log's
+ * reader is the host's work (a container runtime's), and on CPU 1 it took its time from the server.
+ * Without them: `wrk -t2`, unpinned (`pinned: false` below).
  *
  *   node bench/operations.mjs [--json]     # after `npm run build`
  *   SLICE=1s SLICES=6 WARMUP=2s ROUNDS=9 node bench/operations.mjs
@@ -54,6 +56,7 @@ const targets = { detail: '/v1/anime/1', search: '/v1/anime?q=naruto' };
 const json = process.argv.includes('--json');
 const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 // On CPU `cpu` when pinned, else as it is.
+if (pinned) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)]);
 const onCpu = (cpu, command, args) => (pinned ? ['taskset', ['-c', cpu, command, ...args]] : [command, args]);
 
 async function freePort() {
