@@ -55,8 +55,9 @@ const rounds = Number(env.ROUNDS ?? 9);
 const targets = { detail: '/v1/anime/1', search: '/v1/anime?q=naruto' };
 const json = process.argv.includes('--json');
 const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
-// On CPU `cpu` when pinned, else as it is.
+// This script drains the log pipe: its place is with the load, not on the server's CPU.
 if (pinned) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)]);
+// On CPU `cpu` when pinned, else as it is.
 const onCpu = (cpu, command, args) => (pinned ? ['taskset', ['-c', cpu, command, ...args]] : [command, args]);
 
 async function freePort() {
