@@ -228,9 +228,10 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
     boom.destroy();
   });
   // Lines are gathered a few at a time (up to 4,096 characters, about a dozen, and at most a quarter
-  // of a batch at 3 bytes a character) and encoded into the batch together, while their pieces are fresh in the cache: one call into Node's encoder for a
-  // dozen lines. Encoded one by one, a line spent ~0.08 µs more; gathered for a whole batch, the
-  // lines cost ~0.35 µs each in flattening that string alone (perf, cpu-clock).
+  // of a batch at 3 bytes a character) and encoded into the batch together while their pieces are
+  // fresh in the cache: one call into Node's encoder for a dozen lines. Encoded one by one, a line
+  // spent ~0.08 µs more; gathered for a whole batch, the lines cost ~0.35 µs each in flattening
+  // that string alone (perf, cpu-clock).
   // A batch goes to sonic-boom whole, which keeps it until written: the next one is a new buffer.
   // Bytes, not text: given text, sonic-boom measures the UTF-8 length of all that waits on every
   // write, which cost ~1.6 µs a logged request.
