@@ -5,6 +5,7 @@
  */
 import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
 import { ApiError } from './errors.js';
+import { monotonicClock } from './internal/clock.js';
 import { createPipeline } from './internal/pipeline.js';
 
 /** A dependency check: resolves (any value) when the dependency answers, rejects or throws when not. */
@@ -77,7 +78,7 @@ export function createHealthApp(options: HealthAppOptions = {}): HealthApp {
   const checks = Object.entries(options.checks ?? {});
   const timeoutMs = options.timeoutMs ?? 1000;
   const cacheMs = options.cacheMs ?? 500;
-  const clock = options.clock ?? (() => performance.now());
+  const clock = options.clock ?? monotonicClock();
   const livePath = options.livePath ?? '/healthz';
   const readyPath = options.readyPath ?? '/readyz';
   let state: Record<string, boolean> = Object.fromEntries(checks.map(([name]) => [name, true]));

@@ -9,6 +9,7 @@
  */
 import { errorEnvelope } from './errors.js';
 import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
+import { monotonicClock } from './internal/clock.js';
 import type { RequestObserver, RequestRecord } from './observe.js';
 import type { CheckOutcome } from './status/types.js';
 import type { CatalogueStore } from './seam/types.js';
@@ -255,9 +256,7 @@ interface RouteSeries {
  * ```
  */
 export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): CatalogueMetrics {
-  // Read once: on Node 20 the global is an accessor (see createObservedApp).
-  const perf = performance;
-  const clock = options.clock ?? (() => perf.now());
+  const clock = options.clock ?? monotonicClock();
   const buckets = options.buckets ?? LATENCY_BUCKETS;
   const registry = createMetricsRegistry();
   const requests = registry.counter('catalogue_http_requests_total', 'HTTP requests answered, by route template and status.', ['route', 'status']);
