@@ -76,6 +76,18 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 const FRACTIONS = Array.from({ length: 1000 }, (_, i) => `.${String(i).padStart(3, '0')}`.replace(/\.?0+$/, ''));
 
 /**
+ * A duration in milliseconds as a whole number of microseconds, or -1 when it is none (or negative,
+ * or 2^31 µs, ~36 min, and more). Below 2^31 µs, a thousandth apart is far more than a double's
+ * step: such a number's shortest digits are the microseconds' own.
+ * @param ms - The duration.
+ * @returns The microseconds, or -1.
+ */
+function wholeMicros(ms: number): number {
+  const micros = Math.round(ms * 1000);
+  return micros >= 0 && micros <= 0x7fffffff && micros / 1000 === ms ? micros : -1;
+}
+
+/**
  * A duration in milliseconds as `String(ms)` prints it. V8 took ~0.17 µs to print a fractional
  * number on Node 20, half of what making the whole log line took then; durations of whole
  * microseconds (what `createObservedApp` measures) are put together from a small integer and a
@@ -84,10 +96,8 @@ const FRACTIONS = Array.from({ length: 1000 }, (_, i) => `.${String(i).padStart(
  * @returns Its digits.
  */
 export function formatMillis(ms: number): string {
-  const micros = Math.round(ms * 1000);
-  // Below 2^31 µs (~36 min), a thousandth apart is far more than a double's step: the number's
-  // shortest digits are these.
-  if (!(micros >= 0 && micros <= 0x7fffffff && micros / 1000 === ms)) return String(ms);
+  const micros = wholeMicros(ms);
+  if (micros < 0) return String(ms);
   const whole = (micros / 1000) | 0;
   return `${whole}${FRACTIONS[micros - whole * 1000]}`;
 }
@@ -142,8 +152,8 @@ export function toLogLine(record: RequestRecord): string {
   }
   const status = record.status;
   const statusPiece = statusPieces[status] ?? (statusPieces[status] = `${status},"bytes":`);
-  const micros = Math.round(record.durationMs * 1000);
-  const duration = micros >= 0 && micros < 1000 && micros / 1000 === record.durationMs ? SUBMILLISECOND[micros]! : `,"durationMs":${formatMillis(record.durationMs)}`;
+  const micros = wholeMicros(record.durationMs);
+  const duration = micros >= 0 && micros < 1000 ? SUBMILLISECOND[micros]! : `,"durationMs":${formatMillis(record.durationMs)}`;
   let line = `${head}${NEEDS_ESCAPE.test(path) ? JSON.stringify(path).slice(1, -1) : path}${routePiece}${statusPiece}${record.bytes}${duration}`;
   const around = aroundClient.get(record.tier)?.get(record.cache);
   if (around && record.client !== undefined && record.requestId !== undefined && record.limited === undefined && !record.blocked && !record.unavailable) {
