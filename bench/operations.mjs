@@ -12,12 +12,14 @@
  * what that much CPU per request costs over loopback on the machine at hand, which can be several
  * times what it costs in process: a yardstick for `on` and `ids`. Load: `wrk -c64` on 127.0.0.1.
  *
- * Each round starts the four servers afresh, warms each up, then measures them in turn for
- * `SLICES` slices of `SLICE` each (rotated order); a round's ratio to `off` is the median of its
- * slices' ratios, and the medians over rounds are shown. Fresh processes, because a process keeps
- * its own speed: two `off` servers measured round after round stayed 10–16 % apart, while started
- * anew each round they came out 0.95–1.0 of each other. Short slices side by side, because a
- * machine's speed drifts: on a 2-vCPU VM an `off` server did 16k and then 28k req/s within a minute.
+ * Each round starts the four servers afresh, one after another in an order rotated from round to
+ * round (with `ROUNDS` a multiple of four, each is started first equally often; see the loop below),
+ * warms each up, then measures them in turn for `SLICES` slices of `SLICE` each (rotated order); a
+ * round's ratio to `off` is the median of its slices' ratios, and the medians over rounds are shown.
+ * Fresh processes, because a process keeps its own speed: two `off` servers measured round after
+ * round stayed 10–16 % apart, while started anew each round they came out 0.95–1.0 of each other.
+ * Short slices side by side, because a machine's speed drifts: on a 2-vCPU VM an `off` server did
+ * 16k and then 28k req/s within a minute.
  * With two CPUs or more and `taskset` (util-linux), every server runs on CPU 1 and wrk (one thread)
  * on CPU 0, so the server has its core to itself, as it would behind a load balancer, and wrk's
  * threads do not land on it by chance: on that VM the rounds' on/off ratios of the detail page
@@ -27,7 +29,7 @@
  * Without them: `wrk -t2`, unpinned (`pinned: false` below).
  *
  *   node bench/operations.mjs [--json]     # after `npm run build`
- *   SLICE=1s SLICES=6 WARMUP=2s ROUNDS=9 node bench/operations.mjs
+ *   SLICE=1s SLICES=6 WARMUP=2s ROUNDS=8 node bench/operations.mjs
  *
  * Output: a Markdown table on stdout; with `--json`, the last line is one JSON object
  * `{ pinned, rows: [{ request, bytes, offRps, onRps, ratio, ratios, offCpu, onCpu, cpuRatio, idsRps, idsRatio, idsCpu, busyUs, busyRatio, busyCpu, logLines }] }`:
@@ -51,7 +53,7 @@ const env = process.env;
 const slice = env.SLICE ?? '1s';
 const slices = Number(env.SLICES ?? 6);
 const warmup = env.WARMUP ?? '2s';
-const rounds = Number(env.ROUNDS ?? 9);
+const rounds = Number(env.ROUNDS ?? 8);
 const targets = { detail: '/v1/anime/1', search: '/v1/anime?q=naruto' };
 const json = process.argv.includes('--json');
 const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
@@ -136,7 +138,14 @@ for (const [request, path] of Object.entries(targets)) {
   let bytes = 0;
   for (let round = 0; round < rounds; round++) {
     const servers = {};
-    for (const variant of VARIANTS) servers[variant] = await start(variant);
+    // Started in a rotated order too: the first server started in a round came out the slowest of
+    // four alike (four `off` servers started in one order on a 2-vCPU VM: the third did 1.0–1.5 × the
+    // first's req/s, the median 1.16 over 6 rounds; started in rotation, the medians of all three
+    // to the first were 1.04 over 8).
+    for (let i = 0; i < VARIANTS.length; i++) {
+      const variant = VARIANTS[(i + round) % VARIANTS.length];
+      servers[variant] = await start(variant);
+    }
     try {
       bytes = Number((await fetch(`${servers.off.url}${path}`)).headers.get('content-length'));
       const url = (variant) => `${servers[variant].url}${path}`;

@@ -63,11 +63,12 @@ const pageFor = (run: Run) => value('--out') ?? (run.quick || run.only ? `${resu
 /**
  * Durations and repetitions of a run: the method the page states. The operations piece takes more
  * rounds than the HTTP one, each in 1 s slices side by side: its ratio is of servers a few per cent
- * apart, and on a shared machine a round can land in a slow spell of one server only.
+ * apart, and on a shared machine a round can land in a slow spell of one server only. Its rounds
+ * come in fours, so that each of its four servers is started first in as many rounds as the others.
  */
 const plan = quick
   ? { httpDuration: '2s', httpWarmup: '1s', httpRounds: 1, operationsRounds: 3, operationsSlices: 3, searchRuns: 1, searchPasses: 1, pgPasses: 1, startupRuns: 1, gatewayRequests: 5_000, gatewayRounds: 2 }
-  : { httpDuration: '5s', httpWarmup: '2s', httpRounds: 3, operationsRounds: 9, operationsSlices: 6, searchRuns: 3, searchPasses: 2, pgPasses: 1, startupRuns: 3, gatewayRequests: 20_000, gatewayRounds: 5 };
+  : { httpDuration: '5s', httpWarmup: '2s', httpRounds: 3, operationsRounds: 8, operationsSlices: 6, searchRuns: 3, searchPasses: 2, pgPasses: 1, startupRuns: 3, gatewayRequests: 20_000, gatewayRounds: 5 };
 /** A piece that runs longer than this is stopped (its process group) and reported as timed out. */
 const TIMEOUT_MS = { http: 40 * 60_000, search: 5 * 60_000, postgres: 20 * 60_000, startup: 5 * 60_000, gateway: 10 * 60_000, operations: 20 * 60_000, routes: 40 * 60_000 };
 
@@ -600,7 +601,7 @@ function operationsSection(run: Run): string {
     `\`bench/operations.mjs\`: the built Node example (\`RATE_LIMIT=off\`, memory store) ${busy ? 'four' : 'three'} times, **off** (\`ACCESS_LOG=off\`, no ` +
     '`METRICS_PORT`), **on** (`ACCESS_LOG=json` into a pipe the bench drains, and `METRICS_PORT`) and **ids** (`ACCESS_LOG=json` with ' +
     '`ACCESS_LOG_SAMPLE=0`, no `METRICS_PORT`: each request timed and given an `X-Request-Id`, no line written, no metrics), all answering ' +
-    `gateway cache hits under ${run.operations.data.pinned ? '`wrk -t1 -c64` on CPU 0 with the servers on CPU 1' : '`wrk -t2 -c64`, unpinned'}, started afresh each round, ` +
+    `gateway cache hits under ${run.operations.data.pinned ? '`wrk -t1 -c64` on CPU 0 with the servers on CPU 1' : '`wrk -t2 -c64`, unpinned'}, started afresh each round (one after another, in an order rotated from round to round), ` +
     (run.plan.operationsSlices
       ? `warmed up, then measured in turn in ${run.plan.operationsSlices} slices of 1 s (rotated order); a round's ratio to off is the median of its slices', and the page shows medians over rounds. `
       : `each warmed up and measured for ${run.plan.httpDuration} in a rotated order, ratios to off taken within a round, medians. `) +
