@@ -6,7 +6,7 @@
  * Environment:
  * - `ACCESS_LOG`: `json` (default) writes one JSON line per request to stdout; `off` writes none.
  *   `ACCESS_LOG_SAMPLE`: the share of requests logged, from 0 to 1 (default 1).
- *   `ACCESS_LOG_CLIENT`: how the client is named: `hash` (default, a salted hash stable for the
+ *   `ACCESS_LOG_CLIENT`: how the client is named: `hash` (default, a keyed hash stable for the
  *   process), `address` (the IP address) or `none`.
  * - `METRICS_PORT`: serve `GET /metrics` (Prometheus text format) on this port, on `METRICS_HOST`
  *   (default 127.0.0.1), never on the public port. Unset: no metrics are kept.

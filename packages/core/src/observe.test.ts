@@ -53,7 +53,7 @@ describe('createObservedApp', () => {
     expect(new Set(records.map((r) => r.requestId)).size).toBe(3);
   });
 
-  it('names the client by a salted hash, the same for one address and never the address itself', async () => {
+  it('names the client by a keyed hash, the same for one address in one app, another in the next, never the address itself', async () => {
     const { send, records } = setup();
     await send('/v1/anime/1', {}, '203.0.113.7');
     await send('/v1/anime/5', {}, '203.0.113.7');
@@ -62,6 +62,11 @@ describe('createObservedApp', () => {
     expect(records[0]!.client).toBe(records[1]!.client);
     expect(records[2]!.client).not.toBe(records[0]!.client);
     expect(JSON.stringify(records)).not.toContain('203.0.113.7');
+    // Each app (each process) has a key of its own: ids cannot be matched across them.
+    const other = setup();
+    await other.send('/v1/anime/1', {}, '203.0.113.7');
+    expect(other.records[0]!.client).toMatch(/^[0-9a-f]{16}$/);
+    expect(other.records[0]!.client).not.toBe(records[0]!.client);
   });
 
   it('names thousands of clients apart, each the same every time, past the ones it remembers', async () => {
@@ -117,6 +122,24 @@ describe('createObservedApp', () => {
     expect(records.at(-1)).toMatchObject({ route: '/api/status', status: 200 });
     await send('/nowhere/at/all');
     expect(records.at(-1)).toMatchObject({ route: undefined, status: 404 });
+  });
+
+  it('names one client alike in its 200, 429 and 403 lines and in answers the gateway never sees', async () => {
+    const trustProxy = ['10.0.0.0/8'];
+    const catalogue = createCatalogueApp({ store: createMemoryStore({ anime: [makeAnime({ mal_id: 1, title: 'Cowboy Bebop' })] }), gateway: { trustProxy }, logger: { error: () => undefined } });
+    const status = createStatusApp({ services: [], store: createMemoryStatusStore(), page: { name: 'x', url: 'http://x' } });
+    const records: RequestRecord[] = [];
+    const app = createObservedApp(combineApps(status, catalogue), { observers: [(record) => records.push({ ...record })], clientId: 'address', requestId: { trustProxy } });
+    const send = (path: string, address: string, forwarded?: string) =>
+      app.handle({ method: 'GET', path, query: '', header: (name) => (name === 'x-forwarded-for' ? forwarded : undefined), clientAddress: address });
+    for (let i = 0; i < 40; i++) await send('/v1/anime/1', '10.0.0.1', '198.51.100.7');
+    await send('/api/status', '10.0.0.1', '198.51.100.7');
+    expect(new Set(records.map((r) => r.status))).toEqual(new Set([200, 429, 403]));
+    expect(new Set(records.map((r) => r.client))).toEqual(new Set(['198.51.100.7']));
+    expect(records.find((r) => r.status === 403)).toMatchObject({ blocked: true, tier: 'public' });
+    // A direct IPv6 client: its /64, as the gateway counts it.
+    await send('/api/status', '2001:db8:1:2::5');
+    expect(records.at(-1)!.client).toBe('2001:db8:1:2::/64');
   });
 
   it("marks the 503s of an unreachable gateway back end, not a route's own", async () => {

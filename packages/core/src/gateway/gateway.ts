@@ -428,23 +428,26 @@ async function identifyCaller(g: GatewayState, request: PlainRequest, now: numbe
   // A public client's identity serves its block and its rate windows only: without either (rate
   // limits and blocks off) the address is never looked at (Bun looks it up on demand).
   const internal = request.internalClient;
+  let blockable = false;
   if (tier === 'public' && internal !== undefined) {
     // The host's own probe: its own bucket (so still counted in the back end), never a client's.
     id = `internal:${internal}`;
   } else if (tier === 'public' && (g.blockPolicy || g.specs?.public.length)) {
     id = g.identify(request);
     // Server Key traffic is never blocked; blocked requests are neither counted nor extend the block.
-    if (g.blockPolicy) {
-      const until = await blockedUntil(g, id, now);
-      if (until !== null) {
-        if (request.trace) request.trace.blocked = true;
-        throw forbidden(until, now, g.specs?.public[0]);
-      }
-    }
+    blockable = g.blockPolicy !== undefined;
   }
+  // Noted before the block is looked up: a 403, or a 503 from a lost back end, names its client too.
   if (request.trace) {
     request.trace.tier = tier;
     if (id !== null) request.trace.client = id;
+  }
+  if (blockable) {
+    const until = await blockedUntil(g, id!, now);
+    if (until !== null) {
+      if (request.trace) request.trace.blocked = true;
+      throw forbidden(until, now, g.specs?.public[0]);
+    }
   }
   return { tier, id, keyRejected };
 }
