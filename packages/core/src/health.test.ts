@@ -50,6 +50,21 @@ describe('createHealthApp', () => {
     expect(calls).toBe(1);
   });
 
+  it('keeps the state of the latest round when an older, slower one ends after it', async () => {
+    // The first round's check hangs until released, and fails; the second passes at once.
+    let release: (() => void) | undefined;
+    let calls = 0;
+    const app = createHealthApp({
+      cacheMs: 0,
+      checks: { store: () => (++calls === 1 ? new Promise((_, reject) => (release = () => reject(new Error('refused')))) : undefined) },
+    });
+    const older = app.check();
+    expect(await app.check()).toEqual({ store: true });
+    release!();
+    expect(await older).toEqual({ store: false });
+    expect(app.state()).toEqual({ store: true });
+  });
+
   it('owns only its two paths and answers HEAD and other methods like every app', async () => {
     const app = createHealthApp();
     expect([app.owns('/healthz'), app.owns('/readyz'), app.owns('/v1/anime')]).toEqual([true, true, false]);

@@ -101,10 +101,22 @@ export function createHealthApp(options: HealthAppOptions = {}): HealthApp {
     }
   }
 
+  // Rounds may overlap (a check may take `timeoutMs`, longer than `cacheMs`): the state is the
+  // latest round's that ended, never an older one that ended after it.
+  let begun = 0;
+  let shown = 0;
   function check(): Promise<Record<string, boolean>> {
     const at = clock();
     if (round && at - round.at < cacheMs) return round.result;
-    const result = Promise.all(checks.map(async ([name, fn]) => [name, await probe(fn)] as const)).then((pairs) => (state = Object.fromEntries(pairs)));
+    const n = ++begun;
+    const result = Promise.all(checks.map(async ([name, fn]) => [name, await probe(fn)] as const)).then((pairs) => {
+      const outcome = Object.fromEntries(pairs);
+      if (n > shown) {
+        shown = n;
+        state = outcome;
+      }
+      return outcome;
+    });
     round = { at, result };
     return result;
   }
