@@ -8,8 +8,11 @@
  *   `ACCESS_LOG_SAMPLE`: the share of requests logged, from 0 to 1 (default 1).
  *   `ACCESS_LOG_CLIENT`: how the client is named: `hash` (default, a keyed hash stable for the
  *   process), `address` (the IP address) or `none`.
+ * - `REQUEST_ID`: `on` (default) sends an `X-Request-Id` on every answer, whatever the log and
+ *   metrics settings; `off` sends none.
  * - `METRICS_PORT`: serve `GET /metrics` (Prometheus text format) on this port, on `METRICS_HOST`
- *   (default 127.0.0.1), never on the public port. Unset: no metrics are kept.
+ *   (default 127.0.0.1, whatever `HOST` is), never on the public port. Unset: no metrics are kept;
+ *   set, readiness is also checked every 5 s for `catalogue_dependency_up`.
  * - `API_DEPRECATED_AT`, `API_SUNSET_AT` (ISO 8601) and `API_SUCCESSOR_URL`: send `Deprecation`,
  *   `Sunset` and `Link: <…>; rel="successor-version"` on every `/v1` answer.
  * - `TRUST_PROXY` (see `gateway-env.ts`) also says whose `X-Request-Id` is kept; other requests get a new one.
@@ -55,15 +58,13 @@ export interface ExampleOperations {
    */
   health(checks: Record<string, HealthCheck>): HealthApp;
   /**
-   * Wraps the combined app with the access log and the metrics; returns it as it is when both are off.
+   * Wraps the combined app with request ids, the access log and the metrics; returns it as it is
+   * when all three are off.
    * @param app - The combined app.
    */
   observe(app: ObservedApp): ObservedApp;
-  /**
-   * Starts the metrics server, when configured.
-   * @param hostname - Fallback interface.
-   */
-  start(hostname: string): Promise<void>;
+  /** Starts the metrics server, when configured. */
+  start(): Promise<void>;
   /** Flushes the log and stops the metrics server. */
   stop(): Promise<void>;
 }
@@ -199,6 +200,9 @@ export interface LogSinkOptions {
   onDrop?(lines: number): void;
 }
 
+/** How often readiness is checked for `catalogue_dependency_up` when metrics are on, in milliseconds. */
+const READINESS_POLL_MS = 5_000;
+
 const countLines = (bytes: Buffer): number => {
   let lines = 0;
   for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++;
@@ -322,6 +326,8 @@ export function createExampleOperations(env: Record<string, string | undefined>,
   if (accessLog !== 'json' && accessLog !== 'off') throw new Error(`ACCESS_LOG must be "json" or "off", not "${accessLog}"`);
   const sample = env.ACCESS_LOG_SAMPLE === undefined || env.ACCESS_LOG_SAMPLE === '' ? 1 : Number(env.ACCESS_LOG_SAMPLE);
   if (!(sample >= 0 && sample <= 1)) throw new Error(`ACCESS_LOG_SAMPLE must be a number from 0 to 1, not "${env.ACCESS_LOG_SAMPLE}"`);
+  const requestIds = env.REQUEST_ID || 'on';
+  if (requestIds !== 'on' && requestIds !== 'off') throw new Error(`REQUEST_ID must be "on" or "off", not "${requestIds}"`);
   const clientId = (env.ACCESS_LOG_CLIENT || 'hash') as ClientIdMode;
   if (!['hash', 'address', 'none'].includes(clientId)) throw new Error(`ACCESS_LOG_CLIENT must be "hash", "address" or "none", not "${clientId}"`);
   const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
@@ -357,25 +363,34 @@ export function createExampleOperations(env: Record<string, string | undefined>,
   if (metrics) observers.push(metrics.observe);
 
   let server: Server | undefined;
+  let poll: ReturnType<typeof setInterval> | undefined;
   return {
     deprecation,
     metrics,
     instrument: (store) => (metrics ? metrics.instrumentStore(store) : store),
     health(checks) {
       const health = createHealthApp({ checks });
-      metrics?.watchDependencies(health.state);
+      if (metrics) {
+        metrics.watchDependencies(health.state);
+        // `catalogue_dependency_up` moves whether or not anything polls /readyz.
+        poll = setInterval(() => void health.check(), READINESS_POLL_MS).unref();
+      }
       return health;
     },
     observe: (app: ObservableApp & ObservedApp) =>
-      observers.length === 0 ? app : createObservedApp(app, { observers, clientId, requestId: { trustProxy } }),
-    async start(hostname) {
+      observers.length === 0 && requestIds === 'off'
+        ? app
+        : createObservedApp(app, { observers, clientId, requestId: requestIds === 'on' ? { trustProxy } : false }),
+    async start() {
       if (metrics && metricsPort !== undefined) {
-        server = await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: env.METRICS_HOST || hostname });
+        // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
+        server = await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: env.METRICS_HOST || '127.0.0.1' });
         // Not a URL line: the tests and tools that wait for the API's URL take the first one printed.
         console.error(`metrics on port ${new URL(server.url).port} at /metrics`);
       }
     },
     async stop() {
+      clearInterval(poll);
       await server?.close();
       await sink?.end();
     },

@@ -47,7 +47,7 @@ const status = await createExampleStatus(process.env, `http://${hostname}:${port
 const health = ops.health(database ? { store: () => database.sql`select 1`, gateway: gateway.ping } : { gateway: gateway.ping });
 await gateway.announce();
 const server = await serve(ops.observe(combineApps(health, status.app, app)), { port, hostname, maxConnections });
-await ops.start(hostname);
+await ops.start();
 await status.start(server.url);
 console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 

@@ -4,6 +4,9 @@
  * its word at start on an unreachable Redis. Every server is the built example, over real sockets.
  */
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { defineHttpContract, type SpawnedServer } from '@catalogue-api/testkit';
 import postgres from 'postgres';
@@ -106,6 +109,19 @@ describe('access log switches and request ids', () => {
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     await untrusting.close();
   });
+
+  it('returns an X-Request-Id with the log and metrics off, and none with REQUEST_ID=off', async () => {
+    const quiet = await example({ ACCESS_LOG: 'off', TRUST_PROXY: '127.0.0.1' });
+    expect((await fetch(`${quiet.url}/v1/anime/1`)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await fetch(`${quiet.url}/v1/anime/1`, { headers: { 'x-request-id': 'edge-7' } })).headers.get('x-request-id')).toBe('edge-7');
+    await quiet.close();
+
+    const bare = await example({ ACCESS_LOG: 'off', REQUEST_ID: 'off' });
+    expect((await fetch(`${bare.url}/v1/anime/1`)).headers.get('x-request-id')).toBeNull();
+    await bare.close();
+
+    await expect(example({ REQUEST_ID: 'yes' })).rejects.toThrow(/REQUEST_ID must be "on" or "off", not "yes"/);
+  });
 });
 
 describe('access log batches', () => {
@@ -162,6 +178,18 @@ describe('metrics on METRICS_PORT', () => {
     expect(delta('catalogue_rate_limited_total{tier="public",window="second"}')).toBe(statuses.filter((s) => s === 429).length);
     expect(delta('catalogue_blocked_requests_total')).toBe(statuses.filter((s) => s === 403).length);
     expect(delta('catalogue_http_requests_total{route="/v1/anime/:id",status="403"}')).toBe(statuses.filter((s) => s === 403).length);
+  });
+
+  it.skipIf(!hasPromtool)('has alerting rules in docs/operations.md that pass promtool check rules', async () => {
+    const page = await readFile(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
+    const rules = /## What to alert on[\s\S]*?```yaml\n([\s\S]*?)```/.exec(page)![1]!;
+    const file = join(await mkdtemp(join(tmpdir(), 'catalogue-rules-')), 'rules.yml');
+    await writeFile(file, rules);
+    const result = await new Promise<{ code: number; output: string }>((resolve) =>
+      execFile('promtool', ['check', 'rules', file], (error, stdout, stderr) => resolve({ code: error ? 1 : 0, output: stdout + stderr })),
+    );
+    expect(result.output).toMatch(/SUCCESS: \d+ rules found/);
+    expect(result.code).toBe(0);
   });
 
   it.skipIf(!hasPromtool)('passes promtool check metrics', async () => {
@@ -291,8 +319,11 @@ describe.skipIf(!REDIS_URL || !DATABASE_URL)('readiness over a Redis and a Postg
   let pg: Awaited<ReturnType<typeof startProxy>>;
   let server: SpawnedServer;
   const ready = async () => (await fetch(`${server.url}/readyz`)).status;
+  let metricsPort: number;
+  const up = async (dependency: string) => sample(await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text(), `catalogue_dependency_up{dependency="${dependency}"}`);
 
   beforeAll(async () => {
+    metricsPort = await freePort();
     redis = await startProxy(Number(new URL(REDIS_URL!).port || 6379));
     pg = await startProxy(Number(new URL(DATABASE_URL!).port || 5432));
     const database = new URL(DATABASE_URL!);
@@ -303,6 +334,7 @@ describe.skipIf(!REDIS_URL || !DATABASE_URL)('readiness over a Redis and a Postg
       DATABASE_URL: database.toString(),
       DATABASE_SCHEMA: schema,
       ACCESS_LOG: 'off',
+      METRICS_PORT: String(metricsPort),
     });
   }, 120_000);
 
@@ -336,6 +368,19 @@ describe.skipIf(!REDIS_URL || !DATABASE_URL)('readiness over a Redis and a Postg
     pg.restore();
     await expect.poll(ready, { timeout: 2_000, interval: 100 }).toBe(200);
   });
+
+  it('moves catalogue_dependency_up with nothing polling /readyz', async () => {
+    await expect.poll(() => up('gateway'), { timeout: 7_000, interval: 200 }).toBe(1);
+    redis.cut();
+    try {
+      // Readiness is checked every 5 s when metrics are on.
+      await expect.poll(() => up('gateway'), { timeout: 7_000, interval: 200 }).toBe(0);
+      expect(await up('store')).toBe(1);
+    } finally {
+      redis.restore();
+    }
+    await expect.poll(() => up('gateway'), { timeout: 7_000, interval: 200 }).toBe(1);
+  }, 30_000);
 
   it('keeps /healthz at 200 throughout', async () => {
     pg.cut();
