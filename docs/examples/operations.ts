@@ -12,7 +12,7 @@ import {
   createHealthApp,
   createMetricsApp,
   createObservedApp,
-  type CatalogueApp,
+  type MountableApp,
 } from '@catalogue-api/core';
 import { createRedisGateway } from '@catalogue-api/redis';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
@@ -43,8 +43,11 @@ export async function startObserved(env: Record<string, string | undefined>) {
 // #endregion observe
 
 // #region versions
-/** Serves `/v2` beside a deprecated `/v1`: every `/v1` answer names its sunset and successor. */
-export function withSuccessor(v1Options: Parameters<typeof createCatalogueApp>[0], v2: CatalogueApp) {
+/**
+ * Serves `/v2` beside a deprecated `/v1`: every `/v1` answer names its sunset and successor. `v2` is
+ * the successor's app: any app whose `owns` takes the `/v2` paths (the catalogue app owns `/v1` only).
+ */
+export function withSuccessor(v1Options: Parameters<typeof createCatalogueApp>[0], v2: MountableApp) {
   const v1 = createCatalogueApp({
     ...v1Options,
     deprecation: {
@@ -53,7 +56,8 @@ export function withSuccessor(v1Options: Parameters<typeof createCatalogueApp>[0
       successorUrl: 'https://api.example.org/v2',
     },
   });
-  // The first app that owns a path answers it: /v2/… goes to v2, /v1/… to v1.
+  // The first app that owns a path answers it: /v2/… goes to v2, /v1/… to v1, and a path neither
+  // owns gets v1's 404, without the version's headers: it is no answer of /v1.
   return combineApps(v2, v1);
 }
 // #endregion versions

@@ -129,16 +129,22 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     logger,
     serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),
     headers: versionHeaders(options.deprecation),
+    headersOn: isVersionPath,
   });
   return {
     handle,
     owns: (path) => {
       // The path as the pipeline will see it, so that `/v1/../admin` is not taken for the app's.
       const canonical = toCanonicalPath(path);
-      return canonical !== undefined && (canonical === '/v1' || canonical.startsWith('/v1/'));
+      return canonical !== undefined && isVersionPath(canonical);
     },
     fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
   };
+}
+
+/** Whether a canonical path is the API version's: `/v1` and below. */
+function isVersionPath(path: string): boolean {
+  return path === '/v1' || path.startsWith('/v1/');
 }
 
 /** `mountPath` as given, checked: empty, or `/` and segments without a trailing slash. */

@@ -82,8 +82,13 @@ describe('deprecation headers', () => {
       await send('/v2/anime/1', { method: 'OPTIONS' }),
       await send('/api/status'),
       await send('/api/status', { method: 'POST' }),
+      // Paths no app owns: the last app (v1) answers them, but they are no answer of /v1.
+      await send('/metrics'),
+      await send('/favicon.ico', { method: 'HEAD' }),
+      await send('/v1/../v3/anime/1'),
+      await send('/'),
     ];
-    expect(answers.map((a) => a.status)).toEqual([200, 400, 204, 200, 405]);
+    expect(answers.map((a) => a.status)).toEqual([200, 400, 204, 200, 405, 404, 404, 404, 404]);
     for (const answer of answers) {
       expect(answer.headers.deprecation).toBeUndefined();
       expect(answer.headers.sunset).toBeUndefined();

@@ -142,6 +142,16 @@ describe('createObservedApp', () => {
     expect(records.at(-1)!.client).toBe('2001:db8:1:2::/64');
   });
 
+  it('names the route of a 405 and of an OPTIONS preflight, answered before any route runs', async () => {
+    const { send, records } = setup();
+    await send('/v1/anime/1', {}, '203.0.113.7', 'POST');
+    await send('/v1/anime/1', {}, '203.0.113.7', 'OPTIONS');
+    expect(records.map((r) => [r.status, r.route])).toEqual([
+      [405, '/v1/anime/:id'],
+      [204, '/v1/anime/:id'],
+    ]);
+  });
+
   it("marks the 503s of an unreachable gateway back end, not a route's own", async () => {
     const memory = createMemoryGatewayBackend();
     const down = { now: true };

@@ -136,6 +136,12 @@ export interface PipelineOptions<C> {
    * `Deprecation`, `Sunset` and `Link`). They replace a header of the same name.
    */
   headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Which canonical paths get `headers`: the app's own. A path no app owns is answered by the last
+   * app of `combineApps`, and that answer (`/favicon.ico`, a mistyped `/v2`) is no version's.
+   * @default every path
+   */
+  headersOn?: (path: string) => boolean;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -216,6 +222,7 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
   const { context, logger } = options;
   const mountPath = options.mountPath ?? '';
   const always = options.headers && Object.keys(options.headers).length > 0 ? options.headers : undefined;
+  const headersOn = options.headersOn;
   const serialize = options.serialize ?? JSON.stringify;
   const notFound =
     options.notFound ?? ((path: string) => new ApiError(404, `No endpoint at ${path}`, 'Check the path against the API documentation.'));
@@ -311,8 +318,13 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     // limits, cache key), the router and the error envelope all read this one path.
     const request = toCanonicalRequest(received);
     const path = request ? request.path : '/';
-    // The access log and metrics name this path too, not the raw target.
-    if (received.trace && request) received.trace.path = path;
+    // The access log and metrics name this path too, not the raw target; and its route, named
+    // before anything can answer (an OPTIONS, a 405, a cached answer that never reaches a route).
+    const trace = received.trace;
+    if (trace && request) {
+      trace.path = path;
+      trace.route = routeOf(path);
+    }
     let response: PlainResponse;
     try {
       if (method === 'OPTIONS') {
@@ -334,9 +346,6 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
         // `*`, `host:443`, `http://[::1`: not a path of this server (RFC 9112 §3.2).
         throw new ApiError(400, 'Malformed request target', 'The request target must be a path such as /v1/anime, or an absolute http(s) URL.');
       } else {
-        // Observed: the route is named before the stages run, since a cached answer never reaches a route.
-        const trace = request.trace;
-        if (trace) trace.route = routeOf(request.path);
         response = await run(request, 0);
       }
     } catch (thrown) {
@@ -349,7 +358,7 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
       response = { ...response, headers: { ...response.headers, 'content-length': String(byteLength(response.body)) }, body: null };
     }
     // Copied rather than added to: see the request id in observe.ts for why.
-    if (always) response.headers = { ...response.headers, ...always };
+    if (always && request && (!headersOn || headersOn(path))) response.headers = { ...response.headers, ...always };
     return response;
   };
 }
