@@ -2,15 +2,15 @@
 /**
  * The cost of the access log and metrics on the cache-hit path (item 5 of `npm run bench`): the
  * built Node example (`examples/node/dist/server.js`, `RATE_LIMIT=off`, memory store) started four
- * times, `off` (`ACCESS_LOG=off`, no `METRICS_PORT`), `on` (`ACCESS_LOG=json` into a pipe this script
- * drains, as a container runtime would, and `METRICS_PORT`) and `ids` (`ACCESS_LOG=json` with
- * `ACCESS_LOG_SAMPLE=0`, no `METRICS_PORT`: every request timed and given an `X-Request-Id`, no line
- * written, no metrics kept), each answering the same gateway cache hits: a detail (`/v1/anime/1`,
- * ~3 KB) and a search page (`/v1/anime?q=naruto`, ~30 KB). `ids` shows how much of `on`'s cost is
- * the observed request itself rather than the log and the metrics. `busy` is `off` with one change:
+ * times, `off` (`ACCESS_LOG=off`, no `METRICS_PORT`: the log and metrics off, request ids on, as
+ * `REQUEST_ID` is by default), `on` (`ACCESS_LOG=json` into a pipe this script drains, as a
+ * container runtime would, and `METRICS_PORT`) and `bare` (`off` with `REQUEST_ID=off` too: nothing
+ * observed at all), each answering the same gateway cache hits: a detail (`/v1/anime/1`, ~3 KB) and
+ * a search page (`/v1/anime?q=naruto`, ~30 KB). `off / bare` is what the request ids cost by
+ * themselves, `on / bare` all three together. `busy` is `off` with one change:
  * each answer first busy-waits `BUSY_US` µs (default 0.5; `bench/lib/busy-response.mjs`). It shows
  * what that much CPU per request costs over loopback on the machine at hand, which can be several
- * times what it costs in process: a yardstick for `on` and `ids`. Load: `wrk -c64` on 127.0.0.1.
+ * times what it costs in process: a yardstick for `on`. Load: `wrk -c64` on 127.0.0.1.
  *
  * Each round starts the four servers afresh, one after another in an order rotated from round to
  * round (with `ROUNDS` a multiple of four, each is started first equally often; see the loop below),
@@ -32,9 +32,9 @@
  *   SLICE=1s SLICES=6 WARMUP=2s ROUNDS=8 node bench/operations.mjs
  *
  * Output: a Markdown table on stdout; with `--json`, the last line is one JSON object
- * `{ pinned, rows: [{ request, bytes, offRps, onRps, ratio, ratios, offCpu, onCpu, cpuRatio, idsRps, idsRatio, idsCpu, busyUs, busyRatio, busyCpu, logLines }] }`:
- * `pinned` as above; req/s of each server (medians of its slices), `ratio` = on/off req/s and
- * `idsRatio` = ids/off and `busyRatio` = busy/off req/s (medians of the rounds' ratios; `ratios`: on/off of each round), CPU µs
+ * `{ pinned, rows: [{ request, bytes, offRps, onRps, ratio, ratios, offCpu, onCpu, cpuRatio, bareRps, bareRatio, onBareRatio, bareCpu, busyUs, busyRatio, busyCpu, logLines }] }`:
+ * `pinned` as above; req/s of each server (medians of its slices), `ratio` = on/off req/s,
+ * `bareRatio` = off/bare, `onBareRatio` = on/bare and `busyRatio` = busy/off req/s (medians of the rounds' ratios; `ratios`: on/off of each round), CPU µs
  * per request of the server process over all its slices (from /proc) and `cpuRatio` = off/on CPU
  * per request, which is what the throughput ratio would be on an otherwise idle core;
  * `logLines` is how many lines the `on` servers wrote in all (one per request they answered,
@@ -70,7 +70,7 @@ async function freePort() {
   return port;
 }
 
-const VARIANTS = ['off', 'ids', 'on', 'busy'];
+const VARIANTS = ['off', 'bare', 'on', 'busy'];
 const busyUs = Number(env.BUSY_US ?? 0.5);
 
 async function start(variant) {
@@ -81,8 +81,9 @@ async function start(variant) {
     RATE_LIMIT: 'off',
     DATABASE_URL: '',
     REDIS_URL: '',
-    ACCESS_LOG: variant === 'off' || variant === 'busy' ? 'off' : 'json',
-    ACCESS_LOG_SAMPLE: variant === 'ids' ? '0' : '',
+    ACCESS_LOG: on ? 'json' : 'off',
+    ACCESS_LOG_SAMPLE: '',
+    REQUEST_ID: variant === 'bare' ? 'off' : 'on',
     METRICS_PORT: on ? String(await freePort()) : '',
   };
   if (variant === 'busy') vars.BUSY_US = String(busyUs);
@@ -130,11 +131,12 @@ function stop(servers) {
 
 const rows = [];
 let logLines = 0;
-let idsLines = 0;
+let bareLines = 0;
 for (const [request, path] of Object.entries(targets)) {
-  const rps = { off: [], ids: [], on: [], busy: [] };
-  const cpu = { off: [0, 0], ids: [0, 0], on: [0, 0], busy: [0, 0] }; // CPU seconds, requests
-  const ratios = { ids: [], on: [], busy: [] };
+  const rps = { off: [], bare: [], on: [], busy: [] };
+  const cpu = { off: [0, 0], bare: [0, 0], on: [0, 0], busy: [0, 0] }; // CPU seconds, requests
+  // off/bare, on/off, on/bare, busy/off
+  const ratios = { bare: [], on: [], onBare: [], busy: [] };
   let bytes = 0;
   for (let round = 0; round < rounds; round++) {
     const servers = {};
@@ -150,7 +152,7 @@ for (const [request, path] of Object.entries(targets)) {
       bytes = Number((await fetch(`${servers.off.url}${path}`)).headers.get('content-length'));
       const url = (variant) => `${servers[variant].url}${path}`;
       for (const variant of VARIANTS) await wrk(url(variant), warmup, servers[variant].child.pid);
-      const roundRatios = { ids: [], on: [], busy: [] };
+      const roundRatios = { bare: [], on: [], onBare: [], busy: [] };
       for (let k = 0; k < slices; k++) {
         const measured = {};
         for (let i = 0; i < VARIANTS.length; i++) {
@@ -161,14 +163,19 @@ for (const [request, path] of Object.entries(targets)) {
           cpu[variant][0] += m.cpu;
           cpu[variant][1] += m.requests;
         }
-        for (const variant of ['ids', 'on', 'busy']) roundRatios[variant].push(measured[variant].rps / measured.off.rps);
+        roundRatios.bare.push(measured.off.rps / measured.bare.rps);
+        roundRatios.on.push(measured.on.rps / measured.off.rps);
+        roundRatios.onBare.push(measured.on.rps / measured.bare.rps);
+        roundRatios.busy.push(measured.busy.rps / measured.off.rps);
       }
-      for (const variant of ['ids', 'on', 'busy']) ratios[variant].push(median(roundRatios[variant]));
-      process.stderr.write(`${request} round ${round + 1}: on/off ${ratios.on.at(-1).toFixed(3)}, ids/off ${ratios.ids.at(-1).toFixed(3)}, busy/off ${ratios.busy.at(-1).toFixed(3)}\n`);
+      for (const name of Object.keys(ratios)) ratios[name].push(median(roundRatios[name]));
+      process.stderr.write(
+        `${request} round ${round + 1}: on/off ${ratios.on.at(-1).toFixed(3)}, off/bare ${ratios.bare.at(-1).toFixed(3)}, on/bare ${ratios.onBare.at(-1).toFixed(3)}, busy/off ${ratios.busy.at(-1).toFixed(3)}\n`,
+      );
     } finally {
       await stop(Object.values(servers));
       logLines += servers.on.lines;
-      idsLines += servers.ids.lines;
+      bareLines += servers.bare.lines;
     }
   }
   const cpuPerRequest = (variant) => (cpu[variant][0] * 1e6) / cpu[variant][1];
@@ -182,16 +189,17 @@ for (const [request, path] of Object.entries(targets)) {
     offCpu: cpuPerRequest('off'),
     onCpu: cpuPerRequest('on'),
     cpuRatio: cpuPerRequest('off') / cpuPerRequest('on'),
-    idsRps: median(rps.ids),
-    idsRatio: median(ratios.ids),
-    idsCpu: cpuPerRequest('ids'),
+    bareRps: median(rps.bare),
+    bareRatio: median(ratios.bare),
+    onBareRatio: median(ratios.onBare),
+    bareCpu: cpuPerRequest('bare'),
     busyUs,
     busyRatio: median(ratios.busy),
     busyCpu: cpuPerRequest('busy'),
   });
 }
-// The ids servers time and name every request but must write nothing.
-if (idsLines > 0) throw new Error(`the ids servers wrote ${idsLines} log lines; ACCESS_LOG_SAMPLE=0 should write none`);
+// Only the on servers log.
+if (bareLines > 0) throw new Error(`the bare servers wrote ${bareLines} log lines; ACCESS_LOG=off should write none`);
 for (const row of rows) row.logLines = logLines;
 
 if (json) {
@@ -199,10 +207,10 @@ if (json) {
 } else {
   const load = pinned ? 'wrk -t1 -c64 on CPU 0, servers on CPU 1' : 'wrk -t2 -c64, unpinned';
   console.log(`${rounds} round(s) of ${slices} × ${slice} per server after ${warmup} warm-up (${load}); medians.\n`);
-  console.log('| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | off / on CPU | ids / off | ids µs CPU/req | busy / off | busy µs CPU/req |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | off / on CPU | off / bare | on / bare | bare µs CPU/req | busy / off | busy µs CPU/req |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     console.log(
-      `| ${r.request} | ${r.bytes} | ${r.offRps.toFixed(0)} | ${r.onRps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} | ${r.idsRatio.toFixed(2)} | ${r.idsCpu.toFixed(1)} | ${r.busyRatio.toFixed(2)} | ${r.busyCpu.toFixed(1)} |`,
+      `| ${r.request} | ${r.bytes} | ${r.offRps.toFixed(0)} | ${r.onRps.toFixed(0)} | ${r.ratio.toFixed(2)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} | ${r.bareRatio.toFixed(2)} | ${r.onBareRatio.toFixed(2)} | ${r.bareCpu.toFixed(1)} | ${r.busyRatio.toFixed(2)} | ${r.busyCpu.toFixed(1)} |`,
     );
   }
   console.log(`\nThe on servers wrote ${logLines} access log lines.`);
