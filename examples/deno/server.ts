@@ -9,9 +9,24 @@
  * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1), `RATE_LIMIT=off` (no rate limits,
  * for load tests and contract runs), `STATUS_INTERVAL_SECONDS` (default 60), `SERVER_KEYS` and
  * `RESTRICTED_ROUTES` (comma-separated, as in the Node example: `/v1/top/*,/v1/anime/:id/full`),
- * `ACCESS_LOG=off|json` (default `json`: one line per request to stdout), `METRICS_PORT`
- * (`/metrics` on its own port), `API_DEPRECATED_AT`, `API_SUNSET_AT`, `API_SUCCESSOR_URL` (the
- * version's deprecation headers). `/healthz` and `/readyz` answer on `PORT`.
+ * `TRUST_PROXY` (which proxies may set `X-Forwarded-For`: a number of hops, `true`, or addresses
+ * and CIDR ranges, comma-separated; unset: none), and the operations settings of the Node example
+ * (`examples/node/observability.ts`):
+ * - `ACCESS_LOG`: `json` (default) writes one JSON line per request to stdout, through a small
+ *   batched writer; `off` writes none. `ACCESS_LOG_SAMPLE`: the share of requests logged, from
+ *   0 to 1 (default 1). `ACCESS_LOG_CLIENT`: how the client is named: `hash` (default, a keyed
+ *   hash stable for the process), `address` (the IP address) or `none`.
+ * - `REQUEST_ID`: `on` (default) sends an `X-Request-Id` on every answer, whatever the log and
+ *   metrics settings; `off` sends none. `TRUST_PROXY` also says whose `X-Request-Id` is kept;
+ *   other requests get a new one.
+ * - `METRICS_PORT`: serve `GET /metrics` (Prometheus text format) on this port, on `METRICS_HOST`
+ *   (default 127.0.0.1, whatever `HOST` is), never on the public port. Unset: no metrics are kept;
+ *   set, readiness is also checked every 5 s for `catalogue_dependency_up`.
+ * - `API_DEPRECATED_AT`, `API_SUNSET_AT` (ISO 8601) and `API_SUCCESSOR_URL`: send `Deprecation`,
+ *   `Sunset` and `Link: <…>; rel="successor-version"` on every `/v1` answer.
+ *
+ * A value it cannot read stops the server at start, with a message naming the variable.
+ * `/healthz` and `/readyz` answer on `PORT`, outside the rate limits, never cached.
  * @module
  */
 import { serve } from '@catalogue-api/adapter-deno';
@@ -26,23 +41,54 @@ import {
   createMetricsApp,
   createObservedApp,
   createStatusApp,
+  type ClientIdMode,
   type RequestObserver,
   type ServiceConfig,
+  type TrustProxy,
 } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 
 const env = Deno.env.toObject();
 const port = Number(env.PORT ?? 3000);
 const hostname = env.HOST ?? '127.0.0.1';
-
-const metrics = env.METRICS_PORT ? createCatalogueMetrics() : undefined;
-const version = { deprecatedAt: env.API_DEPRECATED_AT || undefined, sunsetAt: env.API_SUNSET_AT || undefined, successorUrl: env.API_SUCCESSOR_URL || undefined };
 const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+
+/**
+ * Reads `TRUST_PROXY` as `examples/node/gateway-env.ts` does.
+ * @param value - The variable's value.
+ * @returns What the gateway's `trustProxy` option takes.
+ */
+function parseTrustProxy(value: string | undefined): TrustProxy {
+  if (value === undefined || value.trim() === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  return list(value);
+}
+
+// The operations settings, read and checked as `examples/node/observability.ts` does.
+const accessLog = env.ACCESS_LOG ?? 'json';
+if (accessLog !== 'json' && accessLog !== 'off') throw new Error(`ACCESS_LOG must be "json" or "off", not "${accessLog}"`);
+const sample = env.ACCESS_LOG_SAMPLE === undefined || env.ACCESS_LOG_SAMPLE === '' ? 1 : Number(env.ACCESS_LOG_SAMPLE);
+if (!(sample >= 0 && sample <= 1)) throw new Error(`ACCESS_LOG_SAMPLE must be a number from 0 to 1, not "${env.ACCESS_LOG_SAMPLE}"`);
+const requestIds = env.REQUEST_ID || 'on';
+if (requestIds !== 'on' && requestIds !== 'off') throw new Error(`REQUEST_ID must be "on" or "off", not "${requestIds}"`);
+const clientId = (env.ACCESS_LOG_CLIENT || 'hash') as ClientIdMode;
+if (!['hash', 'address', 'none'].includes(clientId)) throw new Error(`ACCESS_LOG_CLIENT must be "hash", "address" or "none", not "${clientId}"`);
+const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
+if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort < 65536)) {
+  throw new Error(`METRICS_PORT must be a port number, not "${env.METRICS_PORT}"`);
+}
+const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+
+const metrics = metricsPort !== undefined ? createCatalogueMetrics() : undefined;
+const version = { deprecatedAt: env.API_DEPRECATED_AT || undefined, sunsetAt: env.API_SUNSET_AT || undefined, successorUrl: env.API_SUCCESSOR_URL || undefined };
+const store = createMemoryStore(demoData);
 const catalogue = createCatalogueApp({
-  store: createMemoryStore(demoData),
+  store: metrics ? metrics.instrumentStore(store) : store,
   gateway: {
     keys: list(env.SERVER_KEYS),
     restrictedRoutes: list(env.RESTRICTED_ROUTES),
+    trustProxy,
     ...(env.RATE_LIMIT === 'off' ? { rateLimit: false } : {}),
   },
   deprecation: version,
@@ -51,21 +97,29 @@ const catalogue = createCatalogueApp({
 /**
  * Access log lines to stdout, batched: written once 4 KiB are waiting or at the next timer turn.
  * Not pino here: it reads the host name when it loads, which Deno allows only with --allow-sys.
+ * A write that fails (a reader gone: broken pipe) ends the log, never the server.
  */
 function createLineWriter(): { write(line: string): void; flush(): void } {
   const encoder = new TextEncoder();
   let pending = '';
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
     const bytes = encoder.encode(pending);
     pending = '';
-    for (let written = 0; written < bytes.length; ) written += Deno.stdout.writeSync(bytes.subarray(written));
+    try {
+      for (let written = 0; written < bytes.length; ) written += Deno.stdout.writeSync(bytes.subarray(written));
+    } catch (error) {
+      stopped = true;
+      console.error(`access log stopped: ${(error as Error).message}`);
+    }
   };
   return {
     write(line) {
-      pending += `${line}\n`;
+      if (stopped) return;
+      pending += line;
       if (pending.length >= 4096) flush();
       else timer ??= setTimeout(flush, 0);
     },
@@ -90,13 +144,23 @@ const status = createStatusApp({
 
 // The memory store and gateway have nothing to wait on; a deployment passes its store's and Redis's checks.
 const health = createHealthApp({ checks: {} });
+// `catalogue_dependency_up` moves whether or not anything polls /readyz; the timer never keeps Deno alive.
+const poll = metrics ? setInterval(() => void health.check(), 5_000) : undefined;
+if (poll !== undefined) Deno.unrefTimer(poll);
+metrics?.watchDependencies(health.state);
 const observers: RequestObserver[] = [];
-const log = env.ACCESS_LOG === 'off' ? undefined : createLineWriter();
-if (log) observers.push((record) => log.write(JSON.stringify({ level: 'info', ...record })));
+const log = accessLog === 'json' ? createLineWriter() : undefined;
+if (log) {
+  // The line pino writes in the Bun example: its numeric level (30, info) first, then the record.
+  const write: RequestObserver = (record) => log.write(`${JSON.stringify({ level: 30, ...record })}\n`);
+  observers.push(sample >= 1 ? write : (record) => void (Math.random() < sample && write(record)));
+}
 if (metrics) observers.push(metrics.observe);
 const apps = combineApps(health, status, catalogue);
-const server = await serve(observers.length > 0 ? createObservedApp(apps, { observers }) : apps, { port, hostname });
-const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: Number(env.METRICS_PORT), hostname: env.METRICS_HOST || hostname }) : undefined;
+const app = observers.length === 0 && requestIds === 'off' ? apps : createObservedApp(apps, { observers, clientId, requestId: requestIds === 'on' ? { trustProxy } : false });
+const server = await serve(app, { port, hostname });
+// Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
+const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: env.METRICS_HOST || '127.0.0.1' }) : undefined;
 const selfUrl = self(server.url).check.url;
 const checker = createChecker({
   services: [self(server.url)],
@@ -107,13 +171,16 @@ const checker = createChecker({
   fetch: (url, init) => (url === selfUrl ? catalogue.fetch(new Request(url, init), { internalClient: 'status-check' }) : fetch(url, init)),
 });
 checker.start();
+// Not a URL line: the tests and tools that wait for the API's URL take the first one printed.
+if (metricsServer) console.error(`metrics on port ${new URL(metricsServer.url).port} at /metrics`);
 console.log(`catalogue-api (Deno) listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  Deno.addSignalListener(signal, () =>
+  Deno.addSignalListener(signal, () => {
+    clearInterval(poll);
     void Promise.all([server.close(), checker.stop(), metricsServer?.close()]).then(() => {
       log?.flush();
       Deno.exit(0);
-    }),
-  );
+    });
+  });
 }
