@@ -223,6 +223,17 @@ describe('createObservedApp', () => {
     expect(records[0]!.requestId).toBeUndefined();
   });
 
+  it('sends request ids with no observer at all, a trusted proxy one kept', async () => {
+    const { send } = setup({ observers: [], requestId: { trustProxy: ['10.0.0.0/8'] } });
+    const first = await send('/v1/anime/1');
+    const second = await send('/v1/anime/1');
+    expect(second.status).toBe(200);
+    expect(first.headers['x-request-id']).toMatch(UUID_V4);
+    expect(second.headers['x-request-id']).toMatch(UUID_V4);
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect((await send('/v1/anime/1', { 'x-request-id': 'lb-9' }, '10.0.0.2')).headers['x-request-id']).toBe('lb-9');
+  });
+
   it('gives every answer of shared, frozen headers its own id and copy, and leaves the shared ones as they are', async () => {
     const shared = Object.freeze({ 'content-type': 'application/json; charset=utf-8', etag: '"1"', vary: 'X-Server-Key' });
     const inner = { handle: async () => ({ status: 200, headers: shared, body: '{}' }), owns: () => true };

@@ -249,13 +249,16 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     }
   }
 
+  /** A trusted proxy's well-formed id, else a new one. */
+  function requestIdOf(request: PlainRequest): string {
+    const sent = trust !== false ? request.header('x-request-id') : undefined;
+    return sent !== undefined && REQUEST_ID.test(sent) && trusted(request) ? sent : newId();
+  }
+
   function begin(request: PlainRequest): Promise<PlainResponse> {
+    if (observers.length === 0) return identified(request);
     const started = clock();
-    let requestId: string | undefined;
-    if (ids !== false) {
-      const sent = trust !== false ? request.header('x-request-id') : undefined;
-      requestId = sent !== undefined && REQUEST_ID.test(sent) && trusted(request) ? sent : newId();
-    }
+    const requestId = ids !== false ? requestIdOf(request) : undefined;
     // One object per request, every field present from the start (one shape for the engine).
     const record: RequestRecord = {
       time: now(),
@@ -275,6 +278,15 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     };
     request.trace = record;
     return app.handle(request).then((response) => answered(request, record, started, response));
+  }
+
+  // Request ids alone, no observer: nothing to time or record, each answer only gets its id.
+  function identified(request: PlainRequest): Promise<PlainResponse> {
+    const requestId = requestIdOf(request);
+    return app.handle(request).then((response) => {
+      response.headers = withRequestId(response.headers, requestId);
+      return response;
+    });
   }
 
   function answered(request: PlainRequest, record: RequestRecord, started: number, response: PlainResponse): PlainResponse {
