@@ -320,6 +320,20 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     scheduled = true;
     setImmediate(nextTurn);
   };
+  // A request Node parsed but HTTP/1.1 forbids: the app answers its 400 (so that it has the version's
+  // headers, a request id and a log line like every other answer), then the connection closes.
+  const refuse = (req: IncomingMessage, res: ServerResponse, detail: string) => {
+    let plain: PlainRequest;
+    try {
+      plain = { ...toPlainRequest(req), malformed: detail };
+    } catch {
+      return badRequest(res, detail, targetPath(req));
+    }
+    app.handle(plain).then(
+      (response) => send(res, { ...response, headers: { ...response.headers, connection: 'close' } }),
+      () => badRequest(res, detail, targetPath(req)),
+    );
+  };
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const node = createServer(
     {
@@ -340,7 +354,7 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     res.on('close', release);
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400.
     if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && headerOf(req.rawHeaders, 'host') === undefined) {
-      return badRequest(res, 'An HTTP/1.1 request must have a Host header (RFC 9112 §3.2).', targetPath(req));
+      return refuse(req, res, 'An HTTP/1.1 request must have a Host header (RFC 9112 §3.2).');
     }
     const now = perf.now();
     if (turnStart < 0) turnStart = now;
@@ -351,7 +365,7 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
   node.on('clientError', answerClientError);
   // Node answers an Expect other than 100-continue with a bare 417; the spec's Errors table has none.
   node.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    badRequest(res, 'The Expect header may only hold 100-continue (RFC 9110 §10.1.1).', targetPath(req));
+    refuse(req, res, 'The Expect header may only hold 100-continue (RFC 9110 §10.1.1).');
   });
   // CONNECT is a method like any other the API does not accept: the app answers 405 (Node would close the connection).
   node.on('connect', (req: IncomingMessage, socket: Duplex) => {

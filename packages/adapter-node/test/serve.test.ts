@@ -4,7 +4,7 @@
  */
 import { createServer, request as httpRequest } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
+import { createCatalogueApp, createMemoryStore, createObservedApp, type RequestRecord } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, toNodeHandler, type NodeServable, type Server } from '../src/index.js';
@@ -213,6 +213,29 @@ describe('requests Node parses but the API cannot take', () => {
     expect(envelope).toMatchObject({ status, path });
     if (status === 405) expect(answer.headers.allow).toBe('GET, HEAD, OPTIONS');
     expect((await fetch(`${server.url}/v1/anime/1`)).status).toBe(200);
+  });
+
+  it('has the app answer them, with its version headers, request id and observers, then closes', async () => {
+    const records: RequestRecord[] = [];
+    const deprecated = createCatalogueApp({ store: createMemoryStore(demoData), gateway: false, deprecation: { sunsetAt: '2027-07-01T00:00:00Z' } });
+    const own = await serve(createObservedApp(deprecated, { observers: [(record) => records.push({ ...record })] }), { port: 0 });
+    try {
+      for (const bytes of ['GET /v1/anime/1 HTTP/1.1\r\n\r\n', 'GET /v1/anime/1 HTTP/1.1\r\nhost: x\r\nexpect: foo\r\n\r\n']) {
+        // The exchange ends when the server closes the connection.
+        const answer = parseAnswer(await exchange(own.url, bytes, false));
+        expect(answer.status).toBe(400);
+        expect(answer.headers.sunset).toBe('Thu, 01 Jul 2027 00:00:00 GMT');
+        expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+        expect(answer.headers.connection).toBe('close');
+        expect(JSON.parse(answer.body)).toMatchObject({ status: 400, message: 'Malformed HTTP request', path: '/v1/anime/1' });
+      }
+      expect(records.map((r) => [r.status, r.route])).toEqual([
+        [400, '/v1/anime/:id'],
+        [400, '/v1/anime/:id'],
+      ]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('serves an absolute-form target and an HTTP/1.0 request without Host', async () => {

@@ -34,6 +34,13 @@ export interface PlainRequest {
    * blocks them. Adapters never set it from the wire.
    */
   internalClient?: string | undefined;
+  /**
+   * Set by an adapter for a request its HTTP server parsed although it breaks HTTP/1.1 (no `Host`,
+   * an `Expect` other than `100-continue`): the app answers it 400 (`Malformed HTTP request`, with
+   * this as the detail) like any other answer of its path, with the version's headers, a request
+   * id and a log line; the adapter then closes the connection.
+   */
+  malformed?: string | undefined;
 }
 
 /**

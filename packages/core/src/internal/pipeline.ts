@@ -327,7 +327,9 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     }
     let response: PlainResponse;
     try {
-      if (method === 'OPTIONS') {
+      if (received.malformed !== undefined) {
+        throw new ApiError(400, 'Malformed HTTP request', received.malformed);
+      } else if (method === 'OPTIONS') {
         response = {
           status: 204,
           headers: {

@@ -70,5 +70,6 @@ export function toCanonicalRequest(request: PlainRequest): PlainRequest | undefi
     // The same trace object, so that what the stages note reaches the observer of the received request.
     trace: request.trace,
     internalClient: request.internalClient,
+    malformed: request.malformed,
   };
 }
