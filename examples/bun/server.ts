@@ -41,10 +41,9 @@ import {
   createMetricsApp,
   createObservedApp,
   createStatusApp,
-  type ClientIdMode,
   type RequestObserver,
   type ServiceConfig,
-  type TrustProxy,
+  readOperationsEnv,
 } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { pino } from 'pino';
@@ -54,35 +53,10 @@ const port = Number(env.PORT ?? 3000);
 const hostname = env.HOST ?? '127.0.0.1';
 const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter((item) => item.length > 0);
 
-/**
- * Reads `TRUST_PROXY` as `examples/node/gateway-env.ts` does.
- * @param value - The variable's value.
- * @returns What the gateway's `trustProxy` option takes.
- */
-function parseTrustProxy(value: string | undefined): TrustProxy {
-  if (value === undefined || value.trim() === '' || value === 'false') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  return list(value);
-}
-
-// The operations settings, read and checked as `examples/node/observability.ts` does.
-const accessLog = env.ACCESS_LOG ?? 'json';
-if (accessLog !== 'json' && accessLog !== 'off') throw new Error(`ACCESS_LOG must be "json" or "off", not "${accessLog}"`);
-const sample = env.ACCESS_LOG_SAMPLE === undefined || env.ACCESS_LOG_SAMPLE === '' ? 1 : Number(env.ACCESS_LOG_SAMPLE);
-if (!(sample >= 0 && sample <= 1)) throw new Error(`ACCESS_LOG_SAMPLE must be a number from 0 to 1, not "${env.ACCESS_LOG_SAMPLE}"`);
-const requestIds = env.REQUEST_ID || 'on';
-if (requestIds !== 'on' && requestIds !== 'off') throw new Error(`REQUEST_ID must be "on" or "off", not "${requestIds}"`);
-const clientId = (env.ACCESS_LOG_CLIENT || 'hash') as ClientIdMode;
-if (!['hash', 'address', 'none'].includes(clientId)) throw new Error(`ACCESS_LOG_CLIENT must be "hash", "address" or "none", not "${clientId}"`);
-const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
-if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort < 65536)) {
-  throw new Error(`METRICS_PORT must be a port number, not "${env.METRICS_PORT}"`);
-}
-const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+// The operations settings, read and checked by core as every example reads them.
+const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(env);
 
 const metrics = metricsPort !== undefined ? createCatalogueMetrics() : undefined;
-const version = { deprecatedAt: env.API_DEPRECATED_AT || undefined, sunsetAt: env.API_SUNSET_AT || undefined, successorUrl: env.API_SUCCESSOR_URL || undefined };
 const store = createMemoryStore(demoData);
 const catalogue = createCatalogueApp({
   store: metrics ? metrics.instrumentStore(store) : store,
@@ -92,7 +66,7 @@ const catalogue = createCatalogueApp({
     trustProxy,
     ...(env.RATE_LIMIT === 'off' ? { rateLimit: false } : {}),
   },
-  deprecation: version,
+  deprecation,
 });
 
 // The status API watches this server's own catalogue; its history stays in memory. The check asks
@@ -125,10 +99,10 @@ if (logFile) {
 }
 if (metrics) observers.push(metrics.observe);
 const apps = combineApps(health, status, catalogue);
-const app = observers.length === 0 && requestIds === 'off' ? apps : createObservedApp(apps, { observers, clientId, requestId: requestIds === 'on' ? { trustProxy } : false });
+const app = observers.length === 0 && !requestIds ? apps : createObservedApp(apps, { observers, clientId, requestId: requestIds && { trustProxy } });
 const server = await serve(app, { port, hostname });
 // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
-const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: env.METRICS_HOST || '127.0.0.1' }) : undefined;
+const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost }) : undefined;
 const selfUrl = self(server.url).check.url;
 const checker = createChecker({
   services: [self(server.url)],

@@ -16,7 +16,7 @@
  *   Unset: none, the socket address is the client.
  * @module
  */
-import type { GatewayOptions, TrustProxy } from '@catalogue-api/core';
+import { parseTrustProxy, type GatewayOptions } from '@catalogue-api/core';
 import { createRedisGateway } from '@catalogue-api/redis';
 
 /** The gateway options and what must be closed at shutdown. */
@@ -45,18 +45,6 @@ function toSwitch(name: string, value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'on') return true;
   if (value === 'off') return false;
   throw new Error(`${name} must be "on" or "off", not "${value}"`);
-}
-
-/**
- * Reads `TRUST_PROXY`.
- * @param value - The variable's value.
- * @returns What the gateway's `trustProxy` option takes.
- */
-export function parseTrustProxy(value: string | undefined): TrustProxy {
-  if (value === undefined || value.trim() === '' || value === 'false') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  return toList(value);
 }
 
 /**

@@ -30,7 +30,6 @@ import {
   createObservedApp,
   type CatalogueMetrics,
   type CatalogueStore,
-  type ClientIdMode,
   type DeprecationOptions,
   type HealthApp,
   type HealthCheck,
@@ -38,7 +37,7 @@ import {
   type ObservedApp,
   type RequestObserver,
   type RequestRecord,
-  type TrustProxy,
+  readOperationsEnv,
 } from '@catalogue-api/core';
 
 /** What `server.ts` needs from the environment's operations settings. */
@@ -302,43 +301,20 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
   };
 }
 
-function toDate(name: string, value: string | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (Number.isNaN(Date.parse(value))) throw new Error(`${name} must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "${value}"`);
-  return value;
-}
-
 /**
  * Reads the operations settings.
- * @param env - The environment (`process.env`).
- * @param trustProxy - The gateway's `TRUST_PROXY` setting, for request ids.
+ * @param env - The environment (`process.env`), read by `readOperationsEnv` (core).
  * @param write - Where log lines go. @default standard output, asynchronously
  * @returns The settings, not yet started.
  * @throws Error when a variable holds something unreadable.
  * @example
  * ```ts
- * const ops = createExampleOperations(process.env, gateway.options.trustProxy ?? false);
+ * const ops = createExampleOperations(process.env);
  * const app = createCatalogueApp({ store: ops.instrument(store), deprecation: ops.deprecation });
  * ```
  */
-export function createExampleOperations(env: Record<string, string | undefined>, trustProxy: TrustProxy, write?: (line: string) => void): ExampleOperations {
-  const accessLog = env.ACCESS_LOG ?? 'json';
-  if (accessLog !== 'json' && accessLog !== 'off') throw new Error(`ACCESS_LOG must be "json" or "off", not "${accessLog}"`);
-  const sample = env.ACCESS_LOG_SAMPLE === undefined || env.ACCESS_LOG_SAMPLE === '' ? 1 : Number(env.ACCESS_LOG_SAMPLE);
-  if (!(sample >= 0 && sample <= 1)) throw new Error(`ACCESS_LOG_SAMPLE must be a number from 0 to 1, not "${env.ACCESS_LOG_SAMPLE}"`);
-  const requestIds = env.REQUEST_ID || 'on';
-  if (requestIds !== 'on' && requestIds !== 'off') throw new Error(`REQUEST_ID must be "on" or "off", not "${requestIds}"`);
-  const clientId = (env.ACCESS_LOG_CLIENT || 'hash') as ClientIdMode;
-  if (!['hash', 'address', 'none'].includes(clientId)) throw new Error(`ACCESS_LOG_CLIENT must be "hash", "address" or "none", not "${clientId}"`);
-  const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
-  if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort < 65536)) {
-    throw new Error(`METRICS_PORT must be a port number, not "${env.METRICS_PORT}"`);
-  }
-  const deprecatedAt = toDate('API_DEPRECATED_AT', env.API_DEPRECATED_AT);
-  const sunsetAt = toDate('API_SUNSET_AT', env.API_SUNSET_AT);
-  const successorUrl = env.API_SUCCESSOR_URL || undefined;
-  const deprecation = deprecatedAt || sunsetAt || successorUrl ? { deprecatedAt, sunsetAt, successorUrl } : undefined;
-
+export function createExampleOperations(env: Record<string, string | undefined>, write?: (line: string) => void): ExampleOperations {
+  const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(env);
   const metrics = metricsPort !== undefined ? createCatalogueMetrics() : undefined;
   if (metrics) {
     metrics.registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', [], () => [[[], process.memoryUsage.rss()]]);
@@ -378,13 +354,11 @@ export function createExampleOperations(env: Record<string, string | undefined>,
       return health;
     },
     observe: (app: ObservableApp & ObservedApp) =>
-      observers.length === 0 && requestIds === 'off'
-        ? app
-        : createObservedApp(app, { observers, clientId, requestId: requestIds === 'on' ? { trustProxy } : false }),
+      observers.length === 0 && !requestIds ? app : createObservedApp(app, { observers, clientId, requestId: requestIds && { trustProxy } }),
     async start() {
       if (metrics && metricsPort !== undefined) {
         // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
-        server = await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: env.METRICS_HOST || '127.0.0.1' });
+        server = await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost });
         // Not a URL line: the tests and tools that wait for the API's URL take the first one printed.
         console.error(`metrics on port ${new URL(server.url).port} at /metrics`);
       }

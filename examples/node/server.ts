@@ -36,7 +36,7 @@ if (database) {
   if ((await database.count('anime')) === 0) await database.seed(await demoData());
 }
 const gateway = createExampleGateway(process.env);
-const ops = createExampleOperations(process.env, gateway.options.trustProxy ?? false);
+const ops = createExampleOperations(process.env);
 const app = createCatalogueApp({
   gateway: gateway.options,
   store: ops.instrument(database ?? createMemoryStore(await demoData())),

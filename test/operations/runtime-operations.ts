@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import type { SpawnedServer } from '@catalogue-api/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../support/example-servers.js';
+import { freePort, runExample, startExample, type ExampleRuntime } from '../support/example-servers.js';
 
 /** Starts the example with these variables (on top of `HOST=127.0.0.1` and a free `PORT`). */
 export type StartExample = (env: Record<string, string>) => Promise<SpawnedServer>;
@@ -108,6 +108,59 @@ export function defineRuntimeOperationsTests(runtime: string, start: StartExampl
       expect(lines).toHaveLength(answered);
       expect(lines.find((line) => line.path === '/v1/anime/999999999')).toMatchObject({ route: '/v1/anime/:id', status: 404, method: 'GET' });
       for (const line of lines) expect(Object.keys(line)).toEqual(expect.arrayContaining(['time', 'path', 'status', 'bytes', 'durationMs', 'requestId', 'client']));
+    });
+  });
+}
+
+/** Stops the server and returns all it wrote, once its output has been read to the end. */
+async function stopAndRead(server: SpawnedServer): Promise<string> {
+  await server.close();
+  const stdout = server.process.stdout!;
+  if (!stdout.closed) await new Promise((resolve) => stdout.once('close', resolve));
+  return server.output();
+}
+
+/**
+ * Defines the tests of the operations variables (`readOperationsEnv` in core) as one example
+ * server takes them: request ids whatever the log settings, log lines at pino's numeric level, and
+ * a start refused on a value it cannot read.
+ * @param runtime - Which example.
+ */
+export function defineRuntimeSettingsTests(runtime: ExampleRuntime): void {
+  describe(`operations settings: ${runtime} (examples/${runtime})`, () => {
+    let quiet: SpawnedServer;
+    let anonymous: SpawnedServer;
+    beforeAll(async () => {
+      [quiet, anonymous] = await Promise.all([startExample(runtime, { ACCESS_LOG: 'off' }), startExample(runtime, { REQUEST_ID: 'off' })]);
+    });
+    afterAll(() => Promise.all([quiet?.close(), anonymous?.close()]));
+
+    it('sends X-Request-Id with ACCESS_LOG=off and no METRICS_PORT, and logs nothing', async () => {
+      for (const path of ['/v1/anime/1', '/healthz', '/api/status']) {
+        expect((await fetch(`${quiet.url}${path}`)).headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
+      }
+      expect((await stopAndRead(quiet)).split('\n').filter((line) => line.startsWith('{'))).toEqual([]);
+    });
+
+    it("sends no X-Request-Id with REQUEST_ID=off, and logs lines at pino's level 30 without one", async () => {
+      const res = await fetch(`${anonymous.url}/v1/anime/1`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toBeNull();
+      const lines = (await stopAndRead(anonymous)).split('\n').filter((line) => line.startsWith('{'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^\{"level":30,/);
+      expect(JSON.parse(lines[0]!)).not.toHaveProperty('requestId');
+    });
+
+    // Every message is checked in core (operations-env.test.ts); here, that the server stops on one.
+    it.each([
+      ['ACCESS_LOG', 'OFF', 'ACCESS_LOG must be "json" or "off", not "OFF"'],
+      ['API_SUNSET_AT', 'next spring', 'API_SUNSET_AT must be an ISO 8601 date'],
+    ])('refuses to start with %s=%s', async (name, value, message) => {
+      const result = await runExample(runtime, { [name]: value });
+      expect(result.output).toContain(message);
+      expect(result.output).not.toContain('listening on');
+      expect(result.code).not.toBe(0);
     });
   });
 }

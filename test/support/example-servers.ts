@@ -3,6 +3,7 @@
  * Deno and Node servers (each on its own port, catalogue and status API) and the Express and
  * Fastify backends (the catalogue mounted under `/catalogue`).
  */
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +40,22 @@ export type ExampleRuntime = keyof typeof EXAMPLES;
 export function startExample(runtime: ExampleRuntime, env: Record<string, string> = {}): Promise<SpawnedServer> {
   const { command, args, env: always } = EXAMPLES[runtime];
   return spawnServer({ command, args, cwd: repoRoot, env: { HOST: '127.0.0.1', ...always, ...env } });
+}
+
+/**
+ * Runs an example server that is expected to stop by itself (a setting it refuses), to the end of
+ * its output; `startExample` may settle on the exit before all of stderr has been read.
+ * @param runtime - Which example.
+ * @param env - Variables on top of the ones it always gets.
+ * @returns Its exit code (0 when it ended normally) and all it wrote.
+ */
+export function runExample(runtime: ExampleRuntime, env: Record<string, string>): Promise<{ code: number; output: string }> {
+  const { command, args, env: always } = EXAMPLES[runtime];
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: repoRoot, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...always, ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
+    );
+  });
 }
 
 /** A TCP port that was free a moment ago at 127.0.0.1 (for a second listener a test names itself). */

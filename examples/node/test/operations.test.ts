@@ -11,6 +11,7 @@ import { createServer, connect, type AddressInfo, type Server, type Socket } fro
 import { defineHttpContract, type SpawnedServer } from '@catalogue-api/testkit';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineRuntimeSettingsTests } from '../../../test/operations/runtime-operations.js';
 import { freePort, startExample } from '../../../test/support/example-servers.js';
 
 const { REDIS_URL, DATABASE_URL } = process.env;
@@ -123,6 +124,8 @@ describe('access log switches and request ids', () => {
     await expect(example({ REQUEST_ID: 'yes' })).rejects.toThrow(/REQUEST_ID must be "on" or "off", not "yes"/);
   });
 });
+
+defineRuntimeSettingsTests('node');
 
 describe('access log batches', () => {
   it('writes a line soon after its request, with no more traffic and no shutdown, and every line whole at SIGTERM', async () => {

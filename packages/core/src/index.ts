@@ -21,6 +21,7 @@ export {
   type Server,
 } from './http.js';
 export { createObservedApp, type ClientIdMode, type ObservableApp, type ObservedApp, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './observe.js';
+export { parseTrustProxy, readOperationsEnv, type OperationsEnv } from './operations-env.js';
 export {
   createCatalogueMetrics,
   createMetricsApp,
