@@ -48,8 +48,8 @@ export interface ObservedAppOptions {
   requestId?: boolean | { trustProxy: TrustProxy };
   /**
    * `client` in the record: `hash` (a keyed hash of the gateway's client id, stable for this
-   * process and not reversible; a Server Key client is `key:` and the start of the key's fingerprint), `address`
-   * (the IP address itself) or `none`.
+   * process and not reversible; a Server Key client is `key:` and the start of the key's
+   * fingerprint), `address` (the IP address itself) or `none`.
    * @default 'hash'
    */
   clientId?: ClientIdMode;
