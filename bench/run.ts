@@ -607,7 +607,7 @@ function operationsSection(run: Run): string {
       ? `warmed up, then measured in turn in ${run.plan.operationsSlices} slices of 1 s (rotated order); a round's ratio to off is the median of its slices', and the page shows medians over rounds. `
       : `each warmed up and measured for ${run.plan.httpDuration} in a rotated order, ratios to off taken within a round, medians. `) +
     "**CPU off / on** is the server process's CPU per request, the throughput ratio on an otherwise idle core. **off / bare** is what the " +
-    'request ids cost by themselves (timing each request, its record and its `X-Request-Id`), **on / bare** all three together.';
+    'request ids cost by themselves (an id per request and its `X-Request-Id` header), **on / bare** all three together.';
   if (busy) {
     md +=
       ` **busy / off** is the same for a fourth server, **busy**: off, whose every answer first busy-waits ${busyUs} µs ` +
