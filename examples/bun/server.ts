@@ -99,7 +99,8 @@ if (logFile) {
 }
 if (metrics) observers.push(metrics.observe);
 const apps = combineApps(health, status, catalogue);
-const app = observers.length === 0 && !requestIds ? apps : createObservedApp(apps, { observers, clientId, requestId: requestIds && { trustProxy } });
+// With no observer and request ids off, createObservedApp hands the apps back unobserved.
+const app = createObservedApp(apps, { observers, clientId, requestId: requestIds && { trustProxy } });
 const server = await serve(app, { port, hostname });
 // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
 const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost }) : undefined;

@@ -353,8 +353,8 @@ export function createExampleOperations(env: Record<string, string | undefined>,
       }
       return health;
     },
-    observe: (app: ObservableApp & ObservedApp) =>
-      observers.length === 0 && !requestIds ? app : createObservedApp(app, { observers, clientId, requestId: requestIds && { trustProxy } }),
+    // With no observer and request ids off, createObservedApp hands the app back unobserved.
+    observe: (app: ObservableApp) => createObservedApp(app, { observers, clientId, requestId: requestIds && { trustProxy } }),
     async start() {
       if (metrics && metricsPort !== undefined) {
         // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
