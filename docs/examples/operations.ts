@@ -28,11 +28,11 @@ export async function startObserved(env: Record<string, string | undefined>) {
   const health = createHealthApp({ checks: { store: () => store.sql`select 1`, gateway: backend.ping } });
   metrics.watchDependencies(health.state);
 
-  // One JSON line per request, written asynchronously; X-Request-Id kept from the load balancer.
+  // One JSON line per request, written asynchronously; the client and X-Request-Id as the load balancer sent them.
   const log = pino({ base: null, timestamp: false }, pino.destination({ dest: 1, sync: false, minLength: 8192 }));
   const app = createObservedApp(combineApps(health, catalogue), {
     observers: [(record) => log.info(record), metrics.observe],
-    requestId: { trustProxy: 1 },
+    trustProxy: 1,
   });
 
   const server = await serve(app, { port: 3000, hostname: '0.0.0.0' });

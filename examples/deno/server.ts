@@ -132,7 +132,7 @@ if (log) {
 if (metrics) observers.push(metrics.observe);
 const apps = combineApps(health, status, catalogue);
 // With no observer and request ids off, createObservedApp hands the apps back unobserved.
-const app = createObservedApp(apps, { observers, clientId, requestId: requestIds && { trustProxy } });
+const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy });
 const server = await serve(app, { port, hostname });
 // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
 const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost }) : undefined;

@@ -354,7 +354,7 @@ export function createExampleOperations(env: Record<string, string | undefined>,
       return health;
     },
     // With no observer and request ids off, createObservedApp hands the app back unobserved.
-    observe: (app: ObservableApp) => createObservedApp(app, { observers, clientId, requestId: requestIds && { trustProxy } }),
+    observe: (app: ObservableApp) => createObservedApp(app, { observers, clientId, requestId: requestIds, trustProxy }),
     async start() {
       if (metrics && metricsPort !== undefined) {
         // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.

@@ -290,4 +290,32 @@ describe('createObservedApp', () => {
     });
     expect((await send('/v1/anime/1')).status).toBe(200);
   });
+
+  it('hands the record to every observer, also to those after one that throws', async () => {
+    const seen: number[] = [];
+    const failing = () => {
+      throw new Error('disk full');
+    };
+    const { send } = setup({ observers: [failing, (record) => seen.push(record.status), failing, (record) => seen.push(record.status)] });
+    expect((await send('/v1/anime/1')).status).toBe(200);
+    expect(seen).toEqual([200, 200]);
+  });
+
+  it('names the client behind trusted proxies with request ids off, and keeps the proxy id only with them on', async () => {
+    const status = createStatusApp({ services: [], store: createMemoryStatusStore(), page: { name: 'x', url: 'http://x' } });
+    const records: RequestRecord[] = [];
+    const headers: Record<string, string> = { 'x-forwarded-for': '198.51.100.7', 'x-request-id': 'lb-1234' };
+    const request = (): PlainRequest => ({ method: 'GET', path: '/api/status', query: '', header: (name) => headers[name], clientAddress: '10.0.0.1' });
+    const observers = [(record: RequestRecord) => void records.push({ ...record })];
+    const off = createObservedApp(status, { observers, clientId: 'address', requestId: false, trustProxy: ['10.0.0.0/8'] });
+    expect((await off.handle(request())).headers['x-request-id']).toBeUndefined();
+    expect(records.at(-1)).toMatchObject({ client: '198.51.100.7', requestId: undefined });
+    const on = createObservedApp(status, { observers, clientId: 'address', trustProxy: ['10.0.0.0/8'] });
+    expect((await on.handle(request())).headers['x-request-id']).toBe('lb-1234');
+    expect(records.at(-1)).toMatchObject({ client: '198.51.100.7', requestId: 'lb-1234' });
+    // Not behind a trusted proxy: the socket's address, and an id of its own.
+    const direct = createObservedApp(status, { observers, clientId: 'address', trustProxy: ['192.0.2.0/24'] });
+    expect((await direct.handle(request())).headers['x-request-id']).toMatch(UUID_V4);
+    expect(records.at(-1)!.client).toBe('10.0.0.1');
+  });
 });

@@ -41,11 +41,18 @@ export interface ObservedAppOptions {
   /** Told of every request, in order. With none, the app is returned as it is. */
   observers: readonly RequestObserver[];
   /**
-   * `X-Request-Id`: `true` generates one per request (a UUID) and sends it back; an object also
-   * accepts the one a trusted proxy sent (same rules as the gateway's `trustProxy`); `false`: none.
+   * `X-Request-Id` on every answer: `true` keeps a well-formed one sent by a trusted proxy
+   * (`trustProxy`) and generates one (a UUID) otherwise; `false`: none. `{ trustProxy }` is
+   * `true` with that `trustProxy`.
    * @default true
    */
   requestId?: boolean | { trustProxy: TrustProxy };
+  /**
+   * The proxies in front (same rules as the gateway's `trustProxy`): their `X-Forwarded-For` names
+   * the client of answers the gateway did not identify (health, status, 405, rate limits off), and
+   * their `X-Request-Id` is kept. Give it whether or not request ids are on. @default false
+   */
+  trustProxy?: TrustProxy;
   /**
    * `client` in the record: `hash` (a keyed hash of the gateway's client id, stable for this
    * process and not reversible; a Server Key client is `key:` and the start of the key's
@@ -177,7 +184,8 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
   const clock = options.clock ?? monotonicClock();
   const now = options.now ?? Date.now;
   const ids = options.requestId ?? true;
-  const trust = typeof ids === 'object' ? compileTrust(ids.trustProxy) : false;
+  const trustProxy = options.trustProxy ?? (typeof ids === 'object' ? ids.trustProxy : false);
+  const trust = ids !== false ? compileTrust(trustProxy) : false;
   const trusted = (request: PlainRequest): boolean => {
     if (trust === false || trust === 0) return false;
     if (typeof trust !== 'function') return true;
@@ -195,10 +203,11 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
   // A client the gateway did not name (rate limits and blocks off; health, status and 405 answers)
   // gets the id the gateway would give it: behind trusted proxies, from `X-Forwarded-For`. Without
   // them the id depends on the socket's address alone, and is remembered by it (up to 4,096).
-  const identify = createClientIdentifier(typeof ids === 'object' ? ids.trustProxy : false);
+  const identify = createClientIdentifier(trustProxy);
+  const behindProxies = trustProxy !== false && trustProxy !== 0;
   const bySocket = new Map<string | undefined, string>();
   function unnamed(request: PlainRequest): string {
-    if (trust !== false && trust !== 0) return identify(request);
+    if (behindProxies) return identify(request);
     const address = request.clientAddress;
     let id = bySocket.get(address);
     if (id === undefined) {
@@ -296,11 +305,22 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     record.bytes = body === null ? 0 : typeof body === 'string' ? sizeOf(body) : body.byteLength;
     record.client = clientOf(record, request);
     if (record.requestId !== undefined) response.headers = withRequestId(response.headers, record.requestId);
-    try {
-      if (one) one(record);
-      else for (const observe of observers) observe(record);
-    } catch {
-      // An observer's failure (a full disk, a closed stream) never costs the client its answer.
+    // An observer's failure (a full disk, a closed stream) never costs the client its answer, nor
+    // the other observers their record.
+    if (one) {
+      try {
+        one(record);
+      } catch {
+        // See above.
+      }
+    } else {
+      for (const observe of observers) {
+        try {
+          observe(record);
+        } catch {
+          // See above.
+        }
+      }
     }
     return response;
   }

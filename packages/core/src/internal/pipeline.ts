@@ -146,7 +146,7 @@ export interface PipelineOptions<C> {
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 // Browsers may read these from cross-origin answers (CORS "exposed headers").
-export const EXPOSED = 'Retry-After, ETag, Last-Modified, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset';
+export const EXPOSED = 'Retry-After, ETag, Last-Modified, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id';
 const PREFLIGHT_HEADERS = 'Accept, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-Requested-With, X-Server-Key';
 
 /** @returns The headers every response starts with. */
