@@ -110,6 +110,23 @@ function crash(res: ServerResponse, path: string): void {
   send(res, { status: 500, headers, body });
 }
 
+/**
+ * Sends an app's answer. One Node refuses to write (a header value with a character HTTP forbids,
+ * from a misconfigured app) gets the 500 envelope instead: thrown in a promise reaction, Node's
+ * error would end the process.
+ */
+function answer(res: ServerResponse, response: PlainResponse, path: string): void {
+  try {
+    send(res, response);
+  } catch {
+    try {
+      crash(res, path);
+    } catch {
+      res.destroy();
+    }
+  }
+}
+
 /** The 400 envelope for a request that is not valid HTTP/1.1 although Node parsed it; the connection closes. */
 function badRequest(res: ServerResponse, error: string, path: string): void {
   const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', error, path));
@@ -146,7 +163,7 @@ export function toNodeHandler(app: NodeServable): NodeHandler {
       return crash(res, req.url ?? '/');
     }
     app.handle(plain).then(
-      (response) => send(res, response),
+      (response) => answer(res, response, plain.path),
       () => crash(res, plain.path),
     );
   };
@@ -330,7 +347,7 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
       return badRequest(res, detail, targetPath(req));
     }
     app.handle(plain).then(
-      (response) => send(res, { ...response, headers: { ...response.headers, connection: 'close' } }),
+      (response) => answer(res, { ...response, headers: { ...response.headers, connection: 'close' } }, plain.path),
       () => badRequest(res, detail, targetPath(req)),
     );
   };

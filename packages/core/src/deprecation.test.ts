@@ -112,5 +112,29 @@ describe('toDeprecationHeaders', () => {
     expect(() => toDeprecationHeaders({ deprecatedAt: '2027-07-01', sunsetAt: '2027-01-01' })).toThrow(/sunsetAt/);
     expect(() => toDeprecationHeaders({ successorUrl: '/v2' })).toThrow(/successorUrl/);
     expect(() => toDeprecationHeaders({ successorUrl: 'https://x.org/>; rel="next"' })).toThrow(/successorUrl/);
+    expect(() => toDeprecationHeaders({ successorUrl: 'https://x.org/v2\x7f' })).toThrow(/successorUrl/);
+    expect(() => toDeprecationHeaders({ successorUrl: 'ftp://x.org/v2' })).toThrow(/successorUrl/);
+  });
+
+  it('reads ISO 8601 dates only, real days from 1970 to 9999, with an offset when they have a time', () => {
+    const at = (value: string | number | Date) => toDeprecationHeaders({ deprecatedAt: value }).deprecation;
+    expect(at('2027-01-01')).toBe('@1798761600');
+    expect(at('2027-01-01T09:00:00+09:00')).toBe('@1798761600');
+    expect(at('2026-12-31T19:30-04:30')).toBe('@1798761600');
+    expect(at('2027-01-01t00:00:00.999z')).toBe('@1798761600');
+    expect(at('2024-02-29T00:00:00Z')).toBe('@1709164800');
+    // Other forms Date.parse takes (some in the server's own time zone), days that do not exist,
+    // times without an offset, and years an HTTP date cannot carry.
+    for (const value of ['1', '12/31/2027', 'Dec 31 2027', '2027-06-31', '2027-02-29', '2027-01-01T24:00:00Z', '2027-01-01T00:00:00', '2027-01-01T00:00+24:00', '1969-12-31', '+010000-01-01T00:00:00Z', '-000001-01-01T00:00:00Z']) {
+      expect(() => at(value), value).toThrow(`deprecatedAt must be a date from 1970 to 9999 (ISO 8601, e.g. 2027-01-31T00:00:00Z), not "${value}"`);
+    }
+    expect(() => toDeprecationHeaders({ sunsetAt: Date.UTC(10_000, 0, 1) })).toThrow(/sunsetAt must be a date from 1970 to 9999/);
+    expect(() => toDeprecationHeaders({ sunsetAt: new Date(Number.NaN) })).toThrow(/sunsetAt must be a date/);
+  });
+
+  it('sends a successor URL as a header can hold it, non-ASCII characters percent-encoded', () => {
+    expect(toDeprecationHeaders({ successorUrl: 'https://api.example.org/v2/日本' }).link).toBe('<https://api.example.org/v2/%E6%97%A5%E6%9C%AC>; rel="successor-version"');
+    expect(toDeprecationHeaders({ successorUrl: 'https://bücher.example/v2' }).link).toBe('<https://xn--bcher-kva.example/v2>; rel="successor-version"');
+    expect(toDeprecationHeaders({ successorUrl: 'https://api.example.org/v2/é' }).link).toBe('<https://api.example.org/v2/%C3%A9>; rel="successor-version"');
   });
 });

@@ -54,6 +54,8 @@ describe('readOperationsEnv', () => {
     ['METRICS_PORT', '70000', 'METRICS_PORT must be a port number, not "70000"'],
     ['METRICS_PORT', 'x', 'METRICS_PORT must be a port number, not "x"'],
     ['API_SUNSET_AT', 'next spring', 'API_SUNSET_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "next spring"'],
+    ['API_DEPRECATED_AT', '12/31/2027', 'API_DEPRECATED_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "12/31/2027"'],
+    ['API_SUNSET_AT', '2027-06-31', 'API_SUNSET_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "2027-06-31"'],
   ])('refuses %s=%s, naming the variable and what it takes', (name, value, message) => {
     expect(() => readOperationsEnv({ [name]: value })).toThrow(message);
   });

@@ -4,7 +4,7 @@
  * with the same words (see the README's "Environment variables").
  * @module
  */
-import type { DeprecationOptions } from './deprecation.js';
+import { parseIsoDate, type DeprecationOptions } from './deprecation.js';
 import type { TrustProxy } from './gateway/client-address.js';
 import type { ClientIdMode } from './observe.js';
 
@@ -46,7 +46,7 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
 
 function toDate(name: string, value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (Number.isNaN(Date.parse(value))) throw new Error(`${name} must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "${value}"`);
+  if (parseIsoDate(value) === undefined) throw new Error(`${name} must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "${value}"`);
   return value;
 }
 
