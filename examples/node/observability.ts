@@ -61,7 +61,7 @@ export interface ExampleOperations {
    * when all three are off.
    * @param app - The combined app.
    */
-  observe(app: ObservedApp): ObservedApp;
+  observe(app: ObservableApp): ObservedApp;
   /** Starts the metrics server, when configured. */
   start(): Promise<void>;
   /** Flushes the log and stops the metrics server. */

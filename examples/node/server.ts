@@ -43,7 +43,11 @@ const app = createCatalogueApp({
   storeTimeoutMs,
   deprecation: ops.deprecation,
 });
-const status = await createExampleStatus(process.env, `http://${hostname}:${port}`, { probe: app.fetch, onCheck: ops.metrics?.recordCheck });
+const status = await createExampleStatus(process.env, `http://${hostname}:${port}`, {
+  probe: app.fetch,
+  onCheck: ops.metrics?.recordCheck,
+  observe: ops.observe,
+});
 const health = ops.health(database ? { store: () => database.sql`select 1`, gateway: gateway.ping } : { gateway: gateway.ping });
 await gateway.announce();
 const server = await serve(ops.observe(combineApps(health, status.app, app)), { port, hostname, maxConnections });

@@ -18,7 +18,7 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { serve, type Server } from '@catalogue-api/adapter-node';
+import { serve, type NodeServable, type Server } from '@catalogue-api/adapter-node';
 import {
   createChecker,
   createMemoryStatusStore,
@@ -53,6 +53,8 @@ export interface ExampleStatusHooks {
   probe?: (request: Request, context: RequestContext) => Promise<Response>;
   /** Told of every check's outcome (for metrics). */
   onCheck?: CheckerOptions['onCheck'];
+  /** Wraps the `STATUS_PORT` server's app like the main port's: request ids, access log, metrics. */
+  observe?: (app: StatusApp) => NodeServable;
 }
 
 /** The name the gateway counts the self-check under. */
@@ -142,7 +144,7 @@ export async function createExampleStatus(env: NodeJS.ProcessEnv, host: string, 
         ...settings,
       });
       checker.start();
-      if (env.STATUS_PORT) own = await serve(app, { port: Number(env.STATUS_PORT), hostname: env.HOST ?? '127.0.0.1' });
+      if (env.STATUS_PORT) own = await serve(hooks.observe?.(app) ?? app, { port: Number(env.STATUS_PORT), hostname: env.HOST ?? '127.0.0.1' });
     },
     async stop() {
       await Promise.all([checker?.stop(), own?.close()]);

@@ -65,6 +65,11 @@ describe('the Node example server configured through its environment', () => {
   it('serves the status API on STATUS_PORT too, with the upstreams and the configuration file', async () => {
     const alone = await fetch(`http://127.0.0.1:${statusPort}/api/status`);
     expect(alone.status).toBe(200);
+    // Observed like the main port: its own request id, and a line in the access log.
+    const requestId = alone.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    await expect.poll(() => server.output()).toContain(`"requestId":"${requestId}"`);
+    expect(server.output().split('\n').find((line) => line.includes(requestId!))).toContain('"path":"/api/status","route":"/api/status"');
     const snapshot = statusSnapshotSchema.parse(await alone.json());
     expect(snapshot.page).toEqual({ name: 'Example status page', url: 'https://status.example.org' });
     expect(snapshot.services.map((service) => service.id)).toEqual(['catalogue-api', 'upstream']);
