@@ -62,7 +62,7 @@ export interface ExampleOperations {
    * @param app - The combined app.
    */
   observe(app: ObservableApp): ObservedApp;
-  /** Starts the metrics server, when configured. */
+  /** Starts the metrics server and checks readiness a first time, when metrics are on; after the gateway announced itself. */
   start(): Promise<void>;
   /** Flushes the log and stops the metrics server. */
   stop(): Promise<void>;
@@ -340,6 +340,7 @@ export function createExampleOperations(env: Record<string, string | undefined>,
 
   let server: Server | undefined;
   let poll: ReturnType<typeof setInterval> | undefined;
+  let firstRound: (() => void) | undefined;
   return {
     deprecation,
     metrics,
@@ -348,14 +349,17 @@ export function createExampleOperations(env: Record<string, string | undefined>,
       const health = createHealthApp({ checks });
       if (metrics) {
         metrics.watchDependencies(health.state);
-        // `catalogue_dependency_up` moves whether or not anything polls /readyz.
+        // `catalogue_dependency_up` moves whether or not anything polls /readyz (and a first round
+        // runs at start: until one has, it reads 1 for every dependency).
         poll = setInterval(() => void health.check(), READINESS_POLL_MS).unref();
+        firstRound = () => void health.check();
       }
       return health;
     },
     // With no observer and request ids off, createObservedApp hands the app back unobserved.
     observe: (app: ObservableApp) => createObservedApp(app, { observers, clientId, requestId: requestIds, trustProxy }),
     async start() {
+      firstRound?.();
       if (metrics && metricsPort !== undefined) {
         // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
         server = await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost });
