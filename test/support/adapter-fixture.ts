@@ -19,6 +19,8 @@ export const echoWebApp = {
   async fetch(request: Request, context?: { clientAddress?: string | undefined }): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname === '/slow') await slowRequest(Number(url.searchParams.get('ms')));
+    // A header value Fetch refuses (not a byte string), as a misconfigured app might send: the Response cannot be made.
+    if (url.pathname === '/unsendable') return new Response('x', { headers: { link: '<https://example.org/\u65e5>' } });
     return Response.json({ path: url.pathname, clientAddress: context?.clientAddress ?? null });
   },
 };

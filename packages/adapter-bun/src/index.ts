@@ -5,7 +5,7 @@
  * `fetch` are served through it.
  * @module @catalogue-api/adapter-bun
  */
-import { createBodyMemo, fromWebRequest, type PlainRequest, type PlainResponse, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
+import { createBodyMemo, errorEnvelope, fromWebRequest, type PlainRequest, type PlainResponse, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
 export interface BunServable {
@@ -41,6 +41,12 @@ function toBody(body: string | Uint8Array | null): string | Uint8Array | Blob | 
 
 export type { ServeOptions, Server } from '@catalogue-api/core';
 
+function failed(request: Request): Response {
+  const path = new URL(request.url).pathname;
+  const body = JSON.stringify(errorEnvelope(500, 'Internal server error', 'Unexpected server failure. Please try again later.', path));
+  return new Response(body, { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' } });
+}
+
 // The few members of Bun's API used here, so that no Bun types leak into the published .d.ts.
 type BunServer = { url: URL; requestIP(request: Request): { address: string } | null; stop(force?: boolean): Promise<void> };
 type BunHandler = (request: Request, server: BunServer) => Promise<Response>;
@@ -67,12 +73,18 @@ export async function serve(app: BunServable, options: ServeOptions = {}): Promi
       return bun.requestIP(request)?.address;
     },
   });
+  // An answer that cannot become a Response (a header value Fetch refuses, from a misconfigured
+  // app) gets the 500 envelope, not Bun's own error page, which shows the stack outside production.
   const fetch: BunHandler = plain
     ? async (request, bun) => {
-        const response = await plain(fromWebRequest(request, context(request, bun)));
-        return new Response(toBody(response.body) as BodyInit | null, { status: response.status, headers: response.headers });
+        try {
+          const response = await plain(fromWebRequest(request, context(request, bun)));
+          return new Response(toBody(response.body) as BodyInit | null, { status: response.status, headers: response.headers });
+        } catch {
+          return failed(request);
+        }
       }
-    : (request, bun) => app.fetch(request, context(request, bun));
+    : (request, bun) => app.fetch(request, context(request, bun)).catch(() => failed(request));
   const server = Bun.serve({ port: options.port ?? 3000, hostname: options.hostname ?? '127.0.0.1', fetch });
   let closing: Promise<void> | undefined;
   // stop(false) stops listening at once, closes idle connections and lets in-flight requests finish.

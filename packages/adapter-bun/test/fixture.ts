@@ -14,6 +14,7 @@ const plainApp = {
     const headers = { 'content-type': 'application/json; charset=utf-8' };
     if (request.path === '/large') return { status: 200, headers, body: JSON.stringify(`${request.query}:${'ナルト'.repeat(4000)}`) };
     if (request.path === '/slow') await slowRequest(Number(new URLSearchParams(request.query).get('ms')));
+    if (request.path === '/unsendable') return { status: 200, headers: { ...headers, link: '<https://example.org/\u65e5>' }, body: 'x' };
     return { status: 200, headers, body: JSON.stringify({ path: request.path, clientAddress: request.clientAddress ?? null }) };
   },
 };

@@ -23,6 +23,19 @@ export function defineAdapterSuite(runtime: string, spawn: SpawnServerOptions): 
       expect(await (await fetch(`${server.url}/echo`)).json()).toEqual({ path: '/echo', clientAddress: '127.0.0.1' });
     });
 
+    it('answers 500 with the envelope when an answer cannot become a Response, and keeps serving', async () => {
+      const res = await fetch(`${server.url}/unsendable`);
+      expect(res.status).toBe(500);
+      expect(await res.json()).toEqual({
+        status: 500,
+        type: 'InternalServerErrorException',
+        message: 'Internal server error',
+        error: 'Unexpected server failure. Please try again later.',
+        path: '/unsendable',
+      });
+      expect((await fetch(`${server.url}/echo`)).status).toBe(200);
+    });
+
     it('on abort, refuses new connections, finishes the request in flight, then resolves close()', async () => {
       // An idle keep-alive connection must not hold close() open.
       await (await fetch(`${server.url}/echo`)).arrayBuffer();

@@ -3,7 +3,7 @@
  * adapter uses the app's Web-standard door and only adds the client address.
  * @module @catalogue-api/adapter-deno
  */
-import type { RequestContext, ServeOptions, Server } from '@catalogue-api/core';
+import { errorEnvelope, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
 export interface DenoServable {
@@ -17,6 +17,12 @@ export interface DenoServable {
 }
 
 export type { ServeOptions, Server } from '@catalogue-api/core';
+
+function failed(request: Request): Response {
+  const path = new URL(request.url).pathname;
+  const body = JSON.stringify(errorEnvelope(500, 'Internal server error', 'Unexpected server failure. Please try again later.', path));
+  return new Response(body, { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' } });
+}
 
 // The few members of Deno's API used here, so that no Deno types leak into the published .d.ts.
 type DenoServer = { addr: { hostname: string; port: number }; shutdown(): Promise<void> };
@@ -39,7 +45,10 @@ declare const Deno: { serve(options: { port: number; hostname: string; onListen(
 export async function serve(app: DenoServable, options: ServeOptions = {}): Promise<Server> {
   const { port = 3000, hostname = '127.0.0.1' } = options;
   // onListen: the caller prints the URL it wants; Deno's own "Listening on" line would be noise.
-  const server = Deno.serve({ port, hostname, onListen() {} }, (request, info) => app.fetch(request, { clientAddress: info.remoteAddr.hostname }));
+  // An answer that cannot become a Response (a header value Fetch refuses, from a misconfigured
+  // app) gets the 500 envelope rather than Deno's plain-text 500.
+  const handler: DenoHandler = (request, info) => app.fetch(request, { clientAddress: info.remoteAddr.hostname }).catch(() => failed(request));
+  const server = Deno.serve({ port, hostname, onListen() {} }, handler);
   let closing: Promise<void> | undefined;
   // shutdown() stops accepting at once and resolves when the requests in flight have finished.
   const close = () => (closing ??= server.shutdown());
