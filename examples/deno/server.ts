@@ -13,7 +13,7 @@
  * and CIDR ranges, comma-separated; unset: none), and the operations settings of the Node example
  * (`examples/node/observability.ts`):
  * - `ACCESS_LOG`: `json` (default) writes one JSON line per request to stdout, through a small
- *   batched writer; `off` writes none. `ACCESS_LOG_SAMPLE`: the share of requests logged, from
+ *   batched, asynchronous writer; `off` writes none. `ACCESS_LOG_SAMPLE`: the share of requests logged, from
  *   0 to 1 (default 1). `ACCESS_LOG_CLIENT`: how the client is named: `hash` (default, a keyed
  *   hash stable for the process), `address` (the IP address) or `none`.
  * - `REQUEST_ID`: `on` (default) sends an `X-Request-Id` on every answer, whatever the log and
@@ -69,26 +69,50 @@ const catalogue = createCatalogueApp({
 });
 
 /**
- * Access log lines to stdout, batched: written once 4 KiB are waiting or at the next timer turn.
- * Not pino here: it reads the host name when it loads, which Deno allows only with --allow-sys.
- * A write that fails (a reader gone: broken pipe) ends the log, never the server.
+ * Access log lines to stdout, batched: a piece once 4 KiB are waiting or at the next timer turn,
+ * written by `Deno.stdout.write` (asynchronous: a slow reader never holds up the server), one
+ * write at a time, in order. A reader `maxBytes` behind loses lines, counted by `onDrop`, rather
+ * than the server its memory; a write that fails (a reader gone: broken pipe) ends the log, never
+ * the server. Not pino here: it reads the host name when it loads, which Deno allows only with
+ * --allow-sys.
  */
-function createLineWriter(): { write(line: string): void; flush(): void } {
+function createLineWriter(maxBytes: number, onDrop?: (lines: number) => void): { write(line: string): void; end(): Promise<void> } {
   const encoder = new TextEncoder();
   let pending = '';
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  const queue: Uint8Array[] = [];
+  let queued = 0;
+  let writing: Promise<void> | undefined;
+  const drain = async () => {
+    while (queue.length > 0 && !stopped) {
+      const bytes = queue[0]!;
+      try {
+        for (let written = 0; written < bytes.length; ) written += await Deno.stdout.write(bytes.subarray(written));
+      } catch (error) {
+        stopped = true;
+        console.error(`access log stopped: ${(error as Error).message}`);
+      }
+      queue.shift();
+      queued -= bytes.length;
+    }
+    writing = undefined;
+  };
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
+    if (pending === '' || stopped) return;
     const bytes = encoder.encode(pending);
     pending = '';
-    try {
-      for (let written = 0; written < bytes.length; ) written += Deno.stdout.writeSync(bytes.subarray(written));
-    } catch (error) {
-      stopped = true;
-      console.error(`access log stopped: ${(error as Error).message}`);
+    if (queued + bytes.length > maxBytes) {
+      let lines = 0;
+      for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++;
+      onDrop?.(lines);
+      return;
     }
+    queue.push(bytes);
+    queued += bytes.length;
+    writing ??= drain();
   };
   return {
     write(line) {
@@ -97,7 +121,10 @@ function createLineWriter(): { write(line: string): void; flush(): void } {
       if (pending.length >= 4096) flush();
       else timer ??= setTimeout(flush, 0);
     },
-    flush,
+    async end() {
+      flush();
+      await writing;
+    },
   };
 }
 
@@ -123,7 +150,8 @@ const poll = metrics ? setInterval(() => void health.check(), 5_000) : undefined
 if (poll !== undefined) Deno.unrefTimer(poll);
 metrics?.watchDependencies(health.state);
 const observers: RequestObserver[] = [];
-const log = accessLog === 'json' ? createLineWriter() : undefined;
+const dropped = metrics?.registry.counter('catalogue_access_log_dropped_lines_total', 'Access log lines dropped because the log reader fell behind.', []).labels();
+const log = accessLog === 'json' ? createLineWriter(16 * 1024 * 1024, dropped && ((lines) => dropped.inc(lines))) : undefined;
 if (log) {
   // The line pino writes in the Bun example: its numeric level (30, info) first, then the record.
   const write: RequestObserver = (record) => log.write(`${JSON.stringify({ level: 30, ...record })}\n`);
@@ -153,9 +181,8 @@ console.log(`catalogue-api (Deno) listening on ${server.url}/v1 (status at ${ser
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   Deno.addSignalListener(signal, () => {
     clearInterval(poll);
-    void Promise.all([server.close(), checker.stop(), metricsServer?.close()]).then(() => {
-      log?.flush();
-      Deno.exit(0);
-    });
+    void Promise.all([server.close(), checker.stop(), metricsServer?.close()])
+      .then(() => log?.end())
+      .then(() => Deno.exit(0));
   });
 }

@@ -152,6 +152,22 @@ export function defineRuntimeSettingsTests(runtime: ExampleRuntime): void {
       expect(JSON.parse(lines[0]!)).not.toHaveProperty('requestId');
     });
 
+    it('keeps answering while nothing reads its access log', async () => {
+      const server = await startExample(runtime, { RATE_LIMIT: 'off' });
+      try {
+        // Once the pipe (64 KiB on Linux) and the reader's buffer are full, a log written
+        // synchronously would stop the server itself. 3,000 lines are ~1 MB.
+        server.process.stdout!.pause();
+        for (let round = 0; round < 60; round++) {
+          const statuses = await Promise.all(Array.from({ length: 50 }, () => fetch(`${server.url}/v1/anime/1`).then(async (res) => (await res.arrayBuffer(), res.status))));
+          expect(new Set(statuses)).toEqual(new Set([200]));
+        }
+      } finally {
+        server.process.stdout!.resume();
+        await server.close();
+      }
+    }, 60_000);
+
     // Every message is checked in core (operations-env.test.ts); here, that the server stops on one.
     it.each([
       ['ACCESS_LOG', 'OFF', 'ACCESS_LOG must be "json" or "off", not "OFF"'],
