@@ -5,7 +5,7 @@
  * `fetch` are served through it.
  * @module @catalogue-api/adapter-bun
  */
-import { createBodyMemo, errorEnvelope, fromWebRequest, type PlainRequest, type PlainResponse, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
+import { createBodyMemo, fromWebRequest, internalErrorResponse, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
 export interface BunServable {
@@ -41,11 +41,7 @@ function toBody(body: string | Uint8Array | null): string | Uint8Array | Blob | 
 
 export type { ServeOptions, Server } from '@catalogue-api/core';
 
-function failed(request: Request): Response {
-  const path = new URL(request.url).pathname;
-  const body = JSON.stringify(errorEnvelope(500, 'Internal server error', 'Unexpected server failure. Please try again later.', path));
-  return new Response(body, { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' } });
-}
+const failed = (request: Request): Response => toWebResponse(internalErrorResponse(new URL(request.url).pathname));
 
 // The few members of Bun's API used here, so that no Bun types leak into the published .d.ts.
 type BunServer = { url: URL; requestIP(request: Request): { address: string } | null; stop(force?: boolean): Promise<void> };

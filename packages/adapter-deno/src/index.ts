@@ -3,7 +3,7 @@
  * adapter uses the app's Web-standard door and only adds the client address.
  * @module @catalogue-api/adapter-deno
  */
-import { errorEnvelope, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
+import { internalErrorResponse, toWebResponse, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
 export interface DenoServable {
@@ -18,11 +18,7 @@ export interface DenoServable {
 
 export type { ServeOptions, Server } from '@catalogue-api/core';
 
-function failed(request: Request): Response {
-  const path = new URL(request.url).pathname;
-  const body = JSON.stringify(errorEnvelope(500, 'Internal server error', 'Unexpected server failure. Please try again later.', path));
-  return new Response(body, { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' } });
-}
+const failed = (request: Request): Response => toWebResponse(internalErrorResponse(new URL(request.url).pathname));
 
 // The few members of Deno's API used here, so that no Deno types leak into the published .d.ts.
 type DenoServer = { addr: { hostname: string; port: number }; shutdown(): Promise<void> };

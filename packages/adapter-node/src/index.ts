@@ -7,7 +7,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createBodyMemo, errorEnvelope, type PlainRequest, type PlainResponse, type ServeOptions as CoreServeOptions, type Server as CoreServer } from '@catalogue-api/core';
+import { createBodyMemo, errorEnvelope, internalErrorResponse, type PlainRequest, type PlainResponse, type ServeOptions as CoreServeOptions, type Server as CoreServer } from '@catalogue-api/core';
 
 /** What the adapter needs of an app: its plain door, and optionally which paths it owns. */
 export interface NodeServable {
@@ -105,9 +105,7 @@ const encode = createBodyMemo(
 );
 
 function crash(res: ServerResponse, path: string): void {
-  const body = JSON.stringify(errorEnvelope(500, 'Internal server error', 'Unexpected server failure. Please try again later.', path));
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' };
-  send(res, { status: 500, headers, body });
+  send(res, internalErrorResponse(path));
 }
 
 /**

@@ -9,6 +9,7 @@ export { ApiError, errorEnvelope, ERROR_TYPES, StoreUnavailableError, type Error
 export {
   ALLOWED_METHODS,
   fromWebRequest,
+  internalErrorResponse,
   splitTarget,
   toWebResponse,
   type Middleware,
