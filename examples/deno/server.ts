@@ -13,8 +13,8 @@
  * and CIDR ranges, comma-separated; unset: none), and the operations settings of the Node example
  * (`examples/node/observability.ts`):
  * - `ACCESS_LOG`: `json` (default) writes one JSON line per request to stdout, through a small
- *   batched, asynchronous writer; `off` writes none. `ACCESS_LOG_SAMPLE`: the share of requests logged, from
- *   0 to 1 (default 1). `ACCESS_LOG_CLIENT`: how the client is named: `hash` (default, a keyed
+ *   batched, asynchronous writer; `off` writes none. `ACCESS_LOG_SAMPLE`: the share of requests
+ *   logged, from 0 to 1 (default 1). `ACCESS_LOG_CLIENT`: how the client is named: `hash` (default, a keyed
  *   hash stable for the process), `address` (the IP address) or `none`.
  * - `REQUEST_ID`: `on` (default) sends an `X-Request-Id` on every answer, whatever the log and
  *   metrics settings; `off` sends none. `TRUST_PROXY` also says whose `X-Request-Id` is kept;

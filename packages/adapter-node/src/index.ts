@@ -117,11 +117,7 @@ function answer(res: ServerResponse, response: PlainResponse, path: string): voi
   try {
     send(res, response);
   } catch {
-    try {
-      crash(res, path);
-    } catch {
-      res.destroy();
-    }
+    crash(res, path);
   }
 }
 

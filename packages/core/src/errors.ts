@@ -4,6 +4,7 @@
  */
 
 import { suspendStackTraces } from './internal/no-stack.js';
+import type { PlainResponse } from './http.js';
 
 /** Error categories of the specification's Errors table, by HTTP status. */
 export const ERROR_TYPES = {
@@ -193,6 +194,21 @@ export class StoreUnavailableError extends Error {
  */
 export function errorEnvelope(status: ErrorStatus, message: string, error: string, path: string): ErrorEnvelope {
   return { status, type: ERROR_TYPES[status], message, error, path };
+}
+
+/**
+ * The 500 answer a host gives when the app failed to answer, or its answer cannot be sent (a
+ * header value the runtime refuses): the error envelope, with no detail of the failure.
+ * @param path - The request path, for the envelope.
+ * @returns The plain response.
+ * @example
+ * ```ts
+ * app.handle(request).catch(() => internalErrorResponse(request.path));
+ * ```
+ */
+export function internalErrorResponse(path: string): PlainResponse {
+  const body = JSON.stringify(errorEnvelope(500, 'Internal server error', GUIDANCE[500], path));
+  return { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' }, body };
 }
 
 /**

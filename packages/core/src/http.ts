@@ -3,7 +3,6 @@
  * @module
  */
 import { createBodyMemo } from './body-memo.js';
-import { errorEnvelope } from './errors.js';
 
 /**
  * A request as the pipeline sees it. Adapters build it straight from their runtime's request,
@@ -162,21 +161,6 @@ const toBytes = createBodyMemo((text) => encoder.encode(text), (bytes) => bytes.
  */
 function toBody(body: string | Uint8Array | null): string | Uint8Array | null {
   return typeof body === 'string' && body.length >= LARGE_BODY_CHARS ? toBytes(body) : body;
-}
-
-/**
- * The 500 answer a host gives when the app failed to answer, or its answer cannot be sent (a
- * header value the runtime refuses): the error envelope, with no detail of the failure.
- * @param path - The request path, for the envelope.
- * @returns The plain response.
- * @example
- * ```ts
- * app.handle(request).catch(() => internalErrorResponse(request.path));
- * ```
- */
-export function internalErrorResponse(path: string): PlainResponse {
-  const body = JSON.stringify(errorEnvelope(500, 'Internal server error', 'Unexpected server failure. Please try again later.', path));
-  return { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' }, body };
 }
 
 /**

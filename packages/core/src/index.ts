@@ -5,11 +5,10 @@
  */
 export { createCatalogueApp, type CatalogueApp, type CatalogueAppOptions } from './app.js';
 export { createBodyMemo, type BodyMemoOptions } from './body-memo.js';
-export { ApiError, errorEnvelope, ERROR_TYPES, StoreUnavailableError, type ErrorEnvelope, type ErrorStatus } from './errors.js';
+export { ApiError, errorEnvelope, ERROR_TYPES, internalErrorResponse, StoreUnavailableError, type ErrorEnvelope, type ErrorStatus } from './errors.js';
 export {
   ALLOWED_METHODS,
   fromWebRequest,
-  internalErrorResponse,
   splitTarget,
   toWebResponse,
   type Middleware,
