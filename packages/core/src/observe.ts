@@ -202,27 +202,25 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
 
   // A client the gateway did not name (rate limits and blocks off; health, status and 405 answers)
   // gets the id the gateway would give it: behind trusted proxies, from `X-Forwarded-For`. Without
-  // them the id depends on the socket's address alone, and is remembered by it (up to 4,096).
+  // them the id depends on the socket's address alone, and its name in the record is remembered by
+  // that address (up to 4,096): one lookup a request.
   const identify = createClientIdentifier(trustProxy);
   const behindProxies = trustProxy !== false && trustProxy !== 0;
+  const name = hash ?? ((id: string) => id);
   const bySocket = new Map<string | undefined, string>();
-  function unnamed(request: PlainRequest): string {
-    if (behindProxies) return identify(request);
-    const address = request.clientAddress;
-    let id = bySocket.get(address);
-    if (id === undefined) {
-      if (bySocket.size >= 4096) bySocket.clear();
-      bySocket.set(address, (id = identify(request)));
-    }
-    return id;
-  }
 
   function clientOf(record: RequestRecord, request: PlainRequest): string | undefined {
     if (clientMode === 'none') return undefined;
     const known = record.client;
-    if (record.tier === 'server' && known !== undefined) return `key:${known.slice(0, 12)}`;
-    const id = known ?? unnamed(request);
-    return hash ? hash(id) : id;
+    if (known !== undefined) return record.tier === 'server' ? `key:${known.slice(0, 12)}` : name(known);
+    if (behindProxies) return name(identify(request));
+    const address = request.clientAddress;
+    let id = bySocket.get(address);
+    if (id === undefined) {
+      if (bySocket.size >= 4096) bySocket.clear();
+      bySocket.set(address, (id = name(identify(request))));
+    }
+    return id;
   }
 
   // The answer's headers and `x-request-id`, in a new object: the answer's own may be shared (see
