@@ -187,6 +187,48 @@ export function toLogLine(record: RequestRecord): string {
   return `${line}}\n`;
 }
 
+/** The access log's observer: see {@link createLineObserver}. */
+export interface LineObserver {
+  /** Takes a record; its line is written after the answers of this turn of the event loop. */
+  observe: RequestObserver;
+  /** Writes the lines of the records still waiting, at once: before the sink is ended or flushed. */
+  flush(): void;
+}
+
+/**
+ * The access log's observer. It keeps each record until the answers of the event loop's current
+ * turn have gone out, then writes their lines together: `setImmediate` runs after the poll phase,
+ * in which Node's HTTP server reads requests and writes their answers, so no answer of a turn
+ * waits on the log lines of those before it. The work is the same, done later, in one go. A record
+ * waits one turn at most; the time and duration in its line are those of its answer.
+ * @param write - Takes each line, with its newline.
+ * @returns The observer, and `flush` for a stop.
+ * @example
+ * ```ts
+ * const log = createLineObserver((line) => process.stdout.write(line));
+ * const app = createObservedApp(catalogue, { observers: [log.observe] });
+ * process.once('exit', () => log.flush());
+ * ```
+ */
+export function createLineObserver(write: (line: string) => void): LineObserver {
+  const waiting: RequestRecord[] = [];
+  const flush = () => {
+    for (const record of waiting.splice(0)) {
+      try {
+        write(toLogLine(record));
+      } catch {
+        // As for any observer (see createObservedApp): a failing log loses its line, never the server.
+      }
+    }
+  };
+  return {
+    observe(record) {
+      if (waiting.push(record) === 1) setImmediate(flush);
+    },
+    flush,
+  };
+}
+
 /** The access log's writer: see {@link createLogSink}. */
 export interface LogSink {
   /**
@@ -346,14 +388,12 @@ export function createExampleOperations(env: Record<string, string | undefined>,
   // through pino's destination (see createLogSink). Both by `npm run bench -- --only operations`.
   const dropped = metrics?.registry.counter('catalogue_access_log_dropped_lines_total', 'Access log lines dropped because the log reader fell behind.', []).labels();
   const sink = accessLog === 'json' && !write ? createLogSink({ onDrop: dropped && ((lines) => dropped.inc(lines)) }) : undefined;
-  // A crash still writes what is waiting.
-  if (sink) process.once('exit', () => sink.flushSync());
   const out = write ?? ((line: string) => sink!.write(line));
+  const log = accessLog === 'json' ? createLineObserver(out) : undefined;
+  // A crash still writes what is waiting.
+  if (log) process.once('exit', () => (log.flush(), sink?.flushSync()));
   const observers: RequestObserver[] = [];
-  if (accessLog === 'json') {
-    const log: RequestObserver = (record) => out(toLogLine(record));
-    observers.push(sample >= 1 ? log : (record) => void (Math.random() < sample && log(record)));
-  }
+  if (log) observers.push(sample >= 1 ? log.observe : (record) => void (Math.random() < sample && log.observe(record)));
   if (metrics) observers.push(metrics.observe);
 
   let server: Server | undefined;
@@ -388,6 +428,7 @@ export function createExampleOperations(env: Record<string, string | undefined>,
     async stop() {
       clearInterval(poll);
       await server?.close();
+      log?.flush();
       await sink?.end();
     },
   };

@@ -4,7 +4,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { createLogSink, formatMillis, toLogLine } from '../observability.js';
+import { createLineObserver, createLogSink, formatMillis, toLogLine } from '../observability.js';
 
 const base: RequestRecord = {
   time: 1_795_459_006_414,
@@ -121,4 +121,33 @@ it('drops and counts the lines a reader is too far behind to take, rather than k
     // The sink closed the descriptor at its end.
     rmSync(dir, { recursive: true });
   }
+});
+
+it('writes each record line after the answers of its turn, in order, and at once on flush', async () => {
+  const written: string[] = [];
+  const log = createLineObserver((line) => written.push(line));
+  const paths = () => written.map((line) => JSON.parse(line).path);
+  log.observe({ ...base, path: '/a' });
+  log.observe({ ...base, path: '/b' });
+  expect(written).toEqual([]);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(paths()).toEqual(['/a', '/b']);
+  log.observe({ ...base, path: '/c' });
+  log.flush();
+  expect(paths()).toEqual(['/a', '/b', '/c']);
+  // Nothing is written twice when the turn ends.
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(written).toHaveLength(3);
+});
+
+it('goes on with the other lines when writing one throws', async () => {
+  const written: string[] = [];
+  const log = createLineObserver((line) => {
+    if (line.includes('/bad')) throw new Error('closed');
+    written.push(line);
+  });
+  log.observe({ ...base, path: '/bad' });
+  log.observe({ ...base, path: '/good' });
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(written.map((line) => JSON.parse(line).path)).toEqual(['/good']);
 });
