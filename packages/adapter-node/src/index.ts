@@ -26,7 +26,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
 
 const ABSOLUTE_FORM = /^https?:\/\//i;
 
-function toPlainRequest(req: IncomingMessage): PlainRequest {
+function toPlainRequest(req: IncomingMessage, receivedAt?: number): PlainRequest {
   let target = req.url ?? '/';
   // Absolute-form targets (`GET http://host/v1/anime`, RFC 9112 §3.2.2) come from proxies. One
   // that does not parse (`http://[::1`, a port out of range), like `*` or `host:443`, goes to the
@@ -47,6 +47,7 @@ function toPlainRequest(req: IncomingMessage): PlainRequest {
     query: q < 0 ? '' : target.slice(q + 1),
     header: (name) => headerOf(raw, name),
     clientAddress: req.socket.remoteAddress,
+    receivedAt,
     // Present from the start, so that `createObservedApp` setting it keeps the object's shape.
     trace: undefined,
   };
@@ -148,19 +149,22 @@ function targetPath(req: IncomingMessage): string {
  * ```
  */
 export function toNodeHandler(app: NodeServable): NodeHandler {
-  return (req, res, next) => {
-    let plain: PlainRequest;
-    try {
-      plain = toPlainRequest(req);
-      if (next && app.owns && !app.owns(plain.path)) return next();
-    } catch {
-      return crash(res, req.url ?? '/');
-    }
-    app.handle(plain).then(
-      (response) => answer(res, response, plain.path),
-      () => crash(res, plain.path),
-    );
-  };
+  return (req, res, next) => dispatch(app, req, res, next, undefined);
+}
+
+/** Hands a request to the app and its answer to Node; `receivedAt` as in `PlainRequest`. */
+function dispatch(app: NodeServable, req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, receivedAt: number | undefined): void {
+  let plain: PlainRequest;
+  try {
+    plain = toPlainRequest(req, receivedAt);
+    if (next && app.owns && !app.owns(plain.path)) return next();
+  } catch {
+    return crash(res, req.url ?? '/');
+  }
+  app.handle(plain).then(
+    (response) => answer(res, response, plain.path),
+    () => crash(res, plain.path),
+  );
 }
 
 /**
@@ -295,7 +299,6 @@ export interface Server extends CoreServer {
  * ```
  */
 export async function serve(app: NodeServable, options: ServeOptions = {}): Promise<Server> {
-  const handler = toNodeHandler(app);
   let inFlight = 0;
   let closing: Promise<void> | undefined;
   // One listener for every response ('close' fires once per response): no closure per request.
@@ -314,14 +317,14 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
   // Read once: on Node 20 the global is an accessor, a third of a clock read's instructions
   // (as in core's default clock, packages/core/src/internal/clock.ts).
   const perf = performance;
-  const waiting: Array<[IncomingMessage, ServerResponse]> = [];
+  const waiting: Array<[IncomingMessage, ServerResponse, number]> = [];
   const nextTurn = () => {
     scheduled = false;
     turnStart = -1;
     const next = waiting.shift();
     if (next) {
       turnStart = perf.now();
-      handler(next[0], next[1]);
+      dispatch(app, next[0], next[1], undefined, next[2]);
       // The turn after this one starts afresh, also when nothing is left waiting.
       schedule();
     }
@@ -370,8 +373,9 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     const now = perf.now();
     if (turnStart < 0) turnStart = now;
     schedule();
-    if (waiting.length > 0 || now - turnStart >= TURN_BUDGET_MS) waiting.push([req, res]);
-    else handler(req, res);
+    // The clock read for the budget is also the request's arrival, for the access log.
+    if (waiting.length > 0 || now - turnStart >= TURN_BUDGET_MS) waiting.push([req, res, now]);
+    else dispatch(app, req, res, undefined, now);
   }
   node.on('clientError', answerClientError);
   // Node answers an Expect other than 100-continue with a bare 417; the spec's Errors table has none.

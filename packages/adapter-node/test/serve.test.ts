@@ -173,6 +173,42 @@ describe('serve under saturation', () => {
   });
 });
 
+describe('when a request arrived', () => {
+  const probe = (seen: Array<[number | undefined, number]>): NodeServable => ({
+    async handle(request) {
+      seen.push([request.receivedAt, performance.now()]);
+      return { status: 204, headers: {}, body: null };
+    },
+  });
+
+  it("is the adapter's reading of performance.now(), for the access log, when serve() runs the app", async () => {
+    const seen: Array<[number | undefined, number]> = [];
+    const probed = await serve(probe(seen), { port: 0 });
+    try {
+      const before = performance.now();
+      await fetch(`${probed.url}/x`);
+      const [receivedAt, handled] = seen[0]!;
+      expect(receivedAt).toBeGreaterThanOrEqual(before);
+      expect(receivedAt).toBeLessThanOrEqual(handled);
+    } finally {
+      await probed.close();
+    }
+  });
+
+  it('is not said by the middleware, whose host may have waited before calling it', async () => {
+    const seen: Array<[number | undefined, number]> = [];
+    const handler = toNodeHandler(probe(seen));
+    const host = createServer((req, res) => handler(req, res));
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    try {
+      await fetch(`http://127.0.0.1:${(host.address() as AddressInfo).port}/x`);
+      expect(seen[0]![0]).toBeUndefined();
+    } finally {
+      await new Promise((resolve) => host.close(resolve));
+    }
+  });
+});
+
 describe('toNodeHandler as middleware', () => {
   it('passes paths the app does not own to next()', async () => {
     const handler = toNodeHandler(app);

@@ -24,6 +24,12 @@ export interface PlainRequest {
   /** The client's IP address as the transport saw it (socket address), when known. */
   clientAddress?: string | undefined;
   /**
+   * When the host received the request, on `performance.now()`'s timeline (milliseconds), if it
+   * read that clock anyway: Node's adapter does, for its turn budget. `createObservedApp` (with its
+   * default clock) times the request from it rather than reading the clock a second time.
+   */
+  receivedAt?: number | undefined;
+  /**
    * What the stages learned about this request, for the access log and metrics. Set by
    * `createObservedApp` only; without it no stage records anything.
    */

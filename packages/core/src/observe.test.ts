@@ -53,6 +53,25 @@ describe('createObservedApp', () => {
     expect(new Set(records.map((r) => r.requestId)).size).toBe(3);
   });
 
+  it("times a request from its adapter's receivedAt with the default clock, and from its own clock otherwise", async () => {
+    const records: RequestRecord[] = [];
+    const answer = { handle: async () => ({ status: 204, headers: {}, body: null }), owns: () => true };
+    const request = (receivedAt: number): PlainRequest => ({ method: 'GET', path: '/', query: '', header: () => undefined, receivedAt });
+    const timed = createObservedApp(answer, { observers: [(record) => records.push(record)] });
+    const before = Date.now();
+    await timed.handle(request(performance.now() - 40));
+    expect(records[0]!.durationMs).toBeGreaterThanOrEqual(40);
+    // Its time is the wall clock's at that reading, in whole milliseconds.
+    expect(records[0]!.time).toBeGreaterThanOrEqual(before - 50);
+    expect(records[0]!.time).toBeLessThanOrEqual(Date.now() - 39);
+    expect(Number.isInteger(records[0]!.time)).toBe(true);
+    // Another clock's timeline is not the adapter's: its own reading counts.
+    const ticks = { now: 1_000 };
+    const ticking = createObservedApp(answer, { observers: [(record) => records.push(record)], clock: () => (ticks.now += 2), now: () => T0 });
+    await ticking.handle(request(10));
+    expect(records[1]).toMatchObject({ durationMs: 2, time: T0 });
+  });
+
   it('names the client by a keyed hash, the same for one address in one app, another in the next, never the address itself', async () => {
     const { send, records } = setup();
     await send('/v1/anime/1', {}, '203.0.113.7');

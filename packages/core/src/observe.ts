@@ -9,7 +9,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { createBodyMemo } from './body-memo.js';
 import { compileTrust, createClientIdentifier, type TrustProxy } from './gateway/client-address.js';
-import { monotonicClock } from './internal/clock.js';
+import { monotonicClock, wallClockAt } from './internal/clock.js';
 import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext, type RequestTrace } from './http.js';
 
 /** What an observer learns of one answered request. Header values, keys and queries are never in it. */
@@ -24,7 +24,10 @@ export interface RequestRecord extends RequestTrace {
   status: number;
   /** The answer's body size in bytes (UTF-8); 0 for no body. */
   bytes: number;
-  /** From the request reaching the app to its answer being ready, in milliseconds. */
+  /**
+   * From the request reaching the app, or its host when the adapter says when (`receivedAt`, which
+   * counts a wait for the next event-loop turn too), to its answer being ready, in milliseconds.
+   */
   durationMs: number;
   /** The request id, also sent back as `X-Request-Id`; `undefined` when ids are off. */
   requestId: string | undefined;
@@ -60,9 +63,17 @@ export interface ObservedAppOptions {
    * @default 'hash'
    */
   clientId?: ClientIdMode;
-  /** A monotonic clock in milliseconds, for durations. @default performance.now */
+  /**
+   * A monotonic clock in milliseconds, for durations. With the default, a request's
+   * `receivedAt` (see `PlainRequest`), when its adapter gives one, is its start.
+   * @default performance.now
+   */
   clock?: () => number;
-  /** The wall clock, for `time`. @default Date.now */
+  /**
+   * The wall clock, for `time`, read for every request. By default `Date.now` is read at most once
+   * a second and the monotonic clock counts the milliseconds in between.
+   * @default Date.now
+   */
   now?: () => number;
 }
 
@@ -182,7 +193,10 @@ function createClientHasher(): (id: string) => string {
 export function createObservedApp(app: ObservableApp, options: ObservedAppOptions): ObservedApp {
   const observers = options.observers;
   const clock = options.clock ?? monotonicClock();
-  const now = options.now ?? Date.now;
+  // An adapter's `receivedAt` is on the default clock's timeline only.
+  const arrivals = options.clock === undefined;
+  const given = options.now;
+  const wallAt = given ? () => given() : wallClockAt(clock);
   const ids = options.requestId ?? true;
   const trustProxy = options.trustProxy ?? (typeof ids === 'object' ? ids.trustProxy : false);
   const trust = ids !== false ? compileTrust(trustProxy) : false;
@@ -264,11 +278,12 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
 
   function begin(request: PlainRequest): Promise<PlainResponse> {
     if (observers.length === 0) return identified(request);
-    const started = clock();
+    const receivedAt = request.receivedAt;
+    const started = arrivals && receivedAt !== undefined ? receivedAt : clock();
     const requestId = ids !== false ? requestIdOf(request) : undefined;
     // One object per request, every field present from the start (one shape for the engine).
     const record: RequestRecord = {
-      time: now(),
+      time: wallAt(started),
       method: request.method,
       path: request.path,
       route: undefined,
