@@ -196,6 +196,7 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
   // An adapter's `receivedAt` is on the default clock's timeline only.
   const arrivals = options.clock === undefined;
   const given = options.now;
+  // A given wall clock is called as it is documented, without the reading.
   const wallAt = given ? () => given() : wallClockAt(clock);
   const ids = options.requestId ?? true;
   const trustProxy = options.trustProxy ?? (typeof ids === 'object' ? ids.trustProxy : false);

@@ -17,8 +17,9 @@ export function monotonicClock(): () => number {
 /**
  * The wall clock at a reading of a monotonic clock: `now()` (`Date.now`) is read, with `clock()`
  * beside it, at most once per `resyncMs` of the monotonic clock, and whole milliseconds are
- * counted from that pair in between. On this project's 2-vCPU VM a `Date.now()` cost ~70–90 ns (a
- * clock read in a virtual machine), while an observed request reads the monotonic clock anyway.
+ * counted from that pair in between. On this project's 2-vCPU VM a `Date.now()` cost 60–110 ns of
+ * real time (a clock read in a virtual machine), while an observed request reads the monotonic
+ * clock anyway.
  * Between two pairs the clocks drift apart by what NTP slews (at most 0.5 ms a second); a step
  * of the wall clock shows within `resyncMs`. Like `Date.now()`, a time may be a millisecond early.
  * @param clock - The monotonic clock, in milliseconds.
