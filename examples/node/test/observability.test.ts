@@ -63,6 +63,12 @@ it('writes the same JSON whichever of its ready-made pieces a line is joined fro
     { status: 429, limited: 'minute', cache: undefined },
     { time: base.time + 2, path: '/v1/anime?q="x"' },
     { time: base.time + 2, route: '/v1/manga/:id', status: 201 },
+    // Times printed from their seconds and the rest, and times printed as they are.
+    ...[0, 7, 999, 1000, 1001, 60_042, 1_000_000_000_007, 2 ** 31 * 1000 - 1, 2 ** 31 * 1000 + 5, 1.5, 1234.5, -1].map((time) => ({ time })),
+    // One path, answered anew with another size, status or route.
+    { bytes: 2713 },
+    { status: 404, bytes: 2712 },
+    { route: '/v1/anime/:id/full' },
   );
   // Twice each, and in turn: the pieces made for one record must not leak into the next.
   for (const round of [1, 2]) {
