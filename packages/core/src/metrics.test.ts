@@ -3,7 +3,7 @@ import { createCatalogueApp } from './app.js';
 import type { PlainRequest } from './http.js';
 import { createMemoryStore } from './memory-store.js';
 import { createCatalogueMetrics, createMetricsRegistry } from './metrics.js';
-import { createObservedApp } from './observe.js';
+import { createObservedApp, type RequestRecord } from './observe.js';
 import { makeAnime } from '../test/fixtures.js';
 
 /** The value of one sample line, e.g. `catalogue_http_requests_total{route="/v1/anime/:id",status="200"}`. */
@@ -62,6 +62,31 @@ describe('createCatalogueMetrics', () => {
     expect(sample(text, 'catalogue_rate_limited_total{tier="public",window="second"}')).toBe(statuses.filter((s) => s === 429).length);
     expect(sample(text, 'catalogue_blocked_requests_total')).toBe(statuses.filter((s) => s === 403).length);
     expect(statuses.filter((s) => s === 403).length).toBeGreaterThan(0);
+  });
+
+  it('counts every cache result of either tier under its own labels, and statuses of a route apart', () => {
+    const metrics = createCatalogueMetrics();
+    const base: RequestRecord = {
+      ...{ time: 0, method: 'GET', path: '/v1/anime/1', route: '/v1/anime/:id', status: 200, bytes: 10, durationMs: 0.2 },
+      ...{ tier: undefined, client: undefined, cache: undefined, limited: undefined, blocked: undefined, unavailable: undefined, requestId: undefined },
+    };
+    const results = ['hit', 'miss', 'bypass', 'not_modified'] as const;
+    // n + 1 records of the n-th combination, interleaved.
+    for (let round = 0; round < 8; round++) {
+      results.forEach((cache, i) => {
+        if (round <= i) metrics.observe({ ...base, tier: 'public', cache, status: cache === 'not_modified' ? 304 : 200 });
+        if (round <= i + 4) metrics.observe({ ...base, tier: 'server', cache, status: 500 + i });
+      });
+    }
+    metrics.observe({ ...base, tier: undefined, cache: 'hit' });
+    const text = metrics.render();
+    results.forEach((result, i) => {
+      expect(sample(text, `catalogue_cache_requests_total{tier="public",result="${result}"}`), result).toBe(i + 1 + (result === 'hit' ? 1 : 0));
+      expect(sample(text, `catalogue_cache_requests_total{tier="server",result="${result}"}`), result).toBe(i + 5);
+      expect(sample(text, `catalogue_http_requests_total{route="/v1/anime/:id",status="${500 + i}"}`)).toBe(i + 5);
+    });
+    expect(sample(text, 'catalogue_http_requests_total{route="/v1/anime/:id",status="200"}')).toBe(1 + 2 + 3 + 1);
+    expect(sample(text, 'catalogue_http_requests_total{route="/v1/anime/:id",status="304"}')).toBe(4);
   });
 
   it('times store calls by method and counts their failures', async () => {

@@ -238,7 +238,9 @@ const STORE_METHODS: readonly (keyof CatalogueStore)[] = ['get', 'getMany', 'que
 interface RouteSeries {
   duration: HistogramSeries;
   bytes: CounterSeries;
-  byStatus: Map<number, CounterSeries>;
+  /** The statuses this route has answered, and their counters at the same index: a few, scanned. */
+  statuses: number[];
+  counts: CounterSeries[];
 }
 
 /**
@@ -288,8 +290,9 @@ export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): C
   });
 
   const routes = new Map<string, RouteSeries>();
-  // Looked up by plain property reads per request, not by a joined label key.
-  const cacheSeries: Record<string, Record<string, CounterSeries>> = { public: {}, server: {} };
+  // By `tier * 4 + result`, the indexes compared rather than looked up: neither a joined label key
+  // nor two keyed property reads (each a megamorphic lookup) per request.
+  const cacheSeries: Array<CounterSeries | undefined> = [];
   // Present (at 0) from the start, so that rate() and absent() work before the first event.
   const blockedSeries = blocked.labels();
   const unavailableSeries = unavailable.labels();
@@ -297,15 +300,23 @@ export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): C
   const observe: RequestObserver = (record: RequestRecord) => {
     const route = record.route ?? UNMATCHED_ROUTE;
     let series = routes.get(route);
-    if (!series) routes.set(route, (series = { duration: duration.labels(route), bytes: responseBytes.labels(route), byStatus: new Map() }));
-    let count = series.byStatus.get(record.status);
-    if (!count) series.byStatus.set(record.status, (count = requests.labels(route, String(record.status))));
-    count.inc();
+    if (!series) routes.set(route, (series = { duration: duration.labels(route), bytes: responseBytes.labels(route), statuses: [], counts: [] }));
+    const status = record.status;
+    const statuses = series.statuses;
+    let i = 0;
+    while (i < statuses.length && statuses[i] !== status) i++;
+    if (i === statuses.length) {
+      statuses.push(status);
+      series.counts.push(requests.labels(route, String(status)));
+    }
+    series.counts[i]!.inc();
     series.duration.observe(record.durationMs / 1000);
     if (record.bytes > 0) series.bytes.inc(record.bytes);
-    if (record.cache !== undefined) {
-      const tier = cacheSeries[record.tier ?? 'public']!;
-      (tier[record.cache] ??= cache.labels(record.tier ?? 'public', record.cache)).inc();
+    const result = record.cache;
+    if (result !== undefined) {
+      const server = record.tier === 'server';
+      const at = (server ? 4 : 0) + (result === 'hit' ? 0 : result === 'miss' ? 1 : result === 'bypass' ? 2 : 3);
+      (cacheSeries[at] ??= cache.labels(server ? 'server' : 'public', result)).inc();
     }
     if (record.limited !== undefined) limited.labels(record.tier ?? 'public', record.limited).inc();
     if (record.blocked) blockedSeries.inc();
