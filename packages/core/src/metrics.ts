@@ -290,8 +290,9 @@ export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): C
   });
 
   const routes = new Map<string, RouteSeries>();
-  // By `tier * 4 + result`, the indexes compared rather than looked up: neither a joined label key
-  // nor two keyed property reads (each a megamorphic lookup) per request.
+  // At `tier * 4 + result`, the indexes compared rather than looked up: neither a joined label key
+  // nor two property reads by a key that varies (V8's keyed lookups go generic once a second key
+  // is seen) per request.
   const cacheSeries: Array<CounterSeries | undefined> = [];
   // Present (at 0) from the start, so that rate() and absent() work before the first event.
   const blockedSeries = blocked.labels();
