@@ -123,19 +123,13 @@ const flat = (...pieces: Array<string | number>): string => pieces.join('');
 let headTime = -1;
 let headMethod = '';
 let head = '';
-let headSecond = -1;
-let secondDigits = '';
 const MILLIS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
 function headOf(time: number, method: string): string {
   const second = Math.floor(time / 1000);
   // Whole milliseconds from the first second on, up to 2^31 s; anything else as String() prints it.
-  if (!(second >= 1 && second < 0x7fffffff && Number.isInteger(time))) return flat('{"level":30,"time":', String(time), ',"method":"', method, '","path":"');
-  if (second !== headSecond) {
-    headSecond = second;
-    secondDigits = flat('{"level":30,"time":', second);
-  }
-  return flat(secondDigits, MILLIS[time - second * 1000]!, ',"method":"', method, '","path":"');
+  const digits = second >= 1 && second < 0x7fffffff && Number.isInteger(time) ? flat(second, MILLIS[time - second * 1000]!) : String(time);
+  return flat('{"level":30,"time":', digits, ',"method":"', method, '","path":"');
 }
 
 // `/v1/anime/1","route":"/v1/anime/:id","status":200,"bytes":2712` by path, for the route, status
