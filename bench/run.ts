@@ -618,13 +618,13 @@ function operationsSection(run: Run): string {
     `\n\n| cache hit | bytes | off req/s | on req/s | on / off | off µs CPU/req | on µs CPU/req | CPU off / on | off / bare | on / bare | bare µs CPU/req |${busy ? ' busy / off | busy µs CPU/req |' : ''}\n` +
     `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${busy ? '---:|---:|' : ''}\n`;
   for (const r of rows) {
-    md += `| ${r.request} | ${int(r.bytes)} | ${int(r.offRps)} | ${int(r.onRps)} | ${r.ratio.toFixed(2)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} | ${r.bareRatio.toFixed(2)} | ${r.onBareRatio.toFixed(2)} | ${r.bareCpu.toFixed(1)} |`;
+    md += `| ${r.request} | ${int(r.bytes)} | ${int(r.offRps)} | ${int(r.onRps)} | ${r.ratio.toFixed(3)} | ${r.offCpu.toFixed(1)} | ${r.onCpu.toFixed(1)} | ${r.cpuRatio.toFixed(2)} | ${r.bareRatio.toFixed(2)} | ${r.onBareRatio.toFixed(2)} | ${r.bareCpu.toFixed(1)} |`;
     md += busy ? ` ${r.busyRatio!.toFixed(2)} | ${r.busyCpu!.toFixed(1)} |\n` : '\n';
   }
   const detail = rows.find((r) => r.request === 'detail');
   if (detail) {
     const yardstick = detail.busyRatio !== undefined ? `; ${detail.busyUs} µs of busy-waiting alone: ${detail.busyRatio.toFixed(2)} × off` : '';
-    bars.push({ bar: 'access log and metrics on: ≥ 0.90 × off on a cache hit (req/s)', measured: detail.ratio.toFixed(2), met: detail.ratio >= 0.9, context: `${detail.ratios ? `rounds ${Math.min(...detail.ratios).toFixed(2)}–${Math.max(...detail.ratios).toFixed(2)}; ` : ''}CPU per request off / on: ${detail.cpuRatio.toFixed(2)}; off keeps request ids (REQUEST_ID=on, the default); against a server with request ids off too, on is ${detail.onBareRatio.toFixed(2)} × bare${yardstick}` });
+    bars.push({ bar: 'access log and metrics on: ≥ 0.90 × off on a cache hit (req/s)', measured: detail.ratio.toFixed(3), met: detail.ratio >= 0.9, context: `${detail.ratios ? `rounds ${Math.min(...detail.ratios).toFixed(3)}–${Math.max(...detail.ratios).toFixed(3)}; ` : ''}CPU per request off / on: ${detail.cpuRatio.toFixed(2)}; off keeps request ids (REQUEST_ID=on, the default); against a server with request ids off too, on is ${detail.onBareRatio.toFixed(2)} × bare${yardstick}` });
   }
   return md;
 }
