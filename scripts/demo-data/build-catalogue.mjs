@@ -117,6 +117,12 @@ const sfwClassOf = (e) => {
 
 // Generated records get ids in blocks far above the real MAL ids of the same kind, so that they
 // can never be mistaken for (or collide with) a real entry.
+/**
+ * Where every generated record's links point: the same paths as MyAnimeList's, under a host that
+ * can never resolve (`.invalid` is reserved by RFC 2606, section 2), so that a generated review,
+ * user, person or news item never leads to an unrelated real page. Real records keep their real URLs.
+ */
+const SITE = 'https://generated.invalid';
 const GEN_MANGA_ID = 900_001;
 const GEN_CHARACTER_ID = 700_001;
 const GEN_PERSON_ID = 800_001;
@@ -130,10 +136,10 @@ const GENERATED = '(generated)';
 const USERS = ['quietlantern', 'mochi_rain', 'north_tram', 'paperkite', 'saltandsoba', 'tidepool88', 'velvet_owl', 'kilnfire', 'lumen_ink', 'orbit_sable', 'cedarwake', 'gingko_walk', 'hollowreed', 'marble_fox', 'nightferry', 'plum_signal'];
 const user = (name) => ({
   username: name,
-  url: `https://myanimelist.net/profile/${name}`,
+  url: `${SITE}/profile/${name}`,
   images: { jpg: { image_url: null }, webp: { image_url: null } },
 });
-const userById = (name) => ({ url: `https://myanimelist.net/profile/${name}`, username: name });
+const userById = (name) => ({ url: `${SITE}/profile/${name}`, username: name });
 
 // ---------------------------------------------------------------------------------------------
 // Genres (real ids, mal-genres.json)
@@ -213,7 +219,7 @@ function newPerson(section, english = false) {
   const given = english ? r.pick(EN_GIVEN) : r.pick(GIVEN);
   const id = nextPerson++;
   const name = `${family}, ${given} ${GENERATED}`;
-  const p = personRecord(id, name, given, family, `https://myanimelist.net/people/${id}/${slug(`${given} ${family}`)}`, section);
+  const p = personRecord(id, name, given, family, `${SITE}/people/${id}/${slug(`${given} ${family}`)}`, section);
   p.about = 'A generated person of the catalogue-api demo dataset, not a real MyAnimeList record.';
   people.set(id, p);
   return p;
@@ -252,7 +258,7 @@ for (const a of candidates) {
   const title = a.title.split(/ \(TV\)$/)[0];
   const m = {
     mal_id: id,
-    url: `https://myanimelist.net/manga/${id}/${slug(title)}`,
+    url: `${SITE}/manga/${id}/${slug(title)}`,
     images: nullImages(),
     approved: true,
     titles: [{ type: 'Default', title }, ...(a.title_japanese ? [{ type: 'Japanese', title: a.title_japanese }] : []), ...(a.title_english ? [{ type: 'English', title: a.title_english }] : [])],
@@ -416,7 +422,7 @@ function generatedCharacter(id, r, nicknameChance, maxFavorites) {
   const family = r.pick(FAMILY);
   return {
     mal_id: id,
-    url: `https://myanimelist.net/character/${id}/${slug(`${given} ${family}`)}`,
+    url: `${SITE}/character/${id}/${slug(`${given} ${family}`)}`,
     images: { jpg: { image_url: null, small_image_url: null }, webp: { image_url: null, small_image_url: null } },
     name: `${given} ${family} ${GENERATED}`,
     name_kanji: null,
@@ -588,10 +594,10 @@ for (const id of castAnime) {
       score: Math.round((4 + r.next()) * 100) / 100,
       filler: r.chance(0.05),
       recap: r.chance(0.03),
-      forum_url: `https://myanimelist.net/forum/?topicid=${hash(`topic:${id}:${n}`) % 2_000_000}`,
+      forum_url: `${SITE}/forum/?topicid=${hash(`topic:${id}:${n}`) % 2_000_000}`,
       synopsis: `Episode ${n} of ${a.title}. (Generated demo episode.)`,
       replies: r.int(0, 900),
-      images: { jpg: { image_url: withCover ? `https://img1.ak.crunchyroll.com/i/spire${(n % 4) + 1}-tmb/${hash(`cover:${id}:${n}`).toString(16)}_thumb.jpg` : null } },
+      images: { jpg: { image_url: withCover ? `${SITE}/images/episodes/${hash(`cover:${id}:${n}`).toString(16)}_thumb.jpg` : null } },
       anime_id: id,
       duration: seconds,
     });
@@ -621,13 +627,13 @@ for (const id of castAnime) {
     const last = fr.pick(USERS);
     forum.push({
       mal_id: hash(`topic:${id}:${n}`) % 2_000_000,
-      url: `https://myanimelist.net/forum/?topicid=${hash(`topic:${id}:${n}`) % 2_000_000}`,
+      url: `${SITE}/forum/?topicid=${hash(`topic:${id}:${n}`) % 2_000_000}`,
       title: `${a.title} Episode ${n} Discussion`,
       date,
       author_username: who,
-      author_url: `https://myanimelist.net/profile/${who}`,
+      author_url: `${SITE}/profile/${who}`,
       comments: fr.int(0, 900),
-      last_comment: { url: `https://myanimelist.net/forum/?topicid=${hash(`topic:${id}:${n}`) % 2_000_000}&goto=lastpost`, author_username: last, author_url: `https://myanimelist.net/profile/${last}`, date },
+      last_comment: { url: `${SITE}/forum/?topicid=${hash(`topic:${id}:${n}`) % 2_000_000}&goto=lastpost`, author_username: last, author_url: `${SITE}/profile/${last}`, date },
       anime_id: id,
       episode: n,
     });
@@ -714,7 +720,7 @@ function reviewReactions(r) {
 }
 
 /** The fields a review opens with: its entry, its id and its URL. */
-const reviewHead = (type, entryId, malId) => ({ type, entry_id: entryId, mal_id: malId, url: `https://myanimelist.net/reviews.php?id=${malId}` });
+const reviewHead = (type, entryId, malId) => ({ type, entry_id: entryId, mal_id: malId, url: `${SITE}/reviews.php?id=${malId}` });
 
 const reviews = [];
 {
@@ -746,14 +752,14 @@ const reviews = [];
 }
 
 const newsTags = [
-  { mal_id: 1, name: 'New Anime', url: 'https://myanimelist.net/news/tag/new_anime', category: 'Anime' },
-  { mal_id: 2, name: 'Trailers', url: 'https://myanimelist.net/news/tag/trailers', category: 'Anime' },
-  { mal_id: 3, name: 'Streaming', url: 'https://myanimelist.net/news/tag/streaming', category: 'Anime' },
-  { mal_id: 4, name: 'New Manga', url: 'https://myanimelist.net/news/tag/new_manga', category: 'Manga' },
-  { mal_id: 5, name: 'Serialization', url: 'https://myanimelist.net/news/tag/serialization', category: 'Manga' },
-  { mal_id: 6, name: 'Events', url: 'https://myanimelist.net/news/tag/events', category: 'Industry' },
-  { mal_id: 7, name: 'Sales', url: 'https://myanimelist.net/news/tag/sales', category: 'Industry' },
-  { mal_id: 8, name: 'Casting', url: 'https://myanimelist.net/news/tag/casting', category: 'People' },
+  { mal_id: 1, name: 'New Anime', url: `${SITE}/news/tag/new_anime`, category: 'Anime' },
+  { mal_id: 2, name: 'Trailers', url: `${SITE}/news/tag/trailers`, category: 'Anime' },
+  { mal_id: 3, name: 'Streaming', url: `${SITE}/news/tag/streaming`, category: 'Anime' },
+  { mal_id: 4, name: 'New Manga', url: `${SITE}/news/tag/new_manga`, category: 'Manga' },
+  { mal_id: 5, name: 'Serialization', url: `${SITE}/news/tag/serialization`, category: 'Manga' },
+  { mal_id: 6, name: 'Events', url: `${SITE}/news/tag/events`, category: 'Industry' },
+  { mal_id: 7, name: 'Sales', url: `${SITE}/news/tag/sales`, category: 'Industry' },
+  { mal_id: 8, name: 'Casting', url: `${SITE}/news/tag/casting`, category: 'People' },
 ];
 const news = [];
 {
@@ -768,12 +774,12 @@ const news = [];
     const headline = `${subject.title} ${r.pick(HEADLINES)}`;
     news.push({
       mal_id: id,
-      url: `https://myanimelist.net/news/${id}`,
+      url: `${SITE}/news/${id}`,
       title: i === 0 ? `Staff picks: ${animeIds.map((x) => animeById.get(x).title).join(', ')}` : headline,
       date: iso(BASE_DATE - i * 3 * DAY - r.int(0, 2) * DAY),
       author_username: who,
-      author_url: `https://myanimelist.net/profile/${who}`,
-      forum_url: `https://myanimelist.net/forum/?topicid=${3_000_000 + i}`,
+      author_url: `${SITE}/profile/${who}`,
+      forum_url: `${SITE}/forum/?topicid=${3_000_000 + i}`,
       images: { jpg: { image_url: subject.images.jpg.image_url } },
       comments: r.int(0, 400),
       excerpt: `${headline}. (Generated demo news.)`,
@@ -818,12 +824,12 @@ const POPULAR_MANGA = new Set(mostPopular(manga, 10));
         const mal = newsId++;
         news.push({
           mal_id: mal,
-          url: `https://myanimelist.net/news/${mal}`,
+          url: `${SITE}/news/${mal}`,
           title: headline,
           date: iso(BASE_DATE - r.int(0, 240) * DAY),
           author_username: who,
-          author_url: `https://myanimelist.net/profile/${who}`,
-          forum_url: `https://myanimelist.net/forum/?topicid=${3_000_000 + mal - 70_000}`,
+          author_url: `${SITE}/profile/${who}`,
+          forum_url: `${SITE}/forum/?topicid=${3_000_000 + mal - 70_000}`,
           images: { jpg: { image_url: entry.images.jpg.image_url } },
           comments: r.int(0, 400),
           excerpt: `${headline}. (Generated demo news.)`,
@@ -856,10 +862,10 @@ const POPULAR_MANGA = new Set(mostPopular(manga, 10));
 }
 
 const articleTags = [
-  { mal_id: 1, name: 'Editorial', url: 'https://myanimelist.net/featured/tag/editorial' },
-  { mal_id: 2, name: 'Interview', url: 'https://myanimelist.net/featured/tag/interview' },
-  { mal_id: 3, name: 'Guide', url: 'https://myanimelist.net/featured/tag/guide' },
-  { mal_id: 4, name: 'Seasonal', url: 'https://myanimelist.net/featured/tag/seasonal' },
+  { mal_id: 1, name: 'Editorial', url: `${SITE}/featured/tag/editorial` },
+  { mal_id: 2, name: 'Interview', url: `${SITE}/featured/tag/interview` },
+  { mal_id: 3, name: 'Guide', url: `${SITE}/featured/tag/guide` },
+  { mal_id: 4, name: 'Seasonal', url: `${SITE}/featured/tag/seasonal` },
 ];
 const articles = [];
 {
@@ -873,11 +879,11 @@ const articles = [];
     const title = i === 0 ? 'Where to start: a demo reading list' : `${r.pick(['Why', 'How', 'What'])} ${animeById.get(subjects[0]).title} ${r.pick(['still works', 'changed its genre', 'sounds the way it does'])}`;
     articles.push({
       mal_id: id,
-      url: `https://myanimelist.net/featured/${id}`,
+      url: `${SITE}/featured/${id}`,
       title,
       date: iso(BASE_DATE - i * 9 * DAY),
       author_username: who,
-      author_url: `https://myanimelist.net/profile/${who}`,
+      author_url: `${SITE}/profile/${who}`,
       images: { jpg: { image_url: animeById.get(subjects[0]).images.jpg.image_url } },
       excerpt: `${title}. (Generated demo article.)`,
       views: r.int(500, 90_000),
@@ -912,7 +918,7 @@ const stacks = [];
     const title = i === 0 ? 'Demo stack: every rating' : `${NAMES[i % NAMES.length]} ${Math.floor(i / NAMES.length) + 1}`;
     stacks.push({
       mal_id: id,
-      url: `https://myanimelist.net/stacks/${id}`,
+      url: `${SITE}/stacks/${id}`,
       title,
       description: `${title}. A generated demo stack of ${entries.length} entries.`,
       type: kinds.size > 1 ? 'mixed' : [...kinds][0],

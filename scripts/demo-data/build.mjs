@@ -365,7 +365,7 @@ const company = (name) => ({
   mal_id: companyId.get(name),
   type: 'anime',
   name,
-  url: `https://myanimelist.net/anime/producer/${companyId.get(name)}/${slug(name)}`,
+  url: `https://generated.invalid/anime/producer/${companyId.get(name)}/${slug(name)}`,
 });
 
 const unknownGenres = new Set();
@@ -513,7 +513,8 @@ These values are **not** MyAnimeList data:
 - **Producer, licensor and studio \`mal_id\`s are assigned by this project**, not MAL's ids: the
   sources give names only. All ${companyNames.length} distinct names (producers, licensors and studios
   share one id space) are sorted by code point and numbered 1..${companyNames.length}. Their \`url\`s
-  (\`https://myanimelist.net/anime/producer/<id>/<Name>\`) therefore do not point at the real MAL pages.
+  (\`https://generated.invalid/anime/producer/<id>/<Name>\`) are under a host that never resolves
+  (\`.invalid\`, RFC 2606), like every other generated link, so that none leads to an unrelated real page.
 - **\`approved: false\`** is set on ${unapprovedRecs.length} records chosen with a seeded PRNG (mulberry32, fixed
   seed) so that the \`unapproved\` filter has data (and, as MAL ranks only approved entries, they carry no
   \`rank\`); on MAL these entries are approved:
