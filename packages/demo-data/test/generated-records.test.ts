@@ -63,6 +63,53 @@ describe('generated records say so in the record', () => {
   });
 });
 
+describe('generated records link nowhere real', () => {
+  /** Every string under a value that is a URL, with where it was found. */
+  function* urlsOf(value: unknown, where: string): Generator<[string, string]> {
+    if (typeof value === 'string') {
+      if (/^https?:\/\//.test(value)) yield [value, where];
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) yield* urlsOf(value[i], `${where}[${i}]`);
+    } else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) yield* urlsOf(inner, `${where}.${key}`);
+    }
+  }
+  const host = (url: string) => new URL(url).hostname;
+  /**
+   * A link to a real record the generated one is about: a real anime or manga page (and its
+   * genre pages), or its cover on MAL's image host.
+   */
+  const real = (url: string) => {
+    const { hostname, pathname } = new URL(url);
+    if (hostname === 'cdn.myanimelist.net') return true;
+    const id = /^\/(?:anime|manga)\/(\d+)\//.exec(pathname)?.[1];
+    return hostname === 'myanimelist.net' && (/^\/(?:anime|manga)\/genre\//.test(pathname) || (id !== undefined && Number(id) < GEN_CHARACTER_ID));
+  };
+
+  it('puts every generated character, person and manga under generated.invalid', () => {
+    const generated = [
+      ...(demoData.characters ?? []).filter((c) => c.mal_id >= GEN_CHARACTER_ID),
+      ...(demoData.people ?? []).filter((p) => p.mal_id >= GEN_PERSON_ID),
+      ...(demoData.manga ?? []).filter((m) => m.mal_id >= GEN_MANGA_ID),
+    ];
+    expect(generated.length).toBeGreaterThan(200);
+    for (const r of generated) expect(host(r.url), String(r.mal_id)).toBe('generated.invalid');
+  });
+
+  it('links generated community content (reviews, users, news, articles, stacks, forum, producers) to no real host', () => {
+    const collections = ['reviews', 'recommendations', 'news', 'articles', 'stacks', 'forum', 'producers', 'newsTags', 'articleTags'] as const;
+    let seen = 0;
+    for (const name of collections) {
+      const records = (demoData as unknown as Record<string, unknown[] | undefined>)[name] ?? [];
+      for (const [url, where] of urlsOf(records, name)) {
+        seen++;
+        if (!real(url)) expect(host(url), where).not.toMatch(/(^|\.)myanimelist\.net$/);
+      }
+    }
+    expect(seen).toBeGreaterThan(1000);
+  });
+});
+
 describe('counts agree', () => {
   it('lists as many episodes as an anime counts, wherever it has an episode list', async () => {
     const listed = new Map<number, number>();
