@@ -23,7 +23,7 @@ export {
 export { createObservedApp, type ClientIdMode, type ObservableApp, type ObservedApp, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './observe.js';
 export { OPERATIONS_ENV, parseTrustProxy, readOperationsEnv, type OperationsEnv } from './operations-env.js';
 export { EnvError, readServerEnv, SERVER_ENV, type EnvValue, type EnvVariable, type ReadServerEnvOptions, type ServerEnv, type ServerEnvName } from './server-env.js';
-export { toStartupFailure, type StartupFailure } from './startup-failure.js';
+export { describeError, toStartupFailure, type StartupFailure } from './startup-failure.js';
 export {
   createCatalogueMetrics,
   createMetricsApp,

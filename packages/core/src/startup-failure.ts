@@ -58,7 +58,23 @@ function codeOf(error: unknown): string | undefined {
  * ```
  */
 export function toStartupFailure(error: unknown): StartupFailure {
-  if (error instanceof EnvError) return { line: `Invalid configuration: ${error.message}`, exitCode: 2 };
+  // By name too: a second copy of core (a bundle beside the package) has its own class.
+  if (error instanceof EnvError || (error instanceof Error && error.name === 'EnvError')) return { line: `Invalid configuration: ${error.message}`, exitCode: 2 };
+  return { line: `Could not start: ${describeError(error)}`, exitCode: 1 };
+}
+
+/**
+ * An error in one line: its message's first line, its causes' after colons, and a word on what to
+ * do when the cause is plain (a port taken, a connection refused). For conditions whose cause is
+ * known, such as a back end that went away, where a stack trace would only name library internals.
+ * @param error - Any error, or anything thrown.
+ * @returns One line, without a stack trace.
+ * @example
+ * ```ts
+ * describeError(new Error('Redis at redis://cache:6379', { cause })); // 'Redis at redis://cache:6379: connect ECONNREFUSED …'
+ * ```
+ */
+export function describeError(error: unknown): string {
   const parts = [messageOf(error)];
   for (let cause = error instanceof Error ? error.cause : undefined, depth = 0; cause !== undefined && depth < 3; depth++) {
     const text = messageOf(cause);
@@ -66,5 +82,5 @@ export function toStartupFailure(error: unknown): StartupFailure {
     cause = cause instanceof Error ? cause.cause : undefined;
   }
   const code = codeOf(error);
-  return { line: `Could not start: ${parts.join(': ')}${code ? ` (${HINTS[code]})` : ''}`, exitCode: 1 };
+  return `${parts.join(': ')}${code ? ` (${HINTS[code]})` : ''}`;
 }
