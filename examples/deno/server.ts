@@ -180,7 +180,10 @@ if (metrics) observers.push(metrics.observe);
 const apps = combineApps(health, status, catalogue);
 // With no observer and request ids off, createObservedApp hands the apps back unobserved.
 const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy });
-const server = await serve(app, { port, hostname });
+// Deno's own message (`Address already in use (os error 98)`) names neither the address nor the variable.
+const server = await serve(app, { port, hostname }).catch((cause: unknown) => {
+  throw new Error(`listening on ${hostname}:${port} (HOST, PORT)`, { cause });
+});
 // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
 const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost }) : undefined;
 const selfUrl = self(server.url).check.url;
