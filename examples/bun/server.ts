@@ -25,7 +25,11 @@
  * - `API_DEPRECATED_AT`, `API_SUNSET_AT` (ISO 8601) and `API_SUCCESSOR_URL`: send `Deprecation`,
  *   `Sunset` and `Link: <…>; rel="successor-version"` on every `/v1` answer.
  *
- * A value it cannot read stops the server at start, with a message naming the variable.
+ * Every variable is read and checked by core's `readServerEnv` before anything listens: a value it
+ * cannot use, or a start-up that fails (a port taken), stops the server with one line on stderr and
+ * exit code 2 (configuration) or 1 (anything else). SIGTERM and SIGINT drain: no new connections,
+ * requests in flight are answered, the access log is flushed; within `SHUTDOWN_TIMEOUT_MS` (default
+ * 8000), else it exits anyway (code 1). A second signal exits at once.
  * `/healthz` and `/readyz` answer on `PORT`, outside the rate limits, never cached.
  * @module
  */
@@ -44,27 +48,39 @@ import {
   type RequestObserver,
   type ServiceConfig,
   readOperationsEnv,
+  readServerEnv,
+  toStartupFailure,
 } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { pino } from 'pino';
 
-const env = process.env;
-const port = Number(env.PORT ?? 3000);
-const hostname = env.HOST ?? '127.0.0.1';
-const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+// Until it listens, whatever stops the start (a bad variable, a port taken) is one line on stderr, not a stack trace.
+const refuseToStart = (error: unknown) => {
+  const { line, exitCode } = toStartupFailure(error);
+  console.error(line);
+  process.exit(exitCode);
+};
+process.once('uncaughtException', refuseToStart);
+
+// The variables this example reads besides the operations settings, checked as every example's are.
+const env = readServerEnv(process.env, {
+  only: ['PORT', 'HOST', 'RATE_LIMIT', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS'],
+  warn: (line) => console.error(line),
+});
+const { PORT: port, HOST: hostname } = env;
 
 // The operations settings, read and checked by core as every example reads them.
-const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(env);
+const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(process.env);
 
 const metrics = metricsPort !== undefined ? createCatalogueMetrics() : undefined;
 const store = createMemoryStore(demoData);
 const catalogue = createCatalogueApp({
   store: metrics ? metrics.instrumentStore(store) : store,
   gateway: {
-    keys: list(env.SERVER_KEYS),
-    restrictedRoutes: list(env.RESTRICTED_ROUTES),
+    keys: env.SERVER_KEYS,
+    restrictedRoutes: env.RESTRICTED_ROUTES,
     trustProxy,
-    ...(env.RATE_LIMIT === 'off' ? { rateLimit: false } : {}),
+    ...(env.RATE_LIMIT ? {} : { rateLimit: false }),
   },
   deprecation,
 });
@@ -108,7 +124,7 @@ const selfUrl = self(server.url).check.url;
 const checker = createChecker({
   services: [self(server.url)],
   store: statusStore,
-  intervalSeconds: Number(env.STATUS_INTERVAL_SECONDS ?? 60),
+  intervalSeconds: env.STATUS_INTERVAL_SECONDS ?? 60,
   onCheck: metrics?.recordCheck,
   // The self-check reaches the catalogue in-process, under an identity the gateway never blocks.
   fetch: (url, init) => (url === selfUrl ? catalogue.fetch(new Request(url, init), { internalClient: 'status-check' }) : fetch(url, init)),
@@ -118,12 +134,23 @@ checker.start();
 if (metricsServer) console.error(`metrics on port ${new URL(metricsServer.url).port} at /metrics`);
 console.log(`catalogue-api (Bun) listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
+// Serving: an error from now on is a bug, with its stack.
+process.off('uncaughtException', refuseToStart);
+// A forced stop (below) still writes the access log lines that are waiting.
+process.once('exit', () => logFile?.flushSync());
+
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
+    // A second signal (Ctrl-C twice) stops at once.
+    if (stopping) process.exit(1);
+    stopping = true;
+    // A client that never reads its answer must not hold the stop open for good.
+    setTimeout(() => {
+      console.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
+      process.exit(1);
+    }, env.SHUTDOWN_TIMEOUT_MS).unref();
     clearInterval(poll);
-    void Promise.all([server.close(), checker.stop(), metricsServer?.close()]).then(() => {
-      logFile?.flushSync();
-      process.exit(0);
-    });
+    void Promise.all([server.close(), checker.stop(), metricsServer?.close()]).then(() => process.exit(0));
   });
 }

@@ -25,7 +25,11 @@
  * - `API_DEPRECATED_AT`, `API_SUNSET_AT` (ISO 8601) and `API_SUCCESSOR_URL`: send `Deprecation`,
  *   `Sunset` and `Link: <…>; rel="successor-version"` on every `/v1` answer.
  *
- * A value it cannot read stops the server at start, with a message naming the variable.
+ * Every variable is read and checked by core's `readServerEnv` before anything listens: a value it
+ * cannot use, or a start-up that fails (a port taken), stops the server with one line on stderr and
+ * exit code 2 (configuration) or 1 (anything else). SIGTERM and SIGINT drain: no new connections,
+ * requests in flight are answered, the access log is flushed; within `SHUTDOWN_TIMEOUT_MS` (default
+ * 8000), else it exits anyway (code 1). A second signal exits at once.
  * `/healthz` and `/readyz` answer on `PORT`, outside the rate limits, never cached.
  * @module
  */
@@ -44,26 +48,41 @@ import {
   type RequestObserver,
   type ServiceConfig,
   readOperationsEnv,
+  readServerEnv,
+  toStartupFailure,
 } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 
-const env = Deno.env.toObject();
-const port = Number(env.PORT ?? 3000);
-const hostname = env.HOST ?? '127.0.0.1';
-const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+// Until it listens, whatever stops the start (a bad variable, a port taken) is one line on stderr, not a stack trace.
+const refuseToStart = (event: ErrorEvent | PromiseRejectionEvent) => {
+  event.preventDefault();
+  const { line, exitCode } = toStartupFailure('reason' in event ? event.reason : event.error);
+  console.error(line);
+  Deno.exit(exitCode);
+};
+globalThis.addEventListener('error', refuseToStart);
+globalThis.addEventListener('unhandledrejection', refuseToStart);
+
+const variables = Deno.env.toObject();
+// The variables this example reads besides the operations settings, checked as every example's are.
+const env = readServerEnv(variables, {
+  only: ['PORT', 'HOST', 'RATE_LIMIT', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS'],
+  warn: (line) => console.error(line),
+});
+const { PORT: port, HOST: hostname } = env;
 
 // The operations settings, read and checked by core as every example reads them.
-const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(env);
+const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(variables);
 
 const metrics = metricsPort !== undefined ? createCatalogueMetrics() : undefined;
 const store = createMemoryStore(demoData);
 const catalogue = createCatalogueApp({
   store: metrics ? metrics.instrumentStore(store) : store,
   gateway: {
-    keys: list(env.SERVER_KEYS),
-    restrictedRoutes: list(env.RESTRICTED_ROUTES),
+    keys: env.SERVER_KEYS,
+    restrictedRoutes: env.RESTRICTED_ROUTES,
     trustProxy,
-    ...(env.RATE_LIMIT === 'off' ? { rateLimit: false } : {}),
+    ...(env.RATE_LIMIT ? {} : { rateLimit: false }),
   },
   deprecation,
 });
@@ -161,14 +180,17 @@ if (metrics) observers.push(metrics.observe);
 const apps = combineApps(health, status, catalogue);
 // With no observer and request ids off, createObservedApp hands the apps back unobserved.
 const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy });
-const server = await serve(app, { port, hostname });
+// Deno's own message (`Address already in use (os error 98)`) names neither the address nor the variable.
+const server = await serve(app, { port, hostname }).catch((cause: unknown) => {
+  throw new Error(`listening on ${hostname}:${port} (HOST, PORT)`, { cause });
+});
 // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
 const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost }) : undefined;
 const selfUrl = self(server.url).check.url;
 const checker = createChecker({
   services: [self(server.url)],
   store: statusStore,
-  intervalSeconds: Number(env.STATUS_INTERVAL_SECONDS ?? 60),
+  intervalSeconds: env.STATUS_INTERVAL_SECONDS ?? 60,
   onCheck: metrics?.recordCheck,
   // The self-check reaches the catalogue in-process, under an identity the gateway never blocks.
   fetch: (url, init) => (url === selfUrl ? catalogue.fetch(new Request(url, init), { internalClient: 'status-check' }) : fetch(url, init)),
@@ -178,8 +200,22 @@ checker.start();
 if (metricsServer) console.error(`metrics on port ${new URL(metricsServer.url).port} at /metrics`);
 console.log(`catalogue-api (Deno) listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
+// Serving: an error from now on is a bug, with its stack.
+globalThis.removeEventListener('error', refuseToStart);
+globalThis.removeEventListener('unhandledrejection', refuseToStart);
+
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   Deno.addSignalListener(signal, () => {
+    // A second signal (Ctrl-C twice) stops at once.
+    if (stopping) Deno.exit(1);
+    stopping = true;
+    // A client that never reads its answer must not hold the stop open for good.
+    const timer = setTimeout(() => {
+      console.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
+      Deno.exit(1);
+    }, env.SHUTDOWN_TIMEOUT_MS);
+    Deno.unrefTimer(timer);
     clearInterval(poll);
     void Promise.all([server.close(), checker.stop(), metricsServer?.close()])
       .then(() => log?.end())

@@ -16,7 +16,7 @@
  *   Unset: none, the socket address is the client.
  * @module
  */
-import { parseTrustProxy, type GatewayOptions } from '@catalogue-api/core';
+import { describeError, readServerEnv, type GatewayOptions } from '@catalogue-api/core';
 import { createRedisGateway } from '@catalogue-api/redis';
 
 /** The gateway options and what must be closed at shutdown. */
@@ -34,18 +34,8 @@ export interface ExampleGateway {
   close(): Promise<void>;
 }
 
-function toList(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item.length > 0);
-}
-
-function toSwitch(name: string, value: string | undefined): boolean {
-  if (value === undefined || value === '' || value === 'on') return true;
-  if (value === 'off') return false;
-  throw new Error(`${name} must be "on" or "off", not "${value}"`);
-}
+/** The variables this file reads, checked by core's `readServerEnv` as every example's are. */
+const GATEWAY_ENV = ['SERVER_KEYS', 'RESTRICTED_ROUTES', 'RATE_LIMIT', 'CACHE', 'TRUST_PROXY', 'REDIS_URL', 'REDIS_PREFIX'] as const;
 
 /**
  * A connection URL without its password, for messages.
@@ -66,30 +56,33 @@ export function redactUrl(url: string): string {
  * Builds the example's gateway from the environment.
  * @param env - The environment (`process.env`).
  * @returns The options for `createCatalogueApp({ gateway })` and a `close` for shutdown.
- * @throws Error when `RATE_LIMIT`, `CACHE` or `TRUST_PROXY` holds something unreadable.
+ * @throws EnvError when one of its variables holds something it cannot use (`RATE_LIMIT=maybe`,
+ *   a `RESTRICTED_ROUTES` entry that matches no route, a `REDIS_URL` that is not a Redis URL).
  * @example
  * ```ts
  * const gateway = createExampleGateway(process.env);
  * const app = createCatalogueApp({ store, gateway: gateway.options });
  * ```
  */
-export function createExampleGateway(env: Record<string, string | undefined>): ExampleGateway {
-  const keys = toList(env.SERVER_KEYS);
+export function createExampleGateway(variables: Record<string, string | undefined>): ExampleGateway {
+  // Warnings (restricted routes without keys) are the server's to print, once, when it reads every variable.
+  const env = readServerEnv(variables, { only: GATEWAY_ENV, warn: () => undefined });
+  const keys = env.SERVER_KEYS;
   const options: GatewayOptions = {
-    restrictedRoutes: toList(env.RESTRICTED_ROUTES),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    restrictedRoutes: env.RESTRICTED_ROUTES,
+    trustProxy: env.TRUST_PROXY,
   };
-  if (!toSwitch('RATE_LIMIT', env.RATE_LIMIT)) options.rateLimit = false;
-  if (!toSwitch('CACHE', env.CACHE)) options.cache = false;
+  if (!env.RATE_LIMIT) options.rateLimit = false;
+  if (!env.CACHE) options.cache = false;
   if (!env.REDIS_URL) {
     options.keys = keys;
     return { options, ping: async () => undefined, announce: async () => undefined, close: async () => undefined };
   }
-  const backend = createRedisGateway({ url: env.REDIS_URL, prefix: env.REDIS_PREFIX || 'catalogue-api:' });
+  const backend = createRedisGateway({ url: env.REDIS_URL, prefix: env.REDIS_PREFIX });
   options.backend = backend;
   // Seed the shared key set once Redis answers; until then requests get 503 anyway.
   if (keys.length > 0) {
-    void backend.ready.then(() => backend.addKeys(keys)).catch((error: unknown) => console.error('Could not add SERVER_KEYS to Redis', error));
+    void backend.ready.then(() => backend.addKeys(keys)).catch((error: unknown) => console.error(`Could not add SERVER_KEYS to Redis: ${describeError(error)}`));
   }
   const where = redactUrl(env.REDIS_URL);
   return {

@@ -10,43 +10,70 @@
  * the database lost, requests get 503 with `Retry-After: 1` until it is back.
  * Server Keys, restricted routes, Redis, rate limits and trusted proxies: see `gateway-env.ts`.
  * Access log, metrics (`METRICS_PORT`), `/healthz` and `/readyz`, deprecation headers: see `observability.ts`.
+ *
+ * Every variable is read and checked by core's `readServerEnv` before anything listens: a value it
+ * cannot use, or a start-up that fails (a port taken, a database that refuses), stops the server
+ * with one line on stderr and exit code 2 (configuration) or 1 (anything else). SIGTERM and SIGINT
+ * drain: no new connections, requests in flight are answered and logged, the access log is
+ * flushed; within `SHUTDOWN_TIMEOUT_MS` (default 8000), else it exits anyway (code 1). A second
+ * signal exits at once.
  * @module
  */
 import { serve } from '@catalogue-api/adapter-node';
-import { combineApps, createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
+import { combineApps, createCatalogueApp, createMemoryStore, describeError, readServerEnv, toStartupFailure, type Logger } from '@catalogue-api/core';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
-import { createExampleGateway } from './gateway-env.js';
+import { createExampleGateway, redactUrl } from './gateway-env.js';
 import { createExampleOperations } from './observability.js';
-import { createExampleStatus } from './status.js';
+import { createExampleStatus, readStatusConfig } from './status.js';
 
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOST ?? '127.0.0.1';
+// Until it listens, whatever stops the start (a bad variable, a port taken, a database that refuses)
+// is one line on stderr, not a stack trace: what an operator reads in a container's log.
+const refuseToStart = (error: unknown) => {
+  const { line, exitCode } = toStartupFailure(error);
+  console.error(line);
+  process.exit(exitCode);
+};
+process.once('uncaughtException', refuseToStart);
+
+const statusConfig = await readStatusConfig(process.env.STATUS_CONFIG);
+// Every variable, checked before anything listens or connects.
+const env = readServerEnv(process.env, { staleAfterSeconds: statusConfig.staleAfterSeconds, warn: (line) => console.error(line) });
+const { PORT: port, HOST: hostname, STORE_TIMEOUT_MS: storeTimeoutMs } = env;
 // Below the process's file-descriptor limit (`ulimit -n`); see docs/configuration.md.
-const maxConnections = process.env.MAX_CONNECTIONS ? Number(process.env.MAX_CONNECTIONS) : undefined;
+const maxConnections = env.MAX_CONNECTIONS;
 
-const storeTimeoutMs = process.env.STORE_TIMEOUT_MS ? Number(process.env.STORE_TIMEOUT_MS) : undefined;
+// An outage (the gateway's Redis, the database) is logged once, when it starts; its cause is one line
+// (a stack trace would only name the client library's internals). Other errors keep their stack.
+const logger: Logger = {
+  error: (message, detail) => (/ unavailable; answering 503/.test(message) ? console.error(`${message}: ${describeError(detail)}`) : console.error(message, detail)),
+};
+
 // The embedded demo data takes ~100 MB once loaded: read only when it is served, or seeds an empty database.
 const demoData = async () => (await import('@catalogue-api/demo-data')).demoData;
-const database = process.env.DATABASE_URL
-  ? createPostgresStore({ url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA, timeoutMs: storeTimeoutMs })
-  : undefined;
+const database = env.DATABASE_URL ? createPostgresStore({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, timeoutMs: storeTimeoutMs }) : undefined;
 if (database) {
-  await database.migrate();
-  // Several instances may start at once on an empty database; seeding is an idempotent upsert.
-  if ((await database.count('anime')) === 0) await database.seed(await demoData());
+  try {
+    await database.migrate();
+    // Several instances may start at once on an empty database; seeding is an idempotent upsert.
+    if ((await database.count('anime')) === 0) await database.seed(await demoData());
+  } catch (cause) {
+    throw new Error(`PostgreSQL at ${redactUrl(env.DATABASE_URL!)} (DATABASE_URL)`, { cause });
+  }
 }
 const gateway = createExampleGateway(process.env);
 const ops = createExampleOperations(process.env);
 const app = createCatalogueApp({
+  logger,
   gateway: gateway.options,
   store: ops.instrument(database ?? createMemoryStore(await demoData())),
   storeTimeoutMs,
   deprecation: ops.deprecation,
 });
-const status = await createExampleStatus(process.env, `http://${hostname}:${port}`, {
+const status = await createExampleStatus(env, statusConfig, `http://${hostname}:${port}`, {
   probe: app.fetch,
   onCheck: ops.metrics?.recordCheck,
   observe: ops.observe,
+  logger,
 });
 const health = ops.health(database ? { store: () => database.sql`select 1`, gateway: gateway.ping } : { gateway: gateway.ping });
 await gateway.announce();
@@ -54,8 +81,23 @@ const server = await serve(ops.observe(combineApps(health, status.app, app)), { 
 await ops.start();
 await status.start(server.url);
 console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
+// Serving: an error from now on is a bug, with its stack.
+process.off('uncaughtException', refuseToStart);
 
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  // The access log is flushed once the last request in flight has been answered (and logged).
-  process.once(signal, () => void Promise.all([server.close().then(() => ops.stop()), status.stop(), gateway.close()]).then(() => database?.close()).then(() => process.exit(0)));
+  process.on(signal, () => {
+    // A second signal (Ctrl-C twice) stops at once; the access log still writes what it holds on exit.
+    if (stopping) process.exit(1);
+    stopping = true;
+    // A client that never reads its answer must not hold the stop open for good.
+    setTimeout(() => {
+      console.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
+      process.exit(1);
+    }, env.SHUTDOWN_TIMEOUT_MS).unref();
+    // The access log is flushed once the last request in flight has been answered (and logged).
+    void Promise.all([server.close().then(() => ops.stop()), status.stop(), gateway.close()])
+      .then(() => database?.close())
+      .then(() => process.exit(0));
+  });
 }

@@ -9,10 +9,12 @@
  *   staleAfterSeconds?, failuresBeforeDown? }`; `upstreams` are `ServiceConfig`s and `maintenances`
  *   are `MaintenanceInput`s (re-added at every start; same id = same record).
  * - `STATUS_UPSTREAMS`: a shorter way to name upstreams, `id=url` pairs separated by commas.
+ *   A file that cannot be read, is not JSON, or holds a number the checker refuses stops the
+ *   server at start, in one line (`readStatusConfig`).
  * - `STATUS_DATABASE_URL`: keep history in PostgreSQL instead of memory, in the schema
  *   `STATUS_DATABASE_SCHEMA` (default `catalogue_status`). Not `DATABASE_URL`: example servers that tests
  *   start with a catalogue database would otherwise share one status history and one checker lease.
- * - `STATUS_INTERVAL_SECONDS`: seconds between checks (default 60).
+ * - `STATUS_INTERVAL_SECONDS`: seconds between checks (default 60), at most `staleAfterSeconds` (120).
  * - `STORE_TIMEOUT_MS`: longest wait for one status store call (default 5000); past it, or with the
  *   database lost, `/api/status` answers 503 and the checker keeps its results until the store is back.
  * @module
@@ -23,15 +25,19 @@ import {
   createChecker,
   createMemoryStatusStore,
   createStatusApp,
+  EnvError,
   type Checker,
+  type Logger,
   type CheckerOptions,
   type RequestContext,
   type MaintenanceInput,
   type ServiceConfig,
+  type ServerEnv,
   type StatusApp,
   type StatusStore,
 } from '@catalogue-api/core';
 import { createPostgresStatusStore } from '@catalogue-api/store-postgres';
+import { redactUrl } from './gateway-env.js';
 
 /** The status part of the example's configuration. */
 export interface ExampleStatusConfig {
@@ -55,7 +61,15 @@ export interface ExampleStatusHooks {
   onCheck?: CheckerOptions['onCheck'];
   /** Wraps the `STATUS_PORT` server's app like the main port's: request ids, access log, metrics. */
   observe?: (app: StatusApp) => NodeServable;
+  /** Where the status app and the checker log failures. @default console */
+  logger?: Logger;
 }
+
+/** The variables `createExampleStatus` reads, as core's `readServerEnv` returns them. */
+export type ExampleStatusEnv = Pick<
+  ServerEnv,
+  'HOST' | 'STATUS_PORT' | 'STATUS_UPSTREAMS' | 'STATUS_DATABASE_URL' | 'STATUS_DATABASE_SCHEMA' | 'STATUS_INTERVAL_SECONDS' | 'STORE_TIMEOUT_MS'
+>;
 
 /** The name the gateway counts the self-check under. */
 export const SELF_CHECK_CLIENT = 'status-check';
@@ -89,37 +103,74 @@ export function toSelf(baseUrl: string): ServiceConfig {
   };
 }
 
-function parseUpstreams(list: string | undefined): ServiceConfig[] {
-  if (!list) return [];
-  return list.split(',').map((pair) => {
-    const at = pair.indexOf('=');
-    const id = pair.slice(0, at).trim();
-    const url = pair.slice(at + 1).trim();
-    if (at < 1 || !/^https?:\/\//.test(url)) throw new Error(`STATUS_UPSTREAMS: expected id=url, got "${pair}"`);
-    return { id, name: id, homepageUrl: new URL(url).origin, check: { url } };
-  });
+/**
+ * Reads `STATUS_CONFIG`, the status configuration file, and checks the numbers the status app and
+ * the checker would refuse once the server listens.
+ * @param path - The file's path; none gives `{}`.
+ * @returns The configuration.
+ * @throws EnvError naming `STATUS_CONFIG`, the file and what is wrong, in one line.
+ */
+export async function readStatusConfig(path: string | undefined): Promise<ExampleStatusConfig> {
+  if (!path) return {};
+  const refuse = (what: string) => new EnvError('STATUS_CONFIG', `STATUS_CONFIG must be a readable JSON file of the status settings, not "${path}": ${what}`);
+  let config: ExampleStatusConfig;
+  try {
+    config = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw refuse((error as Error).message.split('\n', 1)[0]!);
+  }
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw refuse('it holds no JSON object');
+  const stale = config.staleAfterSeconds ?? 120;
+  if (!(typeof stale === 'number' && stale > 0)) throw refuse(`staleAfterSeconds must be a positive number of seconds, not ${JSON.stringify(stale)}`);
+  const interval = config.intervalSeconds;
+  if (interval !== undefined && !(typeof interval === 'number' && interval > 0 && interval <= stale)) {
+    throw refuse(`intervalSeconds must be a number of seconds above 0 and at most staleAfterSeconds (${stale}), not ${JSON.stringify(interval)}`);
+  }
+  const failures = config.failuresBeforeDown;
+  if (failures !== undefined && !(Number.isInteger(failures) && failures > 0)) {
+    throw refuse(`failuresBeforeDown must be a positive whole number, not ${JSON.stringify(failures)}`);
+  }
+  return config;
 }
 
 /**
  * Reads the status configuration and opens the store.
- * @param env - The environment (`process.env`).
+ * @param env - The variables, read and checked by core's `readServerEnv`.
+ * @param config - The `STATUS_CONFIG` file, from {@link readStatusConfig}.
  * @param host - `http://host:port` the catalogue will listen on; the self-check uses the real URL given to `start`.
  * @param hooks - An in-process probe of the catalogue for the self-check, and a listener for results.
  * @returns The status API, not yet checking.
+ * @throws EnvError when the check interval would be longer than `staleAfterSeconds`.
  */
-export async function createExampleStatus(env: NodeJS.ProcessEnv, host: string, hooks: ExampleStatusHooks = {}): Promise<ExampleStatus> {
-  const config: ExampleStatusConfig = env.STATUS_CONFIG ? JSON.parse(await readFile(env.STATUS_CONFIG, 'utf8')) : {};
-  const upstreams = [...(config.upstreams ?? []), ...parseUpstreams(env.STATUS_UPSTREAMS)];
+export async function createExampleStatus(env: ExampleStatusEnv, config: ExampleStatusConfig, host: string, hooks: ExampleStatusHooks = {}): Promise<ExampleStatus> {
+  const upstreams: ServiceConfig[] = [
+    ...(config.upstreams ?? []),
+    ...env.STATUS_UPSTREAMS.map(({ id, url }) => ({ id, name: id, homepageUrl: new URL(url).origin, check: { url } })),
+  ];
   const databaseUrl = env.STATUS_DATABASE_URL;
-  const storeTimeoutMs = env.STORE_TIMEOUT_MS ? Number(env.STORE_TIMEOUT_MS) : undefined;
-  const store: StatusStore & { close?(): Promise<void> } = databaseUrl
-    ? await createPostgresStatusStore({ url: databaseUrl, schema: env.STATUS_DATABASE_SCHEMA ?? 'catalogue_status', timeoutMs: storeTimeoutMs })
-    : createMemoryStatusStore();
+  const storeTimeoutMs = env.STORE_TIMEOUT_MS;
   const settings = { staleAfterSeconds: config.staleAfterSeconds ?? 120, failuresBeforeDown: config.failuresBeforeDown ?? 2, storeTimeoutMs };
+  // The checker refuses an interval past staleAfterSeconds; said now, not once the ports are bound.
+  const intervalSeconds = env.STATUS_INTERVAL_SECONDS ?? config.intervalSeconds ?? 60;
+  if (intervalSeconds > settings.staleAfterSeconds) {
+    throw new EnvError(
+      'STATUS_CONFIG',
+      `STATUS_CONFIG must set intervalSeconds (or STATUS_INTERVAL_SECONDS) when its staleAfterSeconds (${settings.staleAfterSeconds}) is below the default interval of 60 s`,
+    );
+  }
+  let store: StatusStore & { close?(): Promise<void> };
+  try {
+    store = databaseUrl
+      ? await createPostgresStatusStore({ url: databaseUrl, schema: env.STATUS_DATABASE_SCHEMA, timeoutMs: storeTimeoutMs })
+      : createMemoryStatusStore();
+  } catch (cause) {
+    throw new Error(`PostgreSQL at ${redactUrl(databaseUrl!)} (STATUS_DATABASE_URL)`, { cause });
+  }
   const app = createStatusApp({
     services: [toSelf(host), ...upstreams],
     store,
     page: config.page ?? { name: 'catalogue-api status', url: `${host}/api/status` },
+    logger: hooks.logger,
     ...settings,
   });
   for (const maintenance of config.maintenances ?? []) await app.maintenance.add(maintenance);
@@ -140,11 +191,12 @@ export async function createExampleStatus(env: NodeJS.ProcessEnv, host: string, 
         fetch: probe
           ? (input, init) => (input === selfUrl ? probe(new Request(input, init), { internalClient: SELF_CHECK_CLIENT }) : fetch(input, init))
           : undefined,
-        intervalSeconds: Number(env.STATUS_INTERVAL_SECONDS ?? config.intervalSeconds ?? 60),
+        intervalSeconds,
+        logger: hooks.logger,
         ...settings,
       });
       checker.start();
-      if (env.STATUS_PORT) own = await serve(hooks.observe?.(app) ?? app, { port: Number(env.STATUS_PORT), hostname: env.HOST ?? '127.0.0.1' });
+      if (env.STATUS_PORT !== undefined) own = await serve(hooks.observe?.(app) ?? app, { port: env.STATUS_PORT, hostname: env.HOST });
     },
     async stop() {
       await Promise.all([checker?.stop(), own?.close()]);

@@ -47,13 +47,13 @@ export function startExample(runtime: ExampleRuntime, env: Record<string, string
  * its output; `startExample` may settle on the exit before all of stderr has been read.
  * @param runtime - Which example.
  * @param env - Variables on top of the ones it always gets.
- * @returns Its exit code (0 when it ended normally) and all it wrote.
+ * @returns Its exit code (0 when it ended normally), all it wrote, and what it wrote on stderr.
  */
-export function runExample(runtime: ExampleRuntime, env: Record<string, string>): Promise<{ code: number; output: string }> {
+export function runExample(runtime: ExampleRuntime, env: Record<string, string>): Promise<{ code: number; output: string; stderr: string }> {
   const { command, args, env: always } = EXAMPLES[runtime];
   return new Promise((resolve) => {
     execFile(command, args, { cwd: repoRoot, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...always, ...env }, timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
+      resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr, stderr }),
     );
   });
 }

@@ -21,7 +21,9 @@ export {
   type Server,
 } from './http.js';
 export { createObservedApp, type ClientIdMode, type ObservableApp, type ObservedApp, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './observe.js';
-export { parseTrustProxy, readOperationsEnv, type OperationsEnv } from './operations-env.js';
+export { OPERATIONS_ENV, parseTrustProxy, readOperationsEnv, type OperationsEnv } from './operations-env.js';
+export { EnvError, readServerEnv, SERVER_ENV, type EnvValue, type EnvVariable, type ReadServerEnvOptions, type ServerEnv, type ServerEnvName } from './server-env.js';
+export { describeError, toStartupFailure, type StartupFailure } from './startup-failure.js';
 export {
   createCatalogueMetrics,
   createMetricsApp,

@@ -1,0 +1,234 @@
+import { describe, expect, it, vi } from 'vitest';
+import { EnvError, readServerEnv, SERVER_ENV } from './server-env.js';
+import { toStartupFailure } from './startup-failure.js';
+
+/** Reads the environment with warnings kept, not printed. */
+function read(env: Record<string, string>, staleAfterSeconds?: number) {
+  const warnings: string[] = [];
+  const settings = readServerEnv(env, { staleAfterSeconds, warn: (line) => warnings.push(line) });
+  return { settings, warnings };
+}
+
+/** The one-line message readServerEnv refuses an environment with. */
+function refusal(env: Record<string, string>, staleAfterSeconds?: number): string {
+  try {
+    read(env, staleAfterSeconds);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as EnvError).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+}
+
+describe('readServerEnv', () => {
+  it('gives the defaults when nothing is set, and counts empty as unset', () => {
+    const { settings, warnings } = read({});
+    expect(settings).toEqual({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      MAX_CONNECTIONS: undefined,
+      SHUTDOWN_TIMEOUT_MS: 8000,
+      RATE_LIMIT: true,
+      CACHE: true,
+      SERVER_KEYS: [],
+      RESTRICTED_ROUTES: [],
+      TRUST_PROXY: false,
+      REDIS_URL: undefined,
+      REDIS_PREFIX: 'catalogue-api:',
+      DATABASE_URL: undefined,
+      DATABASE_SCHEMA: undefined,
+      STORE_TIMEOUT_MS: undefined,
+      STATUS_PORT: undefined,
+      STATUS_CONFIG: undefined,
+      STATUS_UPSTREAMS: [],
+      STATUS_DATABASE_URL: undefined,
+      STATUS_DATABASE_SCHEMA: 'catalogue_status',
+      STATUS_INTERVAL_SECONDS: undefined,
+      ACCESS_LOG: 'json',
+      ACCESS_LOG_SAMPLE: 1,
+      ACCESS_LOG_CLIENT: 'hash',
+      REQUEST_ID: true,
+      METRICS_PORT: undefined,
+      METRICS_HOST: '127.0.0.1',
+      API_DEPRECATED_AT: undefined,
+      API_SUNSET_AT: undefined,
+      API_SUCCESSOR_URL: undefined,
+    });
+    expect(warnings).toEqual([]);
+    const empty = Object.fromEntries(Object.keys(SERVER_ENV).map((name) => [name, '']));
+    expect(read(empty).settings).toEqual(settings);
+  });
+
+  it.each([
+    ['PORT', '0', 0],
+    ['PORT', '65535', 65535],
+    ['HOST', '0.0.0.0', '0.0.0.0'],
+    ['MAX_CONNECTIONS', '1', 1],
+    ['MAX_CONNECTIONS', '50', 50],
+    ['SHUTDOWN_TIMEOUT_MS', '0', 0],
+    ['SHUTDOWN_TIMEOUT_MS', '25000', 25000],
+    ['RATE_LIMIT', 'off', false],
+    ['RATE_LIMIT', 'on', true],
+    ['CACHE', 'off', false],
+    ['SERVER_KEYS', ' key-one, key-two ,', ['key-one', 'key-two']],
+    ['TRUST_PROXY', '1', 1],
+    ['TRUST_PROXY', 'true', true],
+    ['TRUST_PROXY', '10.0.0.0/8, ::1', ['10.0.0.0/8', '::1']],
+    ['REDIS_URL', 'redis://127.0.0.1:6379', 'redis://127.0.0.1:6379'],
+    ['REDIS_URL', 'rediss://:secret@cache.example.org:6380/2', 'rediss://:secret@cache.example.org:6380/2'],
+    ['REDIS_PREFIX', 'staging:', 'staging:'],
+    ['DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test', 'postgres://postgres@127.0.0.1:5432/test'],
+    ['DATABASE_URL', 'postgresql://app:pw@db/catalogue?sslmode=require', 'postgresql://app:pw@db/catalogue?sslmode=require'],
+    ['DATABASE_SCHEMA', 'catalogue_v2', 'catalogue_v2'],
+    ['STORE_TIMEOUT_MS', '250', 250],
+    ['STATUS_PORT', '3001', 3001],
+    ['STATUS_CONFIG', 'status.json', 'status.json'],
+    ['STATUS_UPSTREAMS', 'api=https://api.example.org/health, cdn=http://cdn.example.org', [
+      { id: 'api', url: 'https://api.example.org/health' },
+      { id: 'cdn', url: 'http://cdn.example.org' },
+    ]],
+    ['STATUS_DATABASE_URL', 'postgres://127.0.0.1/status', 'postgres://127.0.0.1/status'],
+    ['STATUS_DATABASE_SCHEMA', 'status', 'status'],
+    ['STATUS_INTERVAL_SECONDS', '1', 1],
+    ['STATUS_INTERVAL_SECONDS', '120', 120],
+    ['ACCESS_LOG', 'off', 'off'],
+    ['ACCESS_LOG_SAMPLE', '0.25', 0.25],
+    ['ACCESS_LOG_CLIENT', 'address', 'address'],
+    ['REQUEST_ID', 'off', false],
+    ['METRICS_PORT', '9464', 9464],
+    ['METRICS_HOST', '10.0.0.7', '10.0.0.7'],
+    ['API_DEPRECATED_AT', '2027-01-31', '2027-01-31'],
+    ['API_SUNSET_AT', '2027-07-01T00:00:00Z', '2027-07-01T00:00:00Z'],
+    ['API_SUCCESSOR_URL', 'https://api.example.org/v2', 'https://api.example.org/v2'],
+  ])('reads %s=%s', (name, value, expected) => {
+    expect(read({ [name]: value, SERVER_KEYS: name === 'SERVER_KEYS' ? value : 'k' }).settings[name as keyof typeof SERVER_ENV]).toEqual(expected);
+  });
+
+  it.each([
+    ['PORT', 'notaport', 'PORT must be a port number from 0 to 65535, not "notaport"'],
+    ['PORT', '65536', 'PORT must be a port number from 0 to 65535, not "65536"'],
+    ['PORT', '-1', 'PORT must be a port number from 0 to 65535, not "-1"'],
+    ['PORT', '80.5', 'PORT must be a port number from 0 to 65535, not "80.5"'],
+    ['PORT', '0x50', 'PORT must be a port number from 0 to 65535, not "0x50"'],
+    ['MAX_CONNECTIONS', '0', 'MAX_CONNECTIONS must be a whole number from 1 to 1000000, not "0"'],
+    ['MAX_CONNECTIONS', 'many', 'MAX_CONNECTIONS must be a whole number from 1 to 1000000, not "many"'],
+    ['SHUTDOWN_TIMEOUT_MS', '10s', 'SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds from 0 to 2147483647, not "10s"'],
+    ['RATE_LIMIT', 'false', 'RATE_LIMIT must be "on" or "off", not "false"'],
+    ['CACHE', 'OFF', 'CACHE must be "on" or "off", not "OFF"'],
+    ['TRUST_PROXY', '10.0.0.0/33', 'TRUST_PROXY must be a hop count (1), true, or IP addresses and CIDR ranges separated by commas (10.0.0.0/8,::1), not "10.0.0.0/33": 10.0.0.0/33 has a bad prefix length'],
+    ['TRUST_PROXY', 'loadbalancer', 'TRUST_PROXY must be a hop count (1), true, or IP addresses and CIDR ranges separated by commas (10.0.0.0/8,::1), not "loadbalancer": loadbalancer is not an IP address or CIDR range'],
+    ['REDIS_URL', '127.0.0.1:6379', 'REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379, not "127.0.0.1:6379"'],
+    ['REDIS_URL', 'http://:hunter2@cache:6379', 'REDIS_URL must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379, not "http://:***@cache:6379"'],
+    ['DATABASE_URL', 'mysql://app:hunter2@db/catalogue', 'DATABASE_URL must be a postgres:// or postgresql:// URL such as postgres://user@127.0.0.1:5432/catalogue, not "mysql://app:***@db/catalogue"'],
+    ['DATABASE_URL', 'localhost', 'DATABASE_URL must be a postgres:// or postgresql:// URL such as postgres://user@127.0.0.1:5432/catalogue, not "localhost"'],
+    ['STORE_TIMEOUT_MS', '0', 'STORE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647, not "0"'],
+    ['STORE_TIMEOUT_MS', '5s', 'STORE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647, not "5s"'],
+    ['STORE_TIMEOUT_MS', '2147483648', 'STORE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647, not "2147483648"'],
+    ['STATUS_PORT', 'status', 'STATUS_PORT must be a port number from 0 to 65535, not "status"'],
+    ['STATUS_UPSTREAMS', 'api', 'STATUS_UPSTREAMS must be id=url pairs separated by commas, such as api=https://api.example.org/health, not "api": "api" is not one'],
+    ['STATUS_UPSTREAMS', 'api=ftp://x', 'STATUS_UPSTREAMS must be id=url pairs separated by commas, such as api=https://api.example.org/health, not "api=ftp://x": "api=ftp://x" is not one'],
+    ['STATUS_DATABASE_URL', 'status.db', 'STATUS_DATABASE_URL must be a postgres:// or postgresql:// URL such as postgres://user@127.0.0.1:5432/catalogue, not "status.db"'],
+    ['STATUS_INTERVAL_SECONDS', '3600', 'STATUS_INTERVAL_SECONDS must be a whole number of seconds from 1 to 120 (staleAfterSeconds: how long a status result counts), not "3600"'],
+    ['STATUS_INTERVAL_SECONDS', '0', 'STATUS_INTERVAL_SECONDS must be a whole number of seconds from 1 to 120 (staleAfterSeconds: how long a status result counts), not "0"'],
+    ['STATUS_INTERVAL_SECONDS', '0.5', 'STATUS_INTERVAL_SECONDS must be a whole number of seconds from 1 to 120 (staleAfterSeconds: how long a status result counts), not "0.5"'],
+    ['ACCESS_LOG', 'OFF', 'ACCESS_LOG must be "json" or "off", not "OFF"'],
+    ['ACCESS_LOG_SAMPLE', '2', 'ACCESS_LOG_SAMPLE must be a number from 0 to 1, not "2"'],
+    ['ACCESS_LOG_CLIENT', 'ip', 'ACCESS_LOG_CLIENT must be "hash", "address" or "none", not "ip"'],
+    ['REQUEST_ID', 'yes', 'REQUEST_ID must be "on" or "off", not "yes"'],
+    ['METRICS_PORT', '70000', 'METRICS_PORT must be a port number from 0 to 65535, not "70000"'],
+    ['API_DEPRECATED_AT', 'soon', 'API_DEPRECATED_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "soon"'],
+    ['API_SUNSET_AT', '2027-06-31', 'API_SUNSET_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "2027-06-31"'],
+  ])('refuses %s=%s in one line naming the variable, its value and what it takes', (name, value, message) => {
+    const line = refusal({ [name]: value });
+    expect(line).toBe(message);
+    expect(line).not.toContain('\n');
+  });
+
+  it('never repeats a Server Key, naming a bad one by its position', () => {
+    expect(refusal({ SERVER_KEYS: 'key-one,kéy two' })).toBe(
+      'SERVER_KEYS must be Server Keys of visible ASCII characters (no spaces), separated by commas: key 2 of 2 holds another character',
+    );
+  });
+
+  it('allows STATUS_INTERVAL_SECONDS up to the status results\' own staleAfterSeconds', () => {
+    expect(read({ STATUS_INTERVAL_SECONDS: '600' }, 600).settings.STATUS_INTERVAL_SECONDS).toBe(600);
+    expect(refusal({ STATUS_INTERVAL_SECONDS: '90' }, 60)).toBe(
+      'STATUS_INTERVAL_SECONDS must be a whole number of seconds from 1 to 60 (staleAfterSeconds: how long a status result counts), not "90"',
+    );
+  });
+
+  describe('RESTRICTED_ROUTES', () => {
+    it.each([
+      ['/v1/top/*', ['/v1/top/*']],
+      ['/v1/top/*,/v1/anime/:id/full', ['/v1/top/*', '/v1/anime/:id/full']],
+      ['/v1/anime/1/full', ['/v1/anime/1/full']],
+      ['/v1/anime/:id', ['/v1/anime/:id']],
+      ['/v1/top/anime/', ['/v1/top/anime/']],
+      ['/v1/*', ['/v1/*']],
+      ['/v1/seasons/now', ['/v1/seasons/now']],
+      ['/v1/openapi.json', ['/v1/openapi.json']],
+      ['/v1/users/*', ['/v1/users/*']],
+      ['/v1/clubs/1/members', ['/v1/clubs/1/members']],
+    ])('takes %s, which matches a route', (value, patterns) => {
+      expect(read({ RESTRICTED_ROUTES: value, SERVER_KEYS: 'key-one' })).toEqual(expect.objectContaining({ warnings: [] }));
+      expect(read({ RESTRICTED_ROUTES: value, SERVER_KEYS: 'key-one' }).settings.RESTRICTED_ROUTES).toEqual(patterns);
+    });
+
+    it.each([
+      ['/top/*', '/top/* matches no route (did you mean /v1/top/*?)'],
+      ['v1/top/anime', 'v1/top/anime matches no route (did you mean /v1/top/anime?)'],
+      ['top/anime', 'top/anime matches no route (did you mean /v1/top/anime?)'],
+      ['/v1/top/*,/v1/anmie/:id', '/v1/anmie/:id matches no route'],
+      ['/v1/anime/:id/full/more', '/v1/anime/:id/full/more matches no route'],
+      ['/v1', '/v1 matches no route'],
+      ['/api/status', '/api/status matches no route'],
+    ])('refuses %s, saying what was probably meant', (value, detail) => {
+      expect(refusal({ RESTRICTED_ROUTES: value, SERVER_KEYS: 'key-one' })).toBe(
+        `RESTRICTED_ROUTES must be route patterns of this API separated by commas, such as /v1/top/*,/v1/anime/:id/full, not "${value}": ${detail}`,
+      );
+    });
+
+    it('warns in one line when no Server Key can open them', () => {
+      expect(read({ RESTRICTED_ROUTES: '/v1/top/*,/v1/anime/:id/full' }).warnings).toEqual([
+        'Warning: RESTRICTED_ROUTES is set but SERVER_KEYS is empty: /v1/top/*, /v1/anime/:id/full answer 401 to every client.',
+      ]);
+      expect(read({ RESTRICTED_ROUTES: '/v1/top/*', SERVER_KEYS: 'key-one' }).warnings).toEqual([]);
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+      readServerEnv({ RESTRICTED_ROUTES: '/v1/top/*' });
+      expect(warn).toHaveBeenCalledOnce();
+      warn.mockRestore();
+    });
+  });
+
+  it('reads only the variables asked for', () => {
+    const settings = readServerEnv({ PORT: '8080', MAX_CONNECTIONS: 'many', DATABASE_URL: 'mysql://db' }, { only: ['PORT', 'HOST'] });
+    expect(settings).toEqual({ PORT: 8080, HOST: '127.0.0.1' });
+  });
+});
+
+describe('toStartupFailure', () => {
+  it('says a bad variable in one line, with exit code 2', () => {
+    expect(toStartupFailure(new EnvError('PORT', 'PORT must be a port number from 0 to 65535, not "x"'))).toEqual({
+      line: 'Invalid configuration: PORT must be a port number from 0 to 65535, not "x"',
+      exitCode: 2,
+    });
+  });
+
+  it('says what failed and why in one line, with exit code 1', () => {
+    const taken = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:3000'), { code: 'EADDRINUSE' });
+    expect(toStartupFailure(taken)).toEqual({
+      line: 'Could not start: listen EADDRINUSE: address already in use 127.0.0.1:3000 (another process listens on that port; set PORT (or STATUS_PORT, METRICS_PORT) to a free one, 0 picks one)',
+      exitCode: 1,
+    });
+    // Every address of a host refused: an AggregateError with no message of its own.
+    const refused = new AggregateError([Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5999'), { code: 'ECONNREFUSED' })], '');
+    const wrapped = new Error('PostgreSQL at postgres://app:***@127.0.0.1:5999/test', { cause: refused });
+    expect(toStartupFailure(wrapped)).toEqual({
+      line: 'Could not start: PostgreSQL at postgres://app:***@127.0.0.1:5999/test: connect ECONNREFUSED 127.0.0.1:5999 (nothing listens there; is the service up?)',
+      exitCode: 1,
+    });
+    const multiline = new Error('relation "x" does not exist\n    at Migration.run (migrate.js:1:1)');
+    expect(toStartupFailure(multiline).line).toBe('Could not start: relation "x" does not exist');
+    expect(toStartupFailure('a string').line).toBe('Could not start: a string');
+  });
+});
