@@ -79,6 +79,17 @@ describe.skipIf(!url)('PostgreSQL with a table locked by another session', () =>
     await admin.end({ timeout: 5 });
   });
 
+  it('sets statement_timeout and lock_timeout to timeoutMs and names its backends, catalogue-api unless told otherwise', async () => {
+    const settings = `select current_setting('statement_timeout') as statement, current_setting('lock_timeout') as lock, current_setting('application_name') as name`;
+    expect((await store.sql.unsafe(settings))[0]).toEqual({ statement: `${TIMEOUT_MS}ms`, lock: `${TIMEOUT_MS}ms`, name: applicationName });
+    const plain = createPostgresStore({ url: url!, schema, max: 1 });
+    try {
+      expect((await plain.sql.unsafe(settings))[0]).toEqual({ statement: '5s', lock: '5s', name: 'catalogue-api' });
+    } finally {
+      await plain.close();
+    }
+  });
+
   it(`rejects ${CALLS} concurrent calls in time, never holds more backends than its pool, leaves no statement waiting, and serves once the lock is gone`, async () => {
     expect((await store.get('anime', id))?.mal_id).toBe(id);
     const lock = await lockAnime();
