@@ -93,6 +93,11 @@ describe('anime search query', () => {
     [{ end_date: '2021-02-29' }, 'end_date must be a date as YYYY, YYYY-MM or YYYY-MM-DD'],
     [{ start_date: 'yesterday' }, 'start_date must be a date as YYYY, YYYY-MM or YYYY-MM-DD'],
     [{ page: ['1', '2'] }, 'page must be given once'],
+    [{ letter: '\0' }, 'letter must be exactly 1 character of UTF-8 text without U+0000 (NUL) or U+FFFD (the mark of bytes that are not UTF-8)'],
+    [{ letter: '\ud800' }, 'letter must be exactly 1 character of UTF-8 text without U+0000 (NUL) or U+FFFD (the mark of bytes that are not UTF-8)'],
+    [{ letter: '\ufffd' }, 'letter must be exactly 1 character of UTF-8 text without U+0000 (NUL) or U+FFFD (the mark of bytes that are not UTF-8)'],
+    [{ q: 'cowboy\0bebop' }, 'q must be UTF-8 text without U+0000 (NUL) or U+FFFD (the mark of bytes that are not UTF-8)'],
+    [{ q: 'half a pair \udc00' }, 'q must be UTF-8 text without U+0000 (NUL) or U+FFFD (the mark of bytes that are not UTF-8)'],
   ])('rejects %j', (query, message) => {
     expect(rejects(query)).toBe(message);
   });
@@ -121,6 +126,10 @@ describe('anime search query', () => {
 
   it('accepts a letter that is one astral character', () => {
     expect(parse({ letter: '𝒜' }).letter).toBe('𝒜');
+  });
+
+  it('accepts q holding a surrogate pair and control characters other than NUL', () => {
+    expect(parse({ q: '𝒜\tb' }).q).toBe('𝒜\tb');
   });
 });
 

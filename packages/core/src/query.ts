@@ -88,7 +88,21 @@ export function numberParam(name: string, min: number, max: number) {
 }
 
 /**
- * An optional string parameter of bounded length.
+ * Characters free text may not hold: U+0000, which PostgreSQL's `text` cannot store (SQLSTATE
+ * 22021, https://www.postgresql.org/docs/current/datatype-character.html); an unpaired UTF-16
+ * surrogate, which is not Unicode text and has no UTF-8 form; and U+FFFD, which is what
+ * `URLSearchParams` makes of percent-encoded bytes that are not UTF-8 (`%ED%A0%80`, `%FF`;
+ * https://url.spec.whatwg.org/#concept-urlencoded-parser) and so the mark of an encoding error, not
+ * of text anyone searches for. With the `u` flag a surrogate pair is one code point, so only an
+ * unpaired surrogate is `Cs`.
+ */
+const UNSTORABLE = /[\0\uFFFD]|\p{Cs}/u;
+
+/** What free text must be, in a message after the parameter's name. */
+const TEXT_ALLOWED = 'UTF-8 text without U+0000 (NUL) or U+FFFD (the mark of bytes that are not UTF-8)';
+
+/**
+ * An optional string parameter of bounded length, of text every store can hold.
  * @param name - Parameter name, for the message.
  * @param max - Most characters allowed.
  */
@@ -97,12 +111,13 @@ export function textParam(name: string, max: number) {
     const s = one(name, value, ctx);
     if (s === undefined) return undefined;
     if ([...s].length > max) return fail(ctx, `${name} must be at most ${max} characters long`);
+    if (UNSTORABLE.test(s)) return fail(ctx, `${name} must be ${TEXT_ALLOWED}`);
     return s;
   }), z.string().max(max));
 }
 
 /**
- * An optional string of exactly one character (spec: `letter`).
+ * An optional string of exactly one character (spec: `letter`), one every store can hold.
  * @param name - Parameter name, for the message.
  */
 export function letterParam(name: string) {
@@ -110,6 +125,7 @@ export function letterParam(name: string) {
     const s = one(name, value, ctx);
     if (s === undefined) return undefined;
     if ([...s].length !== 1) return fail(ctx, `${name} must be exactly 1 character`);
+    if (UNSTORABLE.test(s)) return fail(ctx, `${name} must be exactly 1 character of ${TEXT_ALLOWED}`);
     return s;
   }), z.string().length(1));
 }

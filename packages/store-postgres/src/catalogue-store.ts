@@ -51,13 +51,24 @@ export interface PostgresStoreOptions {
   /** Connections in the pool opened from `url`. @default 10 */
   max?: number;
   /**
-   * For the pool opened from `url`: how long a connection attempt may take, and how long a
-   * connection may stay silent while a query waits on it before it is closed as lost (a frozen
-   * or half-open connection), in milliseconds. Keep it at or below the app's `storeTimeoutMs`,
-   * which bounds every call whatever the store does. @default 5000
+   * For the pool opened from `url`, in milliseconds: the longest a statement may run or wait for a
+   * lock (PostgreSQL's `statement_timeout` and `lock_timeout` on every connection: the server ends
+   * it and the connection serves the next call, so a timed-out call never leaves a statement
+   * running), how long a connection attempt may take, and, a little longer, how long a connection
+   * may stay silent while a query waits on it before it is closed as lost (a frozen or half-open
+   * connection). Keep it at or below the app's `storeTimeoutMs`, which bounds every call whatever
+   * the store does. With `sql`, set those limits on your own client. @default 5000
    */
   timeoutMs?: number;
+  /**
+   * For the pool opened from `url`: the `application_name` its backends show in
+   * `pg_stat_activity`; a `?application_name=` in the URL wins. @default 'catalogue-api'
+   */
+  applicationName?: string;
 }
+
+/** The `application_name` of a pool the catalogue store opens, unless told otherwise. */
+const DEFAULT_APPLICATION_NAME = 'catalogue-api';
 
 /** The PostgreSQL catalogue store: a `CatalogueStore` plus schema, loading and lifecycle methods. */
 export interface PostgresStore extends CatalogueStore {
@@ -215,8 +226,10 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     postgres(options.url!, {
       max: options.max ?? 10,
       onnotice: () => {},
-      connection: { plan_cache_mode: 'force_custom_plan' },
-      ...connectionOptions(timeoutMs, () => waiting()),
+      ...connectionOptions(timeoutMs, () => waiting(), {
+        plan_cache_mode: 'force_custom_plan',
+        application_name: options.applicationName ?? DEFAULT_APPLICATION_NAME,
+      }),
     });
   const schema = options.schema ?? 'catalogue';
   const s = quoteIdentifier(schema);

@@ -8,11 +8,14 @@
  * ```
  *
  * Exit codes: 0 every record imported; 1 some records rejected (the valid ones are imported, the
- * rejected ones listed with their line or index and reason as they are found); 2 usage error
- * (including a FILE that is missing, unreadable or not a regular file); 3 the import failed
- * part-way, the database unreachable or lost (batches committed before the failure are kept;
- * re-run to finish, it is idempotent); 4 FILE cannot be read as records (a JSON document that does
- * not parse, holds no records or is over the size limit): nothing was imported.
+ * rejected ones listed with their line or index and reason as they are found, an NDJSON line that
+ * is not UTF-8 among them); 2 usage error (including a FILE that is missing, unreadable or not a
+ * regular file); 3 the import failed part-way, the database unreachable or lost (batches committed
+ * before the failure are kept; re-run to finish, it is idempotent); 4 FILE cannot be read as
+ * records (a JSON document that does not parse, holds no records, is over the size limit, nests
+ * deeper than 64 levels or is not UTF-8): nothing was imported. Records repeating an id of an
+ * earlier record of FILE replace it (the last one is kept) and are counted as duplicates; they
+ * change no exit code.
  * @module
  */
 import { constants } from 'node:fs';
@@ -29,6 +32,7 @@ import {
   KEPT_REJECTIONS,
   MAX_DOCUMENT_BYTES,
   MAX_LINE_BYTES,
+  MAX_NESTING,
   toStoreSink,
   type ImportProgress,
   type ImportSink,
@@ -49,8 +53,10 @@ const USAGE = `usage: catalogue-api import FILE --store memory-snapshot|postgres
   --list-rejected N  rejected records listed with their reason (default: ${KEPT_REJECTIONS});
                      the rest are counted
 
-FILE is JSON (an array of records, or { "data": [...] }, up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB) or NDJSON (one
-record per line, any size; a line over ${MAX_LINE_BYTES / 1024 / 1024} MiB is rejected).
+FILE is UTF-8 JSON (an array of records, or { "data": [...] }, up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB, nested at most
+${MAX_NESTING} levels) or NDJSON (one record per line, any size; a line over ${MAX_LINE_BYTES / 1024 / 1024} MiB, nested deeper or not
+UTF-8 is rejected). Records that repeat an id of an earlier record of FILE replace it (the
+last one is kept) and are counted as duplicates.
 
 Exit codes: 0 all imported; 1 some records rejected; 2 usage error; 3 the import failed
 part-way (committed batches are kept; re-run to finish); 4 FILE cannot be read as records.`;
@@ -182,9 +188,14 @@ async function runImport(argv: string[]): Promise<number> {
     });
     progress.stop();
     const seconds = (Date.now() - started) / 1000;
+    // Read = imported + duplicates + rejected: a repeated id is not one more record imported.
+    const duplicates =
+      summary.duplicates > 0
+        ? `, ${summary.duplicates} duplicate${summary.duplicates === 1 ? '' : 's'} of an id already in this input (the last one of each id is kept)`
+        : '';
     console.error(
       `${resource}: ${summary.imported} of ${summary.read} records imported into ${target} in ${seconds.toFixed(1)} s` +
-        ` (${Math.round(summary.imported / Math.max(seconds, 0.001))}/s, ${summary.batches} batches), ${summary.rejectedCount} rejected`,
+        ` (${Math.round(summary.imported / Math.max(seconds, 0.001))}/s, ${summary.batches} batches), ${summary.rejectedCount} rejected${duplicates}`,
     );
     return summary.rejectedCount > 0 ? EXIT.rejected : EXIT.ok;
   } catch (error) {

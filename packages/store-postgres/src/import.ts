@@ -8,11 +8,15 @@
  * that both stores accept the same records and one bad record never fails the records beside it;
  * each batch is one transaction (or one atomic file write), so an interrupted import keeps every
  * batch written before the interruption; records are upserted by identity, so re-running an import
- * changes nothing. Memory stays bounded whatever the file holds: lines longer than
- * {@link MAX_LINE_BYTES} are rejected unread, JSON documents are read whole only up to
- * {@link MAX_DOCUMENT_BYTES}, and only the first rejections are kept.
+ * changes nothing, and records of the input that repeat an id are counted as duplicates (the last
+ * one of each id is kept). Memory stays bounded whatever the file holds, but for the ids seen
+ * (tens of bytes each): lines longer than {@link MAX_LINE_BYTES} are rejected unread, JSON
+ * documents are read whole only up to {@link MAX_DOCUMENT_BYTES}, and nested no deeper than
+ * {@link MAX_NESTING} levels (checked on the bytes, before parsing), and only the first rejections
+ * are kept. Text must be UTF-8: bytes that are not are refused with their offset, never replaced.
  * @module
  */
+import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
@@ -27,6 +31,14 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
  * parsed whole, so a larger one would hold gigabytes; NDJSON has no size limit.
  */
 export const MAX_DOCUMENT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The deepest nesting of arrays and objects a JSON document or an NDJSON line may have (64 levels),
+ * checked on its bytes before it is parsed: a record nests at most 32 (deeper ones are rejected
+ * after parsing, with their path), and `{ "data": [...] }` adds two. JSON that nests deeper is no
+ * catalogue record; parsing it first cost a 62 MB `[[[…]]]` over 3 GB of memory and more than 10 s.
+ */
+export const MAX_NESTING = 64;
 
 /** Rejections an {@link ImportSummary} keeps by default (all are counted). */
 export const KEPT_REJECTIONS = 100;
@@ -114,8 +126,13 @@ export interface ImportSummary {
   resource: ResourceName;
   /** Records read (valid or not). */
   read: number;
-  /** Records written (a record repeated in the file is written each time, and stored once). */
+  /**
+   * Records imported: the distinct ids written. A record that repeats the id of an earlier record
+   * of the input replaces it (the last one of each id is kept) and counts in `duplicates` instead.
+   */
   imported: number;
+  /** Records written over an earlier record of the same input with the same id. */
+  duplicates: number;
   /** The first records that were not imported, in file order: at most `keepRejections`. */
   rejected: Rejection[];
   /** How many records were not imported, kept in `rejected` or not. */
@@ -145,8 +162,8 @@ export class ImportInterruptedError extends Error {
 
 /**
  * Thrown when the file cannot be read as records at all (a JSON document that does not parse,
- * holds no records or is too large to read whole, or a path that is not a regular file);
- * nothing was imported.
+ * holds no records, is too large to read whole, nests deeper than {@link MAX_NESTING} levels or
+ * is not UTF-8, or a path that is not a regular file); nothing was imported.
  */
 export class ImportInputError extends Error {
   /**
@@ -179,17 +196,19 @@ const MIB = 1024 * 1024;
  * only, its bytes dropped as they are read, so no line (nor a file with no newline) is ever held
  * whole beyond the limit.
  */
-async function* readLines(file: string, maxLineBytes: number): AsyncGenerator<{ line: number; text?: string; length: number; end: number }> {
+async function* readLines(file: string, maxLineBytes: number): AsyncGenerator<{ line: number; bytes?: Buffer; length: number; start: number; end: number }> {
   let parts: Buffer[] = [];
   let length = 0;
   let line = 0;
   let offset = 0;
+  let lineStart = 0;
   const take = () => {
     line++;
-    const text = length > maxLineBytes ? undefined : Buffer.concat(parts, length).toString('utf8');
-    const result = { line, text, length, end: offset };
+    const bytes = length > maxLineBytes ? undefined : Buffer.concat(parts, length);
+    const result = { line, bytes, length, start: lineStart, end: offset };
     parts = [];
     length = 0;
+    lineStart = offset;
     return result;
   };
   for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
@@ -210,15 +229,85 @@ async function* readLines(file: string, maxLineBytes: number): AsyncGenerator<{ 
   if (length > 0) yield take();
 }
 
+/**
+ * Where JSON text nests deeper than `limit` arrays and objects, read on its bytes (brackets in
+ * strings do not count; every byte of a multi-byte UTF-8 character is 0x80 or above, so none is
+ * taken for a bracket or a quote), and how many top-level values ended before that point.
+ * @param bytes - The text.
+ * @param limit - The deepest nesting allowed.
+ * @returns The offset of the first bracket past the limit (`undefined` when none is) and the
+ * number of complete top-level values before it.
+ */
+function nesting(bytes: Uint8Array, limit: number): { deeperAt: number | undefined; values: number } {
+  let depth = 0;
+  let values = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === 0x22) {
+      // Skip the string: find its closing quote, one not escaped by an odd run of backslashes.
+      for (let end = bytes.indexOf(0x22, i + 1); ; end = bytes.indexOf(0x22, end + 1)) {
+        if (end === -1) return { deeperAt: undefined, values };
+        let slashes = 0;
+        while (bytes[end - 1 - slashes] === 0x5c) slashes++;
+        if (slashes % 2 === 0) {
+          i = end;
+          break;
+        }
+      }
+    } else if (b === 0x5b || b === 0x7b) {
+      if (++depth > limit) return { deeperAt: i, values };
+    } else if (b === 0x5d || b === 0x7d) {
+      if (--depth === 0) values++;
+    }
+  }
+  return { deeperAt: undefined, values };
+}
+
+/**
+ * The offset of the first byte that is not UTF-8, if any: where `TextDecoder`, decoding without
+ * `fatal`, puts its first U+FFFD that the input did not spell as one (EF BF BD); every byte
+ * before it is UTF-8, so that it is the byte length of the text before it.
+ */
+function notUtf8At(bytes: Buffer): number | undefined {
+  if (isUtf8(bytes)) return undefined;
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  // Counted on from the previous U+FFFD, so that many genuine ones cost one pass, not one each.
+  let offset = 0;
+  let counted = 0;
+  for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) {
+    offset += Buffer.byteLength(text.slice(counted, at));
+    counted = at;
+    if (!(bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd)) return offset;
+  }
+  return 0;
+}
+
+/**
+ * Decodes text {@link notUtf8At} found to be UTF-8; `fatal`, so that whatever it might have missed
+ * throws rather than become U+FFFD. A BOM is kept, for the callers to drop.
+ */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 async function* readNdjson(file: string, maxLineBytes: number): AsyncGenerator<SourceRecord> {
   const size = (await stat(file)).size || 1;
-  for await (const { line, text, length, end } of readLines(file, maxLineBytes)) {
+  for await (const { line, bytes, length, start, end } of readLines(file, maxLineBytes)) {
     const progress = Math.min(1, end / size);
     const position = `line ${line}`;
-    if (text === undefined) {
+    if (bytes === undefined) {
       yield { position, error: `line is ${(length / MIB).toFixed(1)} MiB, longer than the ${maxLineBytes / MIB} MiB a record may have`, progress };
       continue;
     }
+    const bad = notUtf8At(bytes);
+    if (bad !== undefined) {
+      yield { position, error: `not UTF-8: byte ${start + bad} of the file (${bad} of the line) is 0x${bytes[bad]!.toString(16).padStart(2, '0')}`, progress };
+      continue;
+    }
+    const { deeperAt } = nesting(bytes, MAX_NESTING);
+    if (deeperAt !== undefined) {
+      yield { position, error: `nested deeper than ${MAX_NESTING} levels (at byte ${start + deeperAt} of the file); a record nests at most ${MAX_DEPTH}`, progress };
+      continue;
+    }
+    const text = utf8.decode(bytes);
     const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
     if (!trimmed) continue;
     try {
@@ -267,9 +356,23 @@ export async function* readRecords(file: string, options: ReadOptions = {}): Asy
         `Import it as NDJSON, one record per line, which has no size limit: jq -c '.[]' (or '.data[]') ${file} > records.ndjson`,
     );
   }
+  const bytes = await readFile(file);
+  const { deeperAt, values } = nesting(bytes, MAX_NESTING);
+  // Several values (`{…}\n{…}`) are NDJSON, whose lines are checked one by one.
+  if (first === '{' && values > 1) return yield* readNdjson(file, maxLineBytes);
+  if (deeperAt !== undefined) {
+    if (first === '{' && values > 0) return yield* readNdjson(file, maxLineBytes);
+    throw new ImportInputError(
+      `${file} nests JSON deeper than ${MAX_NESTING} levels (at byte ${deeperAt}); a record nests at most ${MAX_DEPTH}, so this holds no catalogue records`,
+    );
+  }
+  const bad = notUtf8At(bytes);
+  if (bad !== undefined) {
+    throw new ImportInputError(`${file} is not UTF-8: byte ${bad} is 0x${bytes[bad]!.toString(16).padStart(2, '0')}. Convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8)`);
+  }
   let doc: unknown;
   try {
-    doc = JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, ''));
+    doc = JSON.parse(utf8.decode(bytes).replace(/^\uFEFF/, ''));
   } catch (error) {
     // `{…}\n{…}` is NDJSON; a broken `[…]` is a broken file.
     if (first === '{') return yield* readNdjson(file, maxLineBytes);
@@ -386,7 +489,9 @@ export async function importFile(file: string, options: ImportOptions & ReadOpti
   const { schema } = RESOURCES[resource];
   const batchSize = Math.max(1, options.batchSize ?? 500);
   const keep = Math.max(0, options.keepRejections ?? KEPT_REJECTIONS);
-  const summary: ImportSummary = { resource, read: 0, imported: 0, rejected: [], rejectedCount: 0, batches: 0 };
+  const summary: ImportSummary = { resource, read: 0, imported: 0, duplicates: 0, rejected: [], rejectedCount: 0, batches: 0 };
+  // The ids written so far, to count records that repeat one (the store keeps the last).
+  const written = new Set<string>();
   let batch: Array<{ position: string; record: unknown }> = [];
   let batchBytes = 0;
   let fraction = 0;
@@ -405,7 +510,12 @@ export async function importFile(file: string, options: ImportOptions & ReadOpti
       return error;
     }
     summary.batches++;
-    summary.imported += records.length;
+    for (const record of records) {
+      const key = recordKey(resource, record);
+      if (written.has(key)) summary.duplicates++;
+      else written.add(key);
+    }
+    summary.imported = written.size;
     return undefined;
   };
   const flush = async () => {

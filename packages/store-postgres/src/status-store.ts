@@ -19,11 +19,15 @@ export interface PostgresStatusStoreOptions {
   /** The schema the tables live in; created when missing. @default 'catalogue_status' */
   schema?: string;
   /**
-   * For the client opened from `url`: how long a connection attempt may take, and how long a
-   * connection may stay silent while a query waits on it before it is closed as lost, in
-   * milliseconds. Keep it at or below the status app's and checker's `storeTimeoutMs`. @default 5000
+   * For the client opened from `url`, in milliseconds: the longest a statement may run or wait
+   * for a lock (`statement_timeout` and `lock_timeout`), how long a connection attempt may take,
+   * and, a little longer, how long a connection may stay silent while a query waits on it before
+   * it is closed as lost. Keep it at or below the status app's and checker's `storeTimeoutMs`.
+   * @default 5000
    */
   timeoutMs?: number;
+  /** For the client opened from `url`: its backends' `application_name`. @default 'catalogue-api-status' */
+  applicationName?: string;
 }
 
 /** The PostgreSQL status store. */
@@ -137,7 +141,13 @@ export async function createPostgresStatusStore(options: PostgresStatusStoreOpti
   const timeoutMs = toTimeoutMs(options.timeoutMs);
   let waiting = (): boolean => false;
   // NOTICEs such as "schema already exists, skipping" are expected and not worth logging.
-  const sql = options.sql ?? postgres(options.url!, { max: 4, onnotice: () => {}, ...connectionOptions(timeoutMs, () => waiting()) });
+  const sql =
+    options.sql ??
+    postgres(options.url!, {
+      max: 4,
+      onnotice: () => {},
+      ...connectionOptions(timeoutMs, () => waiting(), { application_name: options.applicationName ?? 'catalogue-api-status' }),
+    });
   const schema = options.schema ?? 'catalogue_status';
   const s = quote(schema);
   try {

@@ -79,19 +79,94 @@ describe('catalogue-api import: input no store can keep, and input too large to 
     expect(few.stderr.match(/^rejected line \d+: /gm)).toHaveLength(3);
   }, 60_000);
 
-  it('rejects a record nested too deeply to walk with its line, and imports the lines around it (exit 1)', async () => {
+  it('rejects records nested too deeply with their lines, unparsed past 64 levels, and imports the lines around them (exit 1)', async () => {
     // `trailer.region_restriction` takes any object: 20 000 levels of it passed the schema and
     // overflowed the stack of the checks after it, which failed the whole import (exit 3).
-    const deep = structuredClone(anime[1]!);
-    delete (deep.trailer as Partial<Anime['trailer']>).region_restriction;
-    const line = JSON.stringify(deep).replace('"trailer":{', `"trailer":{"region_restriction":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)},`);
-    const file = write('anime-deep.ndjson', [JSON.stringify(anime[0]), line, JSON.stringify(anime[2])]);
+    const nested = (levels: number) => {
+      const deep = structuredClone(anime[1]!);
+      delete (deep.trailer as Partial<Anime['trailer']>).region_restriction;
+      return JSON.stringify(deep).replace('"trailer":{', `"trailer":{"region_restriction":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)},`);
+    };
+    const lines = [JSON.stringify(anime[0]), nested(20_000), nested(40), JSON.stringify(anime[2])];
+    const file = write('anime-deep.ndjson', lines);
     const out = join(dir, 'deep.json');
     const result = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/rejected line 2: trailer\.region_restriction(?:\.a)+: nested deeper than \d+ levels/);
-    expect(result.stderr).toMatch(/2 of 3 records imported .*, 1 rejected/);
+    // Past 64 levels the line is refused on its bytes, at the bracket past the limit: the record
+    // and its `trailer` are two levels, so the 63rd `{"a":` of `region_restriction` is the 65th.
+    const at = Buffer.byteLength(lines[0]!) + 1 + Buffer.from(nested(20_000)).indexOf('{"a":') + 62 * '{"a":'.length;
+    expect(result.stderr).toContain(`rejected line 2: nested deeper than 64 levels (at byte ${at} of the file); a record nests at most 32\n`);
+    expect(result.stderr).toMatch(/rejected line 3: trailer\.region_restriction(?:\.a)+: nested deeper than 32 levels/);
+    expect(result.stderr).toMatch(/2 of 4 records imported .*, 2 rejected/);
     expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime.map((a) => a.mal_id)).toEqual([anime[0]!.mal_id, anime[2]!.mal_id]);
+  }, 60_000);
+
+  it('exits 4, importing nothing, for a 62 MB JSON document nested deeper than 64 levels, refused on its bytes before parsing', async () => {
+    const out = join(dir, 'nested.json');
+    const levels = 31 * 1024 * 1024;
+    for (const [name, open, close] of [
+      ['anime-arrays.json', '[', ']'],
+      ['anime-objects.json', '{"a":', '}'],
+    ] as const) {
+      const file = join(dir, name);
+      const fd = openSync(file, 'w');
+      const count = name === 'anime-arrays.json' ? levels : Math.floor(levels / 3);
+      writeSync(fd, open.repeat(count));
+      writeSync(fd, '1');
+      writeSync(fd, close.repeat(count));
+      closeSync(fd);
+      const result = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out]);
+      rmSync(file);
+      expect(result.code, name).toBe(4);
+      expect(result.stderr, name).toContain(`${file} nests JSON deeper than 64 levels (at byte ${64 * open.length}); a record nests at most 32`);
+      expect(result.stderr, name).toMatch(/Nothing was imported\.\n$/);
+      expect(() => readFileSync(out), name).toThrow(/ENOENT/);
+    }
+  }, 120_000);
+
+  it('reports records repeating an id of the input as duplicates, keeping the last one (exit 0)', async () => {
+    const [a, b] = anime;
+    const file = write('anime-repeated.ndjson', [
+      JSON.stringify(a),
+      JSON.stringify({ ...a, title: 'Second of one id' }),
+      JSON.stringify(b),
+      JSON.stringify({ ...a, title: 'Last of one id' }),
+    ]);
+    const out = join(dir, 'repeated.json');
+    const result = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out, '--batch-size', '2']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/2 of 4 records imported .*, 0 rejected, 2 duplicates of an id already in this input \(the last one of each id is kept\)\n$/);
+    const stored = (JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime;
+    expect(stored.map((r) => [r.mal_id, r.title])).toEqual([
+      [a!.mal_id, 'Last of one id'],
+      [b!.mal_id, b!.title],
+    ]);
+  }, 60_000);
+
+  it('refuses bytes that are not UTF-8 with their offset: an NDJSON line is rejected (exit 1), a JSON document imports nothing (exit 4)', async () => {
+    const good = Buffer.from(JSON.stringify(anime[0]));
+    const line = Buffer.from(JSON.stringify(anime[1]));
+    const at = line.indexOf(Buffer.from(`"title":"`)) + '"title":"'.length;
+    // Latin-1 "é" (0xE9) where UTF-8 wants two bytes: the decoder used to make it U+FFFD and import it.
+    const latin1 = Buffer.concat([line.subarray(0, at), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20]), line.subarray(at)]);
+    const ndjson = join(dir, 'anime-latin1.ndjson');
+    writeFileSync(ndjson, Buffer.concat([good, Buffer.from('\n'), latin1, Buffer.from('\n'), Buffer.from(JSON.stringify(anime[2])), Buffer.from('\n')]));
+    const out = join(dir, 'latin1.json');
+    const lines = await runCli(['import', ndjson, '--store', 'memory-snapshot', '--out', out]);
+    expect(lines.code).toBe(1);
+    const offset = good.length + 1 + at + 3;
+    expect(lines.stderr).toContain(`rejected line 2: not UTF-8: byte ${offset} of the file (${at + 3} of the line) is 0xe9\n`);
+    expect(lines.stderr).toMatch(/2 of 3 records imported .*, 1 rejected\n$/);
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] }).anime.map((a) => a.mal_id)).toEqual([anime[0]!.mal_id, anime[2]!.mal_id]);
+
+    const document = join(dir, 'anime-latin1.json');
+    writeFileSync(document, Buffer.concat([Buffer.from('['), good, Buffer.from(','), latin1, Buffer.from(']')]));
+    const other = join(dir, 'latin1-document.json');
+    const whole = await runCli(['import', document, '--store', 'memory-snapshot', '--out', other]);
+    expect(whole.code).toBe(4);
+    expect(whole.stderr).toContain(`${document} is not UTF-8: byte ${1 + good.length + 1 + at + 3} is 0xe9`);
+    expect(whole.stderr).toMatch(/Nothing was imported\.\n$/);
+    expect(() => readFileSync(other)).toThrow(/ENOENT/);
   }, 60_000);
 
   it('rejects a line over 16 MiB without holding it, and imports the lines around it (exit 1)', async () => {
@@ -192,7 +267,7 @@ describe.skipIf(!url)('catalogue-api import --store postgres: bad records and a 
   });
 
   afterAll(async () => {
-    for (const s of [schema, `${schema}_refused`, `${schema}_cut`]) await sql?.unsafe(`drop schema if exists "${s}" cascade`);
+    for (const s of [schema, `${schema}_refused`, `${schema}_cut`, `${schema}_repeated`]) await sql?.unsafe(`drop schema if exists "${s}" cascade`);
     await sql?.end({ timeout: 5 });
   });
 
@@ -216,6 +291,16 @@ describe.skipIf(!url)('catalogue-api import --store postgres: bad records and a 
     expect(result.stderr).toMatch(/rejected line 3: the store refused it: index row size \d+ exceeds/);
     expect(result.stderr).toMatch(/5 of 6 records imported .*, 1 rejected/);
     expect(await ids(target)).toEqual(records.filter((_, i) => i !== 2).map((r) => r.mal_id).sort((a, b) => a - b));
+  }, 60_000);
+
+  it('stores the last of the records repeating an id and reports them as duplicates (exit 0)', async () => {
+    const target = `${schema}_repeated`;
+    const file = write('anime-repeated-pg.ndjson', [0, 1, 2].map((i) => JSON.stringify({ ...anime[0], title: `Copy ${i}` })));
+    const result = await runCli(['import', file, ...db(target)]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/1 of 3 records imported .*, 0 rejected, 2 duplicates of an id already in this input \(the last one of each id is kept\)\n$/);
+    const rows = await sql<{ title: string }[]>`select record->>'title' as title from ${sql(`${target}.anime`)}`;
+    expect(rows.map((r) => r.title)).toEqual(['Copy 2']);
   }, 60_000);
 
   it('exits 3 when the connection is cut mid-import, keeping whole batches only, and a re-run completes it', async () => {
