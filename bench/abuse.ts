@@ -55,6 +55,7 @@ import { mulberry32 } from '../scripts/lib/mulberry32.mjs';
 import { oneTypo, percentile } from './lib/battery.ts';
 import { ensureBenchSchema, missingBenchData } from './lib/bench-schema.ts';
 import { freePort, memoryOf } from './lib/example.mjs';
+import { cpuSeconds } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SCENARIOS = ['flood', 'slots', 'search'] as const;
@@ -325,6 +326,8 @@ export interface FloodResult {
   idleRssMb: number;
   peakRssMb: number;
   growthMb: number;
+  /** CPU seconds the server used over the window: near the window's length, it had no time for anyone else. */
+  cpuSeconds: number;
   /** `/healthz` every 100 ms from another address, over the flood's window. */
   probe: ProbeStats;
   /** Whether the server was still running at the end of the window. */
@@ -348,6 +351,7 @@ async function flood(): Promise<FloodResult> {
     const agent = await keptAlive(server.port, '/healthz', '127.0.0.2');
     socket = await openSilent(server.port, '127.0.0.1');
     const until = now() + KNOBS.floodSeconds * 1_000;
+    const cpuBefore = cpuSeconds(server.pid);
     const probing = probe({ port: server.port, path: '/healthz', from: '127.0.0.2', agent, everyMs: 100, until });
     socket.write(Buffer.from('GET /v1/anime/1 HTTP/1.1\r\nHost: bench\r\n\r\n'.repeat(KNOBS.floodRequests), 'latin1'));
     log(`flood: ${KNOBS.floodRequests} requests written on one connection that never reads`);
@@ -357,13 +361,17 @@ async function flood(): Promise<FloodResult> {
       await sleep(100);
     }
     const hwmAfter = memoryOf(server.pid).hwmMb;
+    const cpu = cpuSeconds(server.pid) - cpuBefore;
     const alive = server.child.exitCode === null && server.child.signalCode === null;
     // VmHWM catches a peak between two samples; before the flood it may hold start-up's peak, so only a rise counts.
     const peakRssMb = Math.max(sampled, hwmAfter > hwmBefore ? hwmAfter : 0);
     socket.destroy();
     const answers = await probing;
-    const result = { requests: KNOBS.floodRequests, seconds: KNOBS.floodSeconds, idleRssMb, peakRssMb, growthMb: peakRssMb - idleRssMb, probe: statsOf(answers), alive };
-    log(`flood: RSS ${idleRssMb.toFixed(0)} → ${peakRssMb.toFixed(0)} MB; /healthz p50 ${result.probe.p50.toFixed(1)} ms, max ${result.probe.max.toFixed(0)} ms over ${answers.length} probes`);
+    const result = { requests: KNOBS.floodRequests, seconds: KNOBS.floodSeconds, idleRssMb, peakRssMb, growthMb: peakRssMb - idleRssMb, cpuSeconds: cpu, probe: statsOf(answers), alive };
+    log(
+      `flood: RSS ${idleRssMb.toFixed(0)} → ${peakRssMb.toFixed(0)} MB, server CPU ${cpu.toFixed(1)} s in ${KNOBS.floodSeconds} s; ` +
+        `/healthz p50 ${result.probe.p50.toFixed(1)} ms, max ${result.probe.max.toFixed(0)} ms over ${answers.length} probes`,
+    );
     return result;
   } finally {
     socket?.destroy();

@@ -698,6 +698,7 @@ function abuseSection(run: Run): string {
     else {
       const f = flood.data;
       md += `| ${what} | server RSS: idle → peak (growth) | ${int(f.idleRssMb)} → ${int(f.peakRssMb)} MB (+${int(f.growthMb)} MB)${f.alive ? '' : '; the server died'} | growth ≤ 100 MB: ${check(`abuse, flood: one connection pipelining ${int(k.floodRequests)} requests, server RSS growth ≤ 100 MB`, `+${int(f.growthMb)} MB`, f.alive && f.growthMb <= 100, `${int(f.idleRssMb)} → ${int(f.peakRssMb)} MB`)} |\n`;
+      if (f.cpuSeconds !== undefined) md += `| | server CPU time in the window | ${f.cpuSeconds.toFixed(1)} s of ${k.floodSeconds} s | context: the share of a core the flood took |\n`;
       md += `| | \`/healthz\` every 100 ms from another address, kept alive: p50 / slowest | ${probeText(f.probe, 'max')} | slowest ≤ 100 ms: ${check('abuse, flood: /healthz meanwhile ≤ 100 ms (the slowest of a probe every 100 ms)', `${ms(f.probe.max)} ms`, f.probe.max <= 100 && !f.probe.statuses.none, `p50 ${ms(f.probe.p50)} ms, ${int(f.probe.n)} answered in ${k.floodSeconds} s`)} |\n`;
     }
   }
