@@ -39,8 +39,8 @@
  * {@link KNOBS} (`ABUSE_*` variables).
  *
  * Usage: `npx tsx --tsconfig packages/store-postgres/test/tsconfig.json bench/abuse.ts [--json]
- * [--only flood,slots,search] [--reimport]`, with `DATABASE_URL` for the third. Output: a summary on
- * stdout; with `--json`, the last line is one JSON object (see {@link AbuseResult}).
+ * [--only flood,slots,search] [--reimport]`, with `DATABASE_URL` for the third. Output: progress on
+ * stderr, the figures on stdout as indented JSON, or with `--json` as one line (see {@link AbuseResult}).
  * @module
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -470,6 +470,8 @@ export interface SearchResult {
   seconds: number;
   /** The searches themselves. */
   searches: ProbeStats;
+  /** Searches in flight on average over the window (their summed latency over its length): the limits cap the rate, so fast answers mean few at once. */
+  inFlight: number;
   /** `/v1/anime/20` every `probeEveryMs`: with the server idle, then during the searches. */
   probeEveryMs: number;
   idle: ProbeStats;
@@ -558,13 +560,14 @@ async function search(): Promise<SearchResult> {
       addresses: KNOBS.searchAddresses,
       seconds: KNOBS.searchSeconds,
       searches: statsOf(searches),
+      inFlight: searches.reduce((sum, a) => sum + a.ms, 0) / (KNOBS.searchSeconds * 1_000),
       probeEveryMs: KNOBS.probeEveryMs,
       idle: statsOf(idle),
       loaded: statsOf(loaded),
     };
     log(
       `search: /v1/anime/20 idle p50 ${result.idle.p50.toFixed(1)} / p99 ${result.idle.p99.toFixed(1)} ms, during searches p50 ${result.loaded.p50.toFixed(1)} / p99 ${result.loaded.p99.toFixed(1)} ms; ` +
-        `${searches.length} searches, ${JSON.stringify(result.searches.statuses)}`,
+        `${searches.length} searches (${result.inFlight.toFixed(1)} in flight on average), ${JSON.stringify(result.searches.statuses)}`,
     );
     return result;
   } finally {

@@ -689,7 +689,10 @@ function abuseSection(run: Run): string {
     'store, no Redis, the access log on (its stdout to /dev/null), request ids on, the public rate limits on (4 requests/s, ' +
     '120/min per client). A fresh server per scenario. Every client binds a 127.0.0.x source address of its own ' +
     '(`localAddress`), so the limits count each as a client of its own, with no `TRUST_PROXY`. The servers ran with ' +
-    `${vars('all')}${extra.length ? `, and ${extra.join(', ')} (\`ABUSE_SERVER_ENV\`)` : ''}; the rest of the environment passed through.\n\n`;
+    `${vars('all')}${extra.length ? `, and ${extra.join(', ')} (\`ABUSE_SERVER_ENV\`)` : ''}; the rest of the environment passed through. ` +
+    '**slots**: each connection writes its requests a few a second, so that the limit refuses none of them, and asks for more ' +
+    "answers than the kernel's socket buffers hold (over loopback on Linux they took about 3.2 MB of a connection that never " +
+    'read): what the kernel holds, the server has finished sending.\n\n';
   md += '| scenario | measure | value | target |\n|---|---|---|---|\n';
   const notRun = (name: string, outcome: { ok: false; skipped?: true; reason: string }) => `| ${name} | ${outcome.skipped ? 'skipped' : 'failed'} | ${outcome.reason} | |\n`;
   if (flood) {
@@ -719,7 +722,7 @@ function abuseSection(run: Run): string {
       const f = search.data;
       md += `| ${what} | \`/v1/anime/20\` every ${f.probeEveryMs} ms, kept alive, server idle: p50 / p99 | ${probeText(f.idle, 'p99')} | context |\n`;
       md += `| | the same during the searches: p50 / p99 | ${probeText(f.loaded, 'p99')} | p99 ≤ 50 ms: ${check(`abuse, search: /v1/anime/20 p99 ≤ 50 ms during ${k.searchers} concurrent searches on PostgreSQL`, `${ms(f.loaded.p99)} ms`, f.loaded.p99 <= 50 && !f.loaded.statuses.none, `idle p99 ${ms(f.idle.p99)} ms; during: p50 ${ms(f.loaded.p50)} ms over ${int(f.loaded.n)} probes`)} |\n`;
-      md += `| | the searches: p50 / p99 | ${probeText(f.searches, 'p99')} | context${f.imported ? `; set imported in ${f.imported.seconds.toFixed(0)} s` : ''} |\n`;
+      md += `| | the searches: p50 / p99 | ${probeText(f.searches, 'p99')}${f.inFlight === undefined ? '' : `; ${f.inFlight.toFixed(1)} in flight on average`} | context${f.imported ? `; set imported in ${f.imported.seconds.toFixed(0)} s` : ''} |\n`;
       if (f.searches.statuses['429']) {
         md += '\nA 429 among the searches is a request that reached the limiter in the same clock second as four others from its address: they were sent 260 ms apart, and held up on the way.\n';
       }
