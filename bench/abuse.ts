@@ -293,7 +293,8 @@ async function probe(o: { port: number; path: string; from: string; agent: Agent
   const answers: Answer[] = [];
   const most = Math.ceil((o.until - now()) / o.everyMs) + 1;
   try {
-    for (let next = now(); next < o.until && answers.length < most; ) {
+    // The first one period after the connection's opening request, which counts against the same limit.
+    for (let next = now() + o.everyMs; next < o.until && answers.length < most; ) {
       await sleep(next - now());
       answers.push(await send({ port: o.port, path: o.path, from: o.from, agent, timeoutMs: Math.max(1_000, o.until - now() + 5_000) }));
       next = Math.max(next + o.everyMs, now());
