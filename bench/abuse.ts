@@ -188,10 +188,10 @@ async function startServer(scenario: Scenario): Promise<Server> {
   // Ready when `/healthz` answers (outside the rate limits): the URL line went to /dev/null with the log.
   const deadline = now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${scenario}: the server exited (${child.exitCode ?? child.signalCode}): ${tail}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${scenario}: the server exited (${child.exitCode ?? child.signalCode}): ${why(tail)}`);
     if (now() > deadline) {
       await stopServer(server);
-      throw new Error(`${scenario}: /healthz did not answer within 60 s: ${tail}`);
+      throw new Error(`${scenario}: /healthz did not answer within 60 s: ${why(tail)}`);
     }
     const answer = await send({ port, path: '/healthz', from: '127.0.0.1', timeoutMs: 1_000 });
     if (answer.status === 200) break;
@@ -199,6 +199,12 @@ async function startServer(scenario: Scenario): Promise<Server> {
   }
   log(`${scenario}: server ${server.pid} ready on 127.0.0.1:${port}`);
   return server;
+}
+
+/** What a server said on stderr when it failed: its error's line (`RangeError: …`), else its last line. */
+function why(stderr: string): string {
+  const lines = stderr.split('\n').map((line) => line.trim()).filter(Boolean);
+  return lines.find((line) => /^\w*Error\b/.test(line)) ?? lines.at(-1) ?? '(nothing on stderr)';
 }
 
 /** SIGTERM, then SIGKILL after 3 s; resolves when it has exited. */
