@@ -25,7 +25,7 @@
  *    `/v1/anime/20` is asked every 260 ms from another address: its p50/p99 during the searches
  *    against the same probe with the server idle. Skipped without `DATABASE_URL`.
  *
- * Every client binds a source address of its own in 127.0.0.0/8 (`localAddress`), so the server's
+ * Every client binds a source address of its own in 127.0.0.0/24 (`localAddress`), so the server's
  * limits count each as a different client with no `TRUST_PROXY`; the server listens on 127.0.0.1.
  * The server is `node --import tsx examples/node/server.ts` with `TSX_TSCONFIG_PATH` set, which is
  * what `npm start` runs once npm and tsx's launcher are out of the way, so that the measured process
@@ -81,17 +81,18 @@ const KNOBS = {
   /** Connections that never read, in the slots scenario, and the cap they run against. */
   slotSockets: positive('ABUSE_SLOT_SOCKETS', 55),
   slotRequests: positive('ABUSE_SLOT_REQUESTS', 32),
-  /** The source addresses they come from, in turn (127.0.1.1, 127.0.1.2, …). */
-  slotAddresses: positive('ABUSE_SLOT_ADDRESSES', 55),
+  /** The source addresses they come from, in turn (127.0.0.100, 127.0.0.101, …; at most 150). */
+  slotAddresses: Math.min(150, positive('ABUSE_SLOT_ADDRESSES', 55)),
   /** Requests each connection writes at a time, a little over a second apart (the public tier allows 4/s). */
   slotBurst: positive('ABUSE_SLOT_BURST', 4),
   maxConnections: positive('ABUSE_MAX_CONNECTIONS', 50),
   /** When the fresh clients start, in seconds after the last slot connection wrote its requests, and how long each waits for its 200. */
   freshAt: [0, 5, 30],
   freshWindowSeconds: positive('ABUSE_FRESH_WINDOW_SECONDS', 10),
-  /** Concurrent searching clients, the source addresses they share, and how long they search. */
+  /** Concurrent searching clients (and, below the addresses, how long they search). */
   searchers: positive('ABUSE_SEARCHERS', 30),
-  searchAddresses: positive('ABUSE_SEARCH_ADDRESSES', 12),
+  /** The source addresses the searchers share in turn: 127.0.0.10, 127.0.0.11, …; at most 80. */
+  searchAddresses: Math.min(80, positive('ABUSE_SEARCH_ADDRESSES', 12)),
   searchSeconds: positive('ABUSE_SEARCH_SECONDS', 25),
   /** The probe's idle window before the searches, and its period (per address: under 4/s and 120/min over both windows). */
   idleSeconds: positive('ABUSE_IDLE_SECONDS', 10),
@@ -438,7 +439,7 @@ async function slots(): Promise<SlotsResult> {
     // the next ones arrive; past the cap, the server may close it only when it has not.
     const first = Math.min(KNOBS.slotBurst, KNOBS.slotRequests);
     for (let i = 0; i < KNOBS.slotSockets; i++) {
-      const socket = await openSilent(server.port, `127.0.1.${1 + (i % KNOBS.slotAddresses)}`).catch(() => undefined);
+      const socket = await openSilent(server.port, `127.0.0.${100 + (i % KNOBS.slotAddresses)}`).catch(() => undefined);
       if (!socket) continue;
       socket.write(burst(first));
       sockets.push(socket);
