@@ -42,10 +42,10 @@
  * @module
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort } from './lib/example.mjs';
 import { cpuSeconds, median, readWrk } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -61,14 +61,6 @@ const pinned = availableParallelism() >= 2 && spawnSync('taskset', ['-c', '0', '
 if (pinned) spawnSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)]);
 // On CPU `cpu` when pinned, else as it is.
 const onCpu = (cpu, command, args) => (pinned ? ['taskset', ['-c', cpu, command, ...args]] : [command, args]);
-
-async function freePort() {
-  const probe = createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const VARIANTS = ['off', 'bare', 'on', 'busy'];
 const busyUs = Number(env.BUSY_US ?? 0.5);

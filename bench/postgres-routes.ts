@@ -20,16 +20,15 @@
  * with `--reimport`). `BENCH_DATA_DIR` names the data (default `bench/.data`).
  * @module
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, get } from 'node:http';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createOpenApiDocument, type Anime } from '@catalogue-api/core';
 import { createPostgresStore } from '../packages/store-postgres/src/catalogue-store.ts';
 import { percentile } from './lib/battery.ts';
-import { ndjsonOf } from './lib/ndjson.ts';
+import { BENCH_KINDS as KINDS, ensureBenchSchema, missingBenchData } from './lib/bench-schema.ts';
+import { memoryOf } from './lib/example.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: options } = parseArgs({ options: { json: { type: 'boolean' }, requests: { type: 'string' }, reimport: { type: 'boolean' } } });
@@ -41,45 +40,17 @@ if (!url) {
   console.error('DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test).');
   process.exit(2);
 }
-const dataDir = process.env.BENCH_DATA_DIR ?? `${root}bench/.data`;
-const KINDS = ['anime', 'manga', 'characters', 'people'] as const;
-for (const kind of KINDS) {
-  if (!existsSync(`${dataDir}/${kind}.json`)) {
-    console.error(`${dataDir}/${kind}.json is missing: run \`npm run build:bench-data\` first.`);
-    process.exit(2);
-  }
-}
-/** The first record of a data file: the first line of its NDJSON twin, read alone. */
-async function firstRecord<T>(kind: string): Promise<T> {
-  const lines = createInterface({ input: createReadStream(ndjsonOf(`${dataDir}/${kind}.json`)), crlfDelay: Infinity });
-  try {
-    for await (const line of lines) return JSON.parse(line) as T;
-    throw new Error(`${dataDir}/${kind}.json holds no records`);
-  } finally {
-    lines.close();
-  }
+const missing = missingBenchData();
+if (missing) {
+  console.error(missing);
+  process.exit(2);
 }
 const log = (line: string) => console.error(line);
 
 // ---- the data ----
 const schema = 'catalogue_routes';
 const store = createPostgresStore({ url, schema, max: 2 });
-const [{ n: held = 0 } = {}] = await store.sql<{ n: number }[]>`
-  select count(*)::int as n from information_schema.tables where table_schema = ${schema}`;
-let importSeconds: number | undefined;
-if (options.reimport || held === 0 || (await store.get('anime', (await firstRecord<Anime>('anime')).mal_id)) === undefined) {
-  await store.sql.unsafe(`drop schema if exists "${schema}" cascade`);
-  const started = performance.now();
-  for (const kind of KINDS) {
-    log(`importing ${kind}…`);
-    const file = ndjsonOf(`${dataDir}/${kind}.json`);
-    execFileSync(process.execPath, [`${root}packages/store-postgres/bin/catalogue-api.js`, 'import', file, '--store', 'postgres', '--resource', kind, '--schema', schema, '--batch-size', '2000'], {
-      env: { ...process.env, DATABASE_URL: url },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  }
-  importSeconds = (performance.now() - started) / 1000;
-}
+const imported = await ensureBenchSchema(store, { url, schema, reimport: options.reimport, log });
 // The tables as an import leaves them (vacuumed): the upsert step of an earlier run updated 100
 // anime twice, and a count reads index entries alone only on pages vacuumed since.
 await store.analyze();
@@ -89,7 +60,6 @@ await store.analyze();
 const ids = Object.fromEntries(
   await Promise.all(KINDS.map(async (kind) => [kind, (await store.pluck(kind, 'mal_id', { offset: 0, limit: 2 ** 31 })) as number[]])),
 ) as Record<(typeof KINDS)[number], number[]>;
-const imported = importSeconds === undefined ? undefined : { seconds: importSeconds, records: KINDS.reduce((n, k) => n + ids[k].length, 0) };
 /** The anime of the upsert step, as stored. */
 const changed = (await store.getMany('anime', Array.from({ length: 100 }, (_, i) => ids.anime[(i * 283) % ids.anime.length]!))) as Anime[];
 
@@ -156,11 +126,6 @@ async function start(): Promise<Instance> {
   });
 }
 
-function peakRssMb(pid: number): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : NaN;
-}
-
 /** One kept-alive connection per instance, as a client of the API would hold. */
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -203,7 +168,7 @@ for (const path of paths) {
   rows.push({ route: path, first: firsts.get(path)!, p50: percentile(times, 50), p99: percentile(times, 99), statuses: [...statuses].sort().join(' ') });
   log(`${path}: p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms`);
 }
-const rssMb = peakRssMb(a.child.pid!);
+const rssMb = memoryOf(a.child.pid!).hwmMb;
 
 // ---- a second instance, the same answers ----
 const b = await start();

@@ -17,12 +17,17 @@
  * 6. Every route on PostgreSQL (`bench/postgres-routes.ts`): the built Node example over the
  *    full-scale set imported with the CLI, per-route p50/p99, first answers after a fresh start,
  *    peak RSS, a second instance's answers, and an upsert of 100 records seen by both at once.
+ * 7. Abuse (`bench/abuse.ts`): the Node example as `npm start` runs it, rate limits on, against one
+ *    connection pipelining 100,000 requests it never reads (RSS growth, a `/healthz` probe's latency),
+ *    55 connections that never read at `MAX_CONNECTIONS=50` (a fresh client's time to its 200), and
+ *    30 concurrent searches on PostgreSQL (`/v1/anime/20` p50/p99 beside them).
  *
  * Usage:
  *
  *     REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  *     npm run bench -- --quick              # short durations, written to bench/.results/, not docs/
  *     npm run bench -- --only search,startup --no-build
+ *     npm run bench -- --only abuse --no-build  # its servers' settings: SERVER_ENV in bench/abuse.ts
  *     npm run bench -- --render bench/.results/<run>.json   # rewrite the page from a saved run
  *
  * Without `wrk` on the PATH the HTTP section is skipped, without `DATABASE_URL` the PostgreSQL
@@ -36,6 +41,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, type as osType, release } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { AbuseResult } from './abuse.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name: string) => `${root}node_modules/.bin/${name}`;
@@ -43,14 +49,14 @@ const bin = (name: string) => `${root}node_modules/.bin/${name}`;
 // ---------------------------------------------------------------------------------------------
 // Options
 
-const SECTIONS = ['http', 'search', 'startup', 'gateway', 'operations', 'routes'] as const;
+const SECTIONS = ['http', 'search', 'startup', 'gateway', 'operations', 'routes', 'abuse'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const value = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 if (flag('--help') || flag('-h')) {
-  console.log('usage: npm run bench -- [--quick] [--no-build] [--only http,search,startup,gateway,operations,routes] [--out FILE] [--render RESULTS.json]');
+  console.log('usage: npm run bench -- [--quick] [--no-build] [--only http,search,startup,gateway,operations,routes,abuse] [--out FILE] [--render RESULTS.json]');
   process.exit(0);
 }
 const quick = flag('--quick');
@@ -71,7 +77,7 @@ const plan = quick
   ? { httpDuration: '2s', httpWarmup: '1s', httpRounds: 1, operationsRounds: 3, operationsSlices: 3, searchRuns: 1, searchPasses: 1, pgPasses: 1, startupRuns: 1, gatewayRequests: 5_000, gatewayRounds: 2 }
   : { httpDuration: '5s', httpWarmup: '2s', httpRounds: 3, operationsRounds: 8, operationsSlices: 6, searchRuns: 3, searchPasses: 2, pgPasses: 1, startupRuns: 3, gatewayRequests: 20_000, gatewayRounds: 5 };
 /** A piece that runs longer than this is stopped (its process group) and reported as timed out. */
-const TIMEOUT_MS = { http: 40 * 60_000, search: 5 * 60_000, postgres: 20 * 60_000, startup: 5 * 60_000, gateway: 10 * 60_000, operations: 20 * 60_000, routes: 40 * 60_000 };
+const TIMEOUT_MS = { http: 40 * 60_000, search: 5 * 60_000, postgres: 20 * 60_000, startup: 5 * 60_000, gateway: 10 * 60_000, operations: 20 * 60_000, routes: 40 * 60_000, abuse: 15 * 60_000 };
 
 // ---------------------------------------------------------------------------------------------
 // What a run records
@@ -173,6 +179,7 @@ interface Run {
   gateway?: Piece<GatewayResult>;
   operations?: Piece<OperationsResult>;
   routes?: Piece<RoutesResult>;
+  abuse?: Piece<AbuseResult>;
 }
 
 /** What `bench/postgres-routes.ts --json` prints. */
@@ -289,7 +296,7 @@ async function measure(): Promise<Run> {
   };
   const skip = (what: string) => (run.skipped.push(what), log(`skipped: ${what}`));
 
-  const needData = wanted('search') || wanted('startup') || (wanted('routes') && process.env.DATABASE_URL !== undefined);
+  const needData = wanted('search') || wanted('startup') || ((wanted('routes') || wanted('abuse')) && process.env.DATABASE_URL !== undefined);
   if (needData && !existsSync(`${root}bench/.data/anime.json`)) {
     log('bench/.data is missing: npm run build:bench-data');
     execFileSync('npm', ['run', 'build:bench-data'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -388,6 +395,14 @@ async function measure(): Promise<Run> {
         { timeoutMs: TIMEOUT_MS.routes },
       );
     }
+  }
+  // 7. Abuse: from the sources, as `npm start` runs the example (no build needed).
+  if (wanted('abuse')) {
+    if (!process.env.DATABASE_URL) skip('Abuse, searches on PostgreSQL: DATABASE_URL is not set');
+    run.abuse = await runPiece<AbuseResult>('abuse', bin('tsx'), ['--tsconfig', `${root}packages/store-postgres/test/tsconfig.json`, `${root}bench/abuse.ts`, '--json'], {
+      env: quick ? { ABUSE_IDLE_SECONDS: process.env.ABUSE_IDLE_SECONDS ?? '5', ABUSE_SEARCH_SECONDS: process.env.ABUSE_SEARCH_SECONDS ?? '10' } : {},
+      timeoutMs: TIMEOUT_MS.abuse,
+    });
   }
   run.finishedAt = new Date().toISOString();
   run.log = runLog;
@@ -653,6 +668,69 @@ function routesSection(run: Run): string {
   return md;
 }
 
+/** A probe's figures: p50 and its slowest (or p99), and what it was answered. */
+function probeText(p: { n: number; p50: number; p99: number; max: number; statuses: Record<string, number> }, tail: 'p99' | 'max'): string {
+  const answers = Object.entries(p.statuses).map(([status, n]) => `${int(n)} × ${status === 'none' ? 'no answer' : status}`).join(', ');
+  return `${ms(p.p50)} / ${ms(tail === 'p99' ? p.p99 : p.max)} ms (${answers})`;
+}
+
+function abuseSection(run: Run): string {
+  let md = '## 7. Abuse: one client against the example server\n\n';
+  if (!run.abuse) return md + '_Not run (--only)._\n';
+  if (!run.abuse.ok) return md + failure('abuse', run.abuse);
+  const { knobs: k, serverEnv, flood, slots, search } = run.abuse.data;
+  const vars = (scenario: string) =>
+    Object.entries(serverEnv[scenario] ?? {})
+      .map(([name, value]) => (value === null ? `${name} unset` : `\`${name}=${value}\``))
+      .join(', ');
+  const extra = Object.entries(serverEnv.extra ?? {}).map(([name, value]) => `\`${name}=${value}\``);
+  md +=
+    '`bench/abuse.ts`: the Node example as `npm start` runs it (from the sources with tsx), with nothing configured: memory ' +
+    'store, no Redis, the access log on (its stdout to /dev/null), request ids on, the public rate limits on (4 requests/s, ' +
+    '120/min per client). A fresh server per scenario. Every client binds a 127.0.0.x source address of its own ' +
+    '(`localAddress`), so the limits count each as a client of its own, with no `TRUST_PROXY`. The servers ran with ' +
+    `${vars('all')}${extra.length ? `, and ${extra.join(', ')} (\`ABUSE_SERVER_ENV\`)` : ''}; the rest of the environment passed through. ` +
+    '**slots**: each connection writes its requests a few a second, so that the limit refuses none of them, and asks for more ' +
+    "answers than the kernel's socket buffers hold (over loopback on Linux they took about 3.2 MB of a connection that never " +
+    'read): what the kernel holds, the server has finished sending.\n\n';
+  md += '| scenario | measure | value | target |\n|---|---|---|---|\n';
+  const notRun = (name: string, outcome: { ok: false; skipped?: true; reason: string }) => `| ${name} | ${outcome.skipped ? 'skipped' : 'failed'} | ${outcome.reason} | |\n`;
+  if (flood) {
+    const what = `flood: one connection writes ${int(k.floodRequests)} pipelined \`GET /v1/anime/1\` and never reads (${k.floodSeconds} s)`;
+    if (!flood.ok) md += notRun(what, flood);
+    else {
+      const f = flood.data;
+      md += `| ${what} | server RSS: idle → peak (growth) | ${int(f.idleRssMb)} → ${int(f.peakRssMb)} MB (+${int(f.growthMb)} MB)${f.alive ? '' : '; the server died'} | growth ≤ 100 MB: ${check(`abuse, flood: one connection pipelining ${int(k.floodRequests)} requests, server RSS growth ≤ 100 MB`, `+${int(f.growthMb)} MB`, f.alive && f.growthMb <= 100, `${int(f.idleRssMb)} → ${int(f.peakRssMb)} MB`)} |\n`;
+      if (f.cpuSeconds !== undefined) md += `| | server CPU time in the window | ${f.cpuSeconds.toFixed(1)} s of ${k.floodSeconds} s | context: the share of a core the flood took |\n`;
+      md += `| | \`/healthz\` every 100 ms from another address, kept alive: p50 / slowest | ${probeText(f.probe, 'max')} | slowest ≤ 100 ms: ${check('abuse, flood: /healthz meanwhile ≤ 100 ms (the slowest of a probe every 100 ms)', `${ms(f.probe.max)} ms`, f.probe.max <= 100 && !f.probe.statuses.none, `p50 ${ms(f.probe.p50)} ms, ${int(f.probe.n)} answered in ${k.floodSeconds} s`)} |\n`;
+    }
+  }
+  if (slots) {
+    const what = `slots: ${k.slotSockets} connections at \`MAX_CONNECTIONS=${k.maxConnections}\`, each writing ${k.slotRequests} pipelined \`GET /v1/openapi.json\` (${k.slotBurst} a second, within the limit) and never reading`;
+    if (!slots.ok) md += notRun(what, slots);
+    else {
+      const f = slots.data;
+      const times = f.fresh.map((c) => (c.ms === undefined ? `none in ${f.windowSeconds} s (${int(c.attempts)} tries: ${c.last})` : `${ms(c.ms)} ms`));
+      const met = f.fresh.every((c) => c.ms !== undefined && c.ms <= 1000);
+      md += `| ${what} | a fresh client's time to its 200 (\`/v1/anime/1\`, a new connection, retried when reset) at ${f.fresh.map((c) => `${c.at} s`).join(' / ')} | ${times.join(' / ')} | ≤ 1 s each: ${check(`abuse, slots: ${k.slotSockets} non-reading connections at MAX_CONNECTIONS=${k.maxConnections}, a fresh client served within 1 s (at ${f.fresh.map((c) => c.at).join(', ')} s)`, f.fresh.map((c) => (c.ms === undefined ? 'none' : `${ms(c.ms)} ms`)).join(' / '), met, `${f.connected} of ${f.sockets} connected`)} |\n`;
+    }
+  }
+  if (search) {
+    const what = `search: ${k.searchers} closed-loop clients on PostgreSQL (schema \`${k.schema}\`, full-scale set) searching with typos, from ${k.searchAddresses} addresses each under 4/s, for ${k.searchSeconds} s`;
+    if (!search.ok) md += notRun(what, search);
+    else {
+      const f = search.data;
+      md += `| ${what} | \`/v1/anime/20\` every ${f.probeEveryMs} ms, kept alive, server idle: p50 / p99 | ${probeText(f.idle, 'p99')} | context |\n`;
+      md += `| | the same during the searches: p50 / p99 | ${probeText(f.loaded, 'p99')} | p99 ≤ 50 ms: ${check(`abuse, search: /v1/anime/20 p99 ≤ 50 ms during ${k.searchers} concurrent searches on PostgreSQL`, `${ms(f.loaded.p99)} ms`, f.loaded.p99 <= 50 && !f.loaded.statuses.none, `idle p99 ${ms(f.idle.p99)} ms; during: p50 ${ms(f.loaded.p50)} ms over ${int(f.loaded.n)} probes`)} |\n`;
+      md += `| | the searches: p50 / p99 | ${probeText(f.searches, 'p99')}${f.inFlight === undefined ? '' : `; ${f.inFlight.toFixed(1)} in flight on average`} | context${f.imported ? `; set imported in ${f.imported.seconds.toFixed(0)} s` : ''} |\n`;
+      if (f.searches.statuses['429']) {
+        md += '\nA 429 among the searches is a request that reached the limiter in the same clock second as four others from its address: they were sent 260 ms apart, and held up on the way.\n';
+      }
+    }
+  }
+  return md;
+}
+
 function render(run: Run): string {
   const minutes = run.finishedAt ? (Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 60_000 : NaN;
   let md = `# Benchmarks\n\n`;
@@ -670,7 +748,7 @@ function render(run: Run): string {
   md += `\nReproduce: \`REDIS_URL=redis://127.0.0.1:6379 DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench\` (see \`bench/run.ts\`).\n`;
   if (run.skipped.length) md += `\nSkipped in this run:\n\n${run.skipped.map((s) => `- ${s}`).join('\n')}\n`;
   bars.length = 0;
-  const sections = `${httpSection(run)}\n${searchSection(run)}\n${startupSection(run)}\n${gatewaySection(run)}\n${operationsSection(run)}\n${routesSection(run)}`;
+  const sections = `${httpSection(run)}\n${searchSection(run)}\n${startupSection(run)}\n${gatewaySection(run)}\n${operationsSection(run)}\n${routesSection(run)}\n${abuseSection(run)}`;
   md += '\n## The performance bars, as measured\n\n';
   md += 'Latency bars are checked on wall-clock time as measured; where a piece also reports the CPU time its own process used, that is shown as context (on a busy machine the difference is time other processes held the core).\n\n';
   // A bar whose piece was skipped or failed is listed too, as not measured.
@@ -681,6 +759,10 @@ function render(run: Run): string {
     ['PostgreSQL store search p99', 'PostgreSQL store search p99 ≤ 20 ms (30k anime)'],
     ['full-scale memory store starts', 'full-scale memory store starts in ≤ 5 s'],
     ['full-scale memory store holds', 'full-scale memory store holds the set in ≤ 1.5 GiB'],
+    ['abuse, flood: one', 'abuse, flood: one connection pipelining 100,000 requests, server RSS growth ≤ 100 MB'],
+    ['abuse, flood: /healthz', 'abuse, flood: /healthz meanwhile ≤ 100 ms'],
+    ['abuse, slots:', 'abuse, slots: 55 non-reading connections at MAX_CONNECTIONS=50, a fresh client served within 1 s'],
+    ['abuse, search:', 'abuse, search: /v1/anime/20 p99 ≤ 50 ms during 30 concurrent searches on PostgreSQL'],
   ];
   for (const [prefix, text] of expected) if (!bars.some((b) => b.bar.startsWith(prefix!))) bars.push({ bar: text!, measured: 'not measured', met: undefined, context: 'see its section' });
   md += '| bar | measured | | context |\n|---|---:|---|---|\n';
