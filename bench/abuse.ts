@@ -21,7 +21,7 @@
  * 3. **search**: the example on PostgreSQL (`DATABASE_URL`, schema `catalogue_abuse` holding the
  *    full-scale bench set, imported with the CLI as `bench/postgres-routes.ts` does, see
  *    `bench/lib/bench-schema.ts`); 30 closed-loop clients search with typos (a fresh query each time,
- *    from 12 source addresses, each paced under the public 4 requests/s and 120/min), while
+ *    from 30 source addresses, one each, each paced under the public 4 requests/s and 120/min), while
  *    `/v1/anime/20` is asked every 260 ms from another address: its p50/p99 during the searches
  *    against the same probe with the server idle. Skipped without `DATABASE_URL`.
  *
@@ -91,8 +91,9 @@ const KNOBS = {
   freshWindowSeconds: positive('ABUSE_FRESH_WINDOW_SECONDS', 10),
   /** Concurrent searching clients (and, below the addresses, how long they search). */
   searchers: positive('ABUSE_SEARCHERS', 30),
-  /** The source addresses the searchers share in turn: 127.0.0.10, 127.0.0.11, …; at most 80. */
-  searchAddresses: Math.min(80, positive('ABUSE_SEARCH_ADDRESSES', 12)),
+  /** The source addresses the searchers share in turn (127.0.0.10, 127.0.0.11, …; at most 80): one each by default, so
+   * that 30 searches are really in flight at once, each client within the public 4 a second. */
+  searchAddresses: Math.min(80, positive('ABUSE_SEARCH_ADDRESSES', 30)),
   searchSeconds: positive('ABUSE_SEARCH_SECONDS', 25),
   /** The probe's idle window before the searches, and its period (per address: under 4/s and 120/min over both windows). */
   idleSeconds: positive('ABUSE_IDLE_SECONDS', 10),
