@@ -3,8 +3,14 @@
  * rate limits and trusted proxies. `server.ts` passes `gateway.options` to `createCatalogueApp`.
  *
  * Environment:
- * - `SERVER_KEYS`: Server Keys, comma-separated (e.g. `key-one,key-two`). With `REDIS_URL` they are
- *   added to the Redis key set at start; keys already there stay valid.
+ * - `SERVER_KEYS`: Server Keys, comma-separated (e.g. `key-one,key-two`): the whole set, so a key
+ *   left out is refused. With `REDIS_URL` they replace the Redis key set at start (for every
+ *   instance: the instance started last decides) and are written again whenever Redis comes back
+ *   without them; `/readyz` answers 503 while they are missing.
+ * - `FINGERPRINT_SECRET`: the deployment's secret for the keyed fingerprints of Server Keys (in
+ *   Redis, counters and the access log) and the access log's client hashes; the same on every
+ *   instance. Unset: a random secret of the process (with `REDIS_URL`, a warning: instances then
+ *   keep separate key sets and Server Key limits).
  * - `RESTRICTED_ROUTES`: path patterns that need a Server Key, comma-separated; `:name` matches one
  *   segment and a final `*` the rest (e.g. `/v1/top/*,/v1/anime/:id/full`).
  * - `REDIS_URL`: keep limits, blocks, keys and the response cache in this Redis, shared by every
@@ -17,7 +23,7 @@
  * @module
  */
 import { parseTrustProxy, type GatewayOptions } from '@catalogue-api/core';
-import { createRedisGateway } from '@catalogue-api/redis';
+import { createRedisGateway, type KeySetState } from '@catalogue-api/redis';
 
 /** The gateway options and what must be closed at shutdown. */
 export interface ExampleGateway {
@@ -33,6 +39,15 @@ export interface ExampleGateway {
   /** Closes the Redis connection, when there is one. */
   close(): Promise<void>;
 }
+
+// What an operator is told when the key set in Redis changes under this instance ('written' at
+// start and 'current' when it stays so need no line).
+const KEY_SET_LINES: Partial<Record<KeySetState, string>> = {
+  restored: 'Server Keys were missing from Redis at $REDIS (restarted empty?); written again from SERVER_KEYS.',
+  superseded: 'Another instance wrote other SERVER_KEYS to Redis at $REDIS; this instance now accepts that set (the instance started last decides).',
+  missing: 'Server Keys are missing from Redis at $REDIS; this instance waits for an instance with the newer SERVER_KEYS to write them (/readyz: 503).',
+  current: 'The Server Keys in Redis at $REDIS are this instance\'s SERVER_KEYS again.',
+};
 
 function toList(value: string | undefined): string[] {
   return (value ?? '')
@@ -75,6 +90,7 @@ export function redactUrl(url: string): string {
  */
 export function createExampleGateway(env: Record<string, string | undefined>): ExampleGateway {
   const keys = toList(env.SERVER_KEYS);
+  const fingerprintSecret = env.FINGERPRINT_SECRET || undefined;
   const options: GatewayOptions = {
     restrictedRoutes: toList(env.RESTRICTED_ROUTES),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -83,15 +99,27 @@ export function createExampleGateway(env: Record<string, string | undefined>): E
   if (!toSwitch('CACHE', env.CACHE)) options.cache = false;
   if (!env.REDIS_URL) {
     options.keys = keys;
+    options.fingerprintSecret = fingerprintSecret;
     return { options, ping: async () => undefined, announce: async () => undefined, close: async () => undefined };
   }
-  const backend = createRedisGateway({ url: env.REDIS_URL, prefix: env.REDIS_PREFIX || 'catalogue-api:' });
-  options.backend = backend;
-  // Seed the shared key set once Redis answers; until then requests get 503 anyway.
-  if (keys.length > 0) {
-    void backend.ready.then(() => backend.addKeys(keys)).catch((error: unknown) => console.error('Could not add SERVER_KEYS to Redis', error));
+  if (fingerprintSecret === undefined) {
+    console.error(
+      'FINGERPRINT_SECRET is not set: Server Keys are fingerprinted with a random secret of this process, so instances ' +
+        'sharing this Redis keep separate key sets and Server Key limits; set the same FINGERPRINT_SECRET on every instance.',
+    );
   }
   const where = redactUrl(env.REDIS_URL);
+  const backend = createRedisGateway({
+    url: env.REDIS_URL,
+    prefix: env.REDIS_PREFIX || 'catalogue-api:',
+    keys,
+    fingerprintSecret,
+    onKeySetChange: (state) => {
+      const line = KEY_SET_LINES[state];
+      if (line) console.error(line.replace('$REDIS', where));
+    },
+  });
+  options.backend = backend;
   return {
     options,
     ping: backend.ping,
