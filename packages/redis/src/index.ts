@@ -65,7 +65,7 @@ export interface RedisGatewayOptions {
    * and `removeKeys` make it.
    */
   keys?: readonly string[];
-  /** How often the managed `keys` are checked (and restored when missing), besides each reconnect. @default 1000 */
+  /** How often the managed `keys` are checked (and restored when missing), besides each reconnect of a connection opened from `url`. @default 1000 */
   keyCheckIntervalMs?: number;
   /** Told when the managed set is written, restored, superseded or found missing. */
   onKeySetChange?: (state: KeySetState) => void;

@@ -55,6 +55,8 @@ export function createRedisCounterStore(send: SendCommand, prefix: string, optio
         // The shortest window is always tracked (its counters last a second or two), so that every
         // client has a limit; a longer one of known span has a tally of its clients, one key per
         // window start shared by all clients, so that the script can tell when the bound is reached.
+        // Being shared, a tally is outside the client's `{tier:id}` hash tag: on a Redis Cluster this
+        // script's keys would span two slots (the back end connects to one Redis node).
         let tally = 0;
         if (i > 0 && w.spanMs !== undefined) tally = keys.push(`${prefix}rl:clients:${w.spanMs}:${w.resetAt}`);
         args.push(String(w.limit), ttl, String(tally));
