@@ -137,13 +137,20 @@ export function createRedisGateway(options: RedisGatewayOptions = {}): RedisGate
     closeConnection = connection.close;
   }
   const managed = options.keys !== undefined;
-  const keys = createRedisKeyStore(send, `${prefix}keys`, { keys: options.keys, fingerprintSecret: options.fingerprintSecret, onChange: options.onKeySetChange });
+  const keys = createRedisKeyStore(send, `${prefix}keys`, {
+    keys: options.keys,
+    fingerprintSecret: options.fingerprintSecret,
+    onChange(state) {
+      // Before keyed fingerprints the set was `<prefix>keys`, of plain SHA-256s: gone with the first write.
+      if (state === 'written') send(['DEL', `${prefix}keys`]).catch(() => undefined);
+      options.onKeySetChange?.(state);
+    },
+  });
   let timer: ReturnType<typeof setInterval> | undefined;
   let ready = connected;
   if (managed) {
     keep = () => void keys.keep().catch(() => undefined);
-    // Before salted fingerprints the set was `<prefix>keys`, of plain SHA-256s: gone with the first write.
-    ready = connected.then(() => keys.keep()).then((state) => (state === 'written' ? send(['DEL', `${prefix}keys`]) : undefined)).then(
+    ready = connected.then(() => keys.keep()).then(
       () => undefined,
       () => undefined,
     );
