@@ -28,7 +28,7 @@ import { createRedisGateway, type KeySetState } from '@catalogue-api/redis';
 /** The gateway options and what must be closed at shutdown. */
 export interface ExampleGateway {
   options: GatewayOptions;
-  /** Resolves when the gateway back end answers (at once without Redis), rejects when it does not. */
+  /** Resolves when the gateway back end answers and holds the Server Keys (at once without Redis), rejects when it does not. */
   ping(): Promise<void>;
   /**
    * Waits up to `ms` for the back end's first answer; when none comes, says plainly on stderr that
@@ -116,7 +116,7 @@ export function createExampleGateway(env: Record<string, string | undefined>): E
     fingerprintSecret,
     onKeySetChange: (state) => {
       const line = KEY_SET_LINES[state];
-      if (line) console.error(line.replace('$REDIS', where));
+      if (line) console.error(line.replace('$REDIS', () => where));
     },
   });
   options.backend = backend;
