@@ -15,7 +15,13 @@ export async function startInstance(env: Record<string, string | undefined>) {
   await store.migrate();
 
   // Every limit, block, Server Key and cached answer lives in Redis, so all instances agree.
-  const backend = createRedisGateway({ url: env.REDIS_URL, prefix: 'catalogue:' });
+  // The Server Keys are the whole set, the same on every instance, as is the fingerprint secret.
+  const backend = createRedisGateway({
+    url: env.REDIS_URL,
+    prefix: 'catalogue:',
+    keys: env.SERVER_KEYS?.split(',') ?? [],
+    fingerprintSecret: env.FINGERPRINT_SECRET,
+  });
   await backend.ready;
 
   const catalogue = createCatalogueApp({

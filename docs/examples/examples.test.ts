@@ -181,7 +181,7 @@ describe('examples type-check and run', () => {
     expect((await store.get('anime', 1))?.mal_id).toBe(1);
   });
 
-  it.skipIf(!process.env.REDIS_URL)('redis README: keys added through Redis select the Server Key tier (needs REDIS_URL)', async () => {
+  it.skipIf(!process.env.REDIS_URL)('redis README: keys kept in Redis select the Server Key tier (needs REDIS_URL)', async () => {
     const { app, backend } = await import('./readme-redis.js');
     try {
       const res = await app.fetch(new Request('http://x/v1/genres/anime', { headers: { 'x-server-key': 'a-long-random-server-key' } }));

@@ -9,6 +9,7 @@
  * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1), `RATE_LIMIT=off` (no rate limits,
  * for load tests and contract runs), `STATUS_INTERVAL_SECONDS` (default 60), `SERVER_KEYS` and
  * `RESTRICTED_ROUTES` (comma-separated, as in the Node example: `/v1/top/*,/v1/anime/:id/full`),
+ * `FINGERPRINT_SECRET` (the keyed fingerprints of Server Keys and clients, as in the Node example),
  * `TRUST_PROXY` (which proxies may set `X-Forwarded-For`: a number of hops, `true`, or addresses
  * and CIDR ranges, comma-separated; unset: none), and the operations settings of the Node example
  * (`examples/node/observability.ts`):
@@ -66,7 +67,7 @@ globalThis.addEventListener('unhandledrejection', refuseToStart);
 const variables = Deno.env.toObject();
 // The variables this example reads besides the operations settings, checked as every example's are.
 const env = readServerEnv(variables, {
-  only: ['PORT', 'HOST', 'RATE_LIMIT', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS'],
+  only: ['PORT', 'HOST', 'RATE_LIMIT', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS', 'FINGERPRINT_SECRET'],
   warn: (line) => console.error(line),
 });
 const { PORT: port, HOST: hostname } = env;
@@ -179,11 +180,16 @@ if (log) {
 if (metrics) observers.push(metrics.observe);
 const apps = combineApps(health, status, catalogue);
 // With no observer and request ids off, createObservedApp hands the apps back unobserved.
+<<<<<<< HEAD
 const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy });
 // Deno's own message (`Address already in use (os error 98)`) names neither the address nor the variable.
 const server = await serve(app, { port, hostname }).catch((cause: unknown) => {
   throw new Error(`listening on ${hostname}:${port} (HOST, PORT)`, { cause });
 });
+=======
+const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET });
+const server = await serve(app, { port, hostname });
+>>>>>>> h44-keys
 // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
 const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost }) : undefined;
 const selfUrl = self(server.url).check.url;

@@ -3,8 +3,14 @@
  * rate limits and trusted proxies. `server.ts` passes `gateway.options` to `createCatalogueApp`.
  *
  * Environment:
- * - `SERVER_KEYS`: Server Keys, comma-separated (e.g. `key-one,key-two`). With `REDIS_URL` they are
- *   added to the Redis key set at start; keys already there stay valid.
+ * - `SERVER_KEYS`: Server Keys, comma-separated (e.g. `key-one,key-two`): the whole set, so a key
+ *   left out is refused. With `REDIS_URL` they replace the Redis key set at start (for every
+ *   instance: the instance started last decides) and are written again whenever Redis comes back
+ *   without them; `/readyz` answers 503 while they are missing.
+ * - `FINGERPRINT_SECRET`: the deployment's secret for the keyed fingerprints of Server Keys (in
+ *   Redis, counters and the access log) and the access log's client hashes; the same on every
+ *   instance. Unset: a random secret of the process (with `REDIS_URL`, a warning: instances then
+ *   keep separate key sets and Server Key limits).
  * - `RESTRICTED_ROUTES`: path patterns that need a Server Key, comma-separated; `:name` matches one
  *   segment and a final `*` the rest (e.g. `/v1/top/*,/v1/anime/:id/full`).
  * - `REDIS_URL`: keep limits, blocks, keys and the response cache in this Redis, shared by every
@@ -16,13 +22,13 @@
  *   Unset: none, the socket address is the client.
  * @module
  */
-import { describeError, readServerEnv, type GatewayOptions } from '@catalogue-api/core';
-import { createRedisGateway } from '@catalogue-api/redis';
+import { readServerEnv, type GatewayOptions } from '@catalogue-api/core';
+import { createRedisGateway, type KeySetState } from '@catalogue-api/redis';
 
 /** The gateway options and what must be closed at shutdown. */
 export interface ExampleGateway {
   options: GatewayOptions;
-  /** Resolves when the gateway back end answers (at once without Redis), rejects when it does not. */
+  /** Resolves when the gateway back end answers and holds the Server Keys (at once without Redis), rejects when it does not. */
   ping(): Promise<void>;
   /**
    * Waits up to `ms` for the back end's first answer; when none comes, says plainly on stderr that
@@ -35,7 +41,16 @@ export interface ExampleGateway {
 }
 
 /** The variables this file reads, checked by core's `readServerEnv` as every example's are. */
-const GATEWAY_ENV = ['SERVER_KEYS', 'RESTRICTED_ROUTES', 'RATE_LIMIT', 'CACHE', 'TRUST_PROXY', 'REDIS_URL', 'REDIS_PREFIX'] as const;
+const GATEWAY_ENV = ['SERVER_KEYS', 'RESTRICTED_ROUTES', 'RATE_LIMIT', 'CACHE', 'TRUST_PROXY', 'REDIS_URL', 'REDIS_PREFIX', 'FINGERPRINT_SECRET'] as const;
+
+// What an operator is told when the key set in Redis changes under this instance ('written' at
+// start and 'current' when it stays so need no line).
+const KEY_SET_LINES: Partial<Record<KeySetState, string>> = {
+  restored: 'Server Keys were missing from Redis at $REDIS (restarted empty?); written again from SERVER_KEYS.',
+  superseded: 'Another instance wrote other SERVER_KEYS to Redis at $REDIS; this instance now accepts that set (the instance started last decides).',
+  missing: 'Server Keys are missing from Redis at $REDIS; this instance waits for an instance with the newer SERVER_KEYS to write them (/readyz: 503).',
+  current: 'The Server Keys in Redis at $REDIS are this instance\'s SERVER_KEYS again.',
+};
 
 /**
  * A connection URL without its password, for messages.
@@ -68,6 +83,7 @@ export function createExampleGateway(variables: Record<string, string | undefine
   // Warnings (restricted routes without keys) are the server's to print, once, when it reads every variable.
   const env = readServerEnv(variables, { only: GATEWAY_ENV, warn: () => undefined });
   const keys = env.SERVER_KEYS;
+  const fingerprintSecret = env.FINGERPRINT_SECRET;
   const options: GatewayOptions = {
     restrictedRoutes: env.RESTRICTED_ROUTES,
     trustProxy: env.TRUST_PROXY,
@@ -76,15 +92,27 @@ export function createExampleGateway(variables: Record<string, string | undefine
   if (!env.CACHE) options.cache = false;
   if (!env.REDIS_URL) {
     options.keys = keys;
+    options.fingerprintSecret = fingerprintSecret;
     return { options, ping: async () => undefined, announce: async () => undefined, close: async () => undefined };
   }
-  const backend = createRedisGateway({ url: env.REDIS_URL, prefix: env.REDIS_PREFIX });
-  options.backend = backend;
-  // Seed the shared key set once Redis answers; until then requests get 503 anyway.
-  if (keys.length > 0) {
-    void backend.ready.then(() => backend.addKeys(keys)).catch((error: unknown) => console.error(`Could not add SERVER_KEYS to Redis: ${describeError(error)}`));
+  if (fingerprintSecret === undefined) {
+    console.error(
+      'FINGERPRINT_SECRET is not set: Server Keys are fingerprinted with a random secret of this process, so instances ' +
+        'sharing this Redis keep separate key sets and Server Key limits; set the same FINGERPRINT_SECRET on every instance.',
+    );
   }
   const where = redactUrl(env.REDIS_URL);
+  const backend = createRedisGateway({
+    url: env.REDIS_URL,
+    prefix: env.REDIS_PREFIX,
+    keys,
+    fingerprintSecret,
+    onKeySetChange: (state) => {
+      const line = KEY_SET_LINES[state];
+      if (line) console.error(line.replace('$REDIS', () => where));
+    },
+  });
+  options.backend = backend;
   return {
     options,
     ping: backend.ping,

@@ -6,8 +6,9 @@
  * Environment:
  * - `ACCESS_LOG`: `json` (default) writes one JSON line per request to stdout; `off` writes none.
  *   `ACCESS_LOG_SAMPLE`: the share of requests logged, from 0 to 1 (default 1).
- *   `ACCESS_LOG_CLIENT`: how the client is named: `hash` (default, a keyed hash stable for the
- *   process), `address` (the IP address) or `none`.
+ *   `ACCESS_LOG_CLIENT`: how the client is named: `hash` (default, a keyed hash under
+ *   `FINGERPRINT_SECRET`, see `gateway-env.ts`: the same on every instance that shares it, else
+ *   stable for the process), `address` (the IP address) or `none`.
  * - `REQUEST_ID`: `on` (default) sends an `X-Request-Id` on every answer, whatever the log and
  *   metrics settings; `off` sends none.
  * - `METRICS_PORT`: serve `GET /metrics` (Prometheus text format) on this port, on `METRICS_HOST`
@@ -445,7 +446,7 @@ export function createExampleOperations(env: Record<string, string | undefined>,
       return health;
     },
     // With no observer and request ids off, createObservedApp hands the app back unobserved.
-    observe: (app: ObservableApp) => createObservedApp(app, { observers, clientId, requestId: requestIds, trustProxy }),
+    observe: (app: ObservableApp) => createObservedApp(app, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET || undefined }),
     async start() {
       firstRound?.();
       if (metrics && metricsPort !== undefined) {

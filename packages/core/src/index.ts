@@ -95,7 +95,7 @@ export type {
   GatewayBackend,
   KeyStore,
 } from './gateway/back-end.js';
-export { createStaticKeyStore, fingerprintKey } from './gateway/keys.js';
+export { createKeyFingerprinter, createStaticKeyStore, type FingerprintSecret, type StaticKeyStoreOptions } from './gateway/keys.js';
 export { DEFAULT_BLOCK_POLICY } from './gateway/blocks.js';
 export { DEFAULT_LIMITS, type RateLimitOptions, type Tier, type TierLimits } from './gateway/rate-limit.js';
 export type { TrustProxy } from './gateway/client-address.js';

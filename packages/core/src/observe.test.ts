@@ -111,6 +111,28 @@ describe('createObservedApp', () => {
     expect(records[0]).toMatchObject({ path: '/v1/anime/1', route: '/v1/anime/:id', cache: 'miss', tier: 'public' });
   });
 
+  it('names one client and one Server Key alike in two instances with one fingerprintSecret, and not across secrets', async () => {
+    const instance = (secret: string) => {
+      const records: RequestRecord[] = [];
+      const store = createMemoryStore({ anime: [makeAnime({ mal_id: 1, title: 'Cowboy Bebop' })] });
+      const catalogue = createCatalogueApp({ store, now: () => T0, gateway: { keys: [KEY], fingerprintSecret: secret }, logger: { error: () => undefined } });
+      const app = createObservedApp(catalogue, { observers: [(record) => records.push({ ...record })], fingerprintSecret: secret });
+      const send = (headers: Record<string, string>) => app.handle({ method: 'GET', path: '/v1/anime/1', query: '', header: (name) => headers[name], clientAddress: '203.0.113.9' });
+      return { records, send };
+    };
+    const [a, b, other] = [instance('deployment-secret'), instance('deployment-secret'), instance('another-secret')];
+    for (const { send } of [a, b, other]) {
+      await send({});
+      await send({ 'x-server-key': KEY });
+    }
+    const names = [a, b, other].map(({ records }) => records.map((record) => record.client));
+    expect(names[0]![0]).toMatch(/^[0-9a-f]{16}$/);
+    expect(names[0]![1]).toMatch(/^key:[0-9a-f]{12}$/);
+    expect(names[1]).toEqual(names[0]);
+    expect(names[2]![0]).not.toBe(names[0]![0]);
+    expect(names[2]![1]).not.toBe(names[0]![1]);
+  });
+
   it('gives the address itself only when told to', async () => {
     const { send, records } = setup({ clientId: 'address' });
     await send('/v1/anime/1', {}, '203.0.113.7');

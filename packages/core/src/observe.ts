@@ -9,6 +9,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { createBodyMemo } from './body-memo.js';
 import { compileTrust, createClientIdentifier, type TrustProxy } from './gateway/client-address.js';
+import { toSecretBytes, type FingerprintSecret } from './gateway/keys.js';
 import { monotonicClock, wallClockAt } from './internal/clock.js';
 import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext, type RequestTrace } from './http.js';
 
@@ -57,12 +58,18 @@ export interface ObservedAppOptions {
    */
   trustProxy?: TrustProxy;
   /**
-   * `client` in the record: `hash` (a keyed hash of the gateway's client id, stable for this
-   * process and not reversible; a Server Key client is `key:` and the start of the key's
-   * fingerprint), `address` (the IP address itself) or `none`.
+   * `client` in the record: `hash` (a keyed hash of the gateway's client id under
+   * `fingerprintSecret`, not reversible without it; a Server Key client is `key:` and the start of
+   * the key's fingerprint, keyed by the gateway's secret), `address` (the IP address itself) or `none`.
    * @default 'hash'
    */
   clientId?: ClientIdMode;
+  /**
+   * The deployment's secret for `hash` client ids. Give every instance the same (and the same as
+   * the gateway's), so that one client has one id in every instance's log.
+   * @default a random secret of this process: ids are then stable for the process only
+   */
+  fingerprintSecret?: FingerprintSecret;
   /**
    * A monotonic clock in milliseconds, for durations. With the default, a request's
    * `receivedAt` (see `PlainRequest`), when its adapter gives one, is its start.
@@ -152,15 +159,17 @@ function createUuidSource(): () => string {
 }
 
 /**
- * The client id of the access record: HMAC-SHA256 (RFC 2104) of the gateway's client id under a
- * random key of this process, its first 8 bytes in hex. The same client gets the same id in every
- * line of this process; without the key, which never leaves it, neither an address nor the key can
- * be worked out from ids, even from ids of addresses one knows. (An unkeyed or merely salted hash
- * of an IPv4 address falls to a search of 2^32, and a salt mixed into FNV-1a can be read back from
- * one known pair.) ~3 µs a client on Node 20; clients come back, so their ids are remembered.
+ * The client id of the access record: HMAC-SHA256 (RFC 2104) of the gateway's client id under the
+ * deployment's secret (a random one of this process when none is given), its first 8 bytes in hex.
+ * The same client gets the same id in every line of every instance that shares the secret; without
+ * the secret neither an address nor the key can be worked out from ids, even from ids of addresses
+ * one knows. (An unkeyed or merely salted hash of an IPv4 address falls to a search of 2^32, and a
+ * salt mixed into FNV-1a can be read back from one known pair.) Synchronous, as the record is
+ * built, so @noble/hashes rather than Web Crypto (whose HMAC is only asynchronous). ~3 µs a client
+ * on Node 20; clients come back, so their ids are remembered.
  */
-function createClientHasher(): (id: string) => string {
-  const keyed = hmac.create(sha256, crypto.getRandomValues(new Uint8Array(32)));
+function createClientHasher(secret: FingerprintSecret | undefined): (id: string) => string {
+  const keyed = hmac.create(sha256, toSecretBytes(secret));
   const utf8 = new TextEncoder();
   // Up to 4,096 clients, then started afresh.
   const known = new Map<string, string>();
@@ -168,7 +177,8 @@ function createClientHasher(): (id: string) => string {
     const seen = known.get(id);
     if (seen !== undefined) return seen;
     if (known.size >= 4096) known.clear();
-    const hash = bytesToHex(keyed.clone().update(utf8.encode(id)).digest().subarray(0, 8));
+    // Labelled as Server Key fingerprints are (gateway/keys.ts), so the two never coincide.
+    const hash = bytesToHex(keyed.clone().update(utf8.encode(`client\0${id}`)).digest().subarray(0, 8));
     known.set(id, hash);
     return hash;
   };
@@ -208,7 +218,7 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     return address !== undefined && trust(address);
   };
   const clientMode = options.clientId ?? 'hash';
-  const hash = clientMode === 'hash' ? createClientHasher() : undefined;
+  const hash = clientMode === 'hash' ? createClientHasher(options.fingerprintSecret) : undefined;
   // Cached answers come back as the same string: its size is remembered, found by one lookup,
   // where counting a 3 KB body costs a few microseconds (a tenth of a cache hit's work).
   const sizeOf = createBodyMemo(utf8Length, (bytes) => bytes, { minChars: 256 });

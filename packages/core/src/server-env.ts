@@ -294,6 +294,7 @@ export const SERVER_ENV = {
   RATE_LIMIT: onOff(true),
   CACHE: onOff(true),
   SERVER_KEYS: serverKeys(),
+  FINGERPRINT_SECRET: { ...text(undefined), secret: true },
   RESTRICTED_ROUTES: routePatterns(),
   TRUST_PROXY: trustProxy(),
   REDIS_URL: url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),

@@ -8,10 +8,10 @@
  * equivalent (Bun's `RedisClient.send`, Deno's clients) can be plugged in instead.
  * @module @catalogue-api/redis
  */
-import type { GatewayBackend } from '@catalogue-api/core';
+import type { FingerprintSecret, GatewayBackend } from '@catalogue-api/core';
 import { createClient } from 'redis';
 import type { SendCommand } from './scripts.js';
-import { createRedisBlockStore, createRedisCacheStore, createRedisCounterStore, createRedisKeyStore } from './stores.js';
+import { createRedisBlockStore, createRedisCacheStore, createRedisCounterStore, createRedisKeyStore, type KeySetState } from './stores.js';
 
 export type { SendCommand } from './scripts.js';
 export {
@@ -20,7 +20,11 @@ export {
   createRedisCacheStore,
   createRedisCounterStore,
   createRedisKeyStore,
+  type KeySetState,
   type RedisCacheOptions,
+  type RedisCounterOptions,
+  type RedisKeyStore,
+  type RedisKeyStoreOptions,
 } from './stores.js';
 
 /** Options of {@link createRedisGateway}. Give one of `url`, `client` or `sendCommand`. */
@@ -52,20 +56,43 @@ export interface RedisGatewayOptions {
   cacheMaxBytes?: number | { public: number; server: number };
   /** Longest cache key (path and query, in characters); longer requests are answered but not cached. @default 2048 */
   cacheMaxKeyLength?: number;
+  /**
+   * The deployment's Server Keys, as the whole set: written when Redis first answers, replacing
+   * whatever set the same secret named (so a key left out is revoked, for every instance), and
+   * written again whenever Redis comes back without it (a restart without persistence). The
+   * instance started last wins: an instance that finds another configuration's set in Redis stops
+   * writing its own (see docs/deploying.md, "Server Keys"). Without it, the set is what `addKeys`
+   * and `removeKeys` make it.
+   */
+  keys?: readonly string[];
+  /** How often the managed `keys` are checked (and restored when missing), besides each reconnect of a connection opened from `url`. @default 1000 */
+  keyCheckIntervalMs?: number;
+  /** Told when the managed set is written, restored, superseded or found missing. */
+  onKeySetChange?: (state: KeySetState) => void;
+  /**
+   * The deployment's secret for Server Key fingerprints (in Redis, in counters, in the access
+   * log): give every instance the same. Without one, this process's random secret names a set of
+   * its own, so instances share neither keys nor Server Key counters.
+   * @default a random secret of this process
+   */
+  fingerprintSecret?: FingerprintSecret;
+  /** Most clients tracked per minute and per day window (see `createRedisCounterStore`). @default 1_000_000 */
+  counterMaxClients?: number;
 }
 
 /** The Redis back end, with key management and its connection. */
 export interface RedisGateway extends GatewayBackend {
-  /** Adds Server Keys (stored as fingerprints). */
+  /** Adds Server Keys (stored as fingerprints); with managed `keys`, until the set is next written. */
   addKeys(keys: readonly string[]): Promise<void>;
-  /** Revokes Server Keys. */
+  /** Revokes Server Keys; with managed `keys`, until the set is next written. */
   removeKeys(keys: readonly string[]): Promise<void>;
   /**
-   * Sends `PING`, within the timeout: a readiness check (`createHealthApp({ checks: { gateway: backend.ping } })`).
-   * @returns Resolves when Redis answered; rejects when it did not.
+   * A readiness check (`createHealthApp({ checks: { gateway: backend.ping } })`), within the
+   * timeout: sends `PING`, or with managed `keys` checks the set (restoring it when it may).
+   * @returns Resolves when Redis answered and holds the Server Keys; rejects otherwise.
    */
   ping(): Promise<void>;
-  /** Resolves once the first connection is up (only for a connection opened from `url`). */
+  /** Resolves once the first connection is up and managed `keys` have been written once (tried once, for `client` and `sendCommand`). */
   ready: Promise<void>;
   /** Closes a connection opened from `url`; a no-op for a client you passed in. */
   close(): Promise<void>;
@@ -81,8 +108,12 @@ export interface RedisGateway extends GatewayBackend {
  * import { createCatalogueApp } from '@catalogue-api/core';
  * import { createRedisGateway } from '@catalogue-api/redis';
  *
- * const backend = createRedisGateway({ url: process.env.REDIS_URL, prefix: 'catalogue:' });
- * await backend.addKeys(['s3cret']);
+ * const backend = createRedisGateway({
+ *   url: process.env.REDIS_URL,
+ *   prefix: 'catalogue:',
+ *   keys: ['s3cret'],
+ *   fingerprintSecret: process.env.FINGERPRINT_SECRET,
+ * });
  * const app = createCatalogueApp({ gateway: { backend } });
  * ```
  */
@@ -90,36 +121,67 @@ export function createRedisGateway(options: RedisGatewayOptions = {}): RedisGate
   const prefix = options.prefix ?? 'catalogue-api:';
   const timeoutMs = options.timeoutMs ?? 250;
   let send: SendCommand;
-  let ready: Promise<void> = Promise.resolve();
-  let close = async (): Promise<void> => undefined;
+  let connected: Promise<void> = Promise.resolve();
+  let closeConnection = async (): Promise<void> => undefined;
+  // Bound before the connection exists, as its first 'ready' may come before `keys` is made.
+  let keep = (): void => undefined;
   if (options.sendCommand) {
     send = options.sendCommand;
   } else if (options.client) {
     const client = options.client;
     send = (args) => client.sendCommand(args, { timeout: timeoutMs });
   } else {
-    const connection = createOwnConnection(options.url ?? 'redis://127.0.0.1:6379', timeoutMs);
-    ready = connection.ready;
+    const connection = createOwnConnection(options.url ?? 'redis://127.0.0.1:6379', timeoutMs, () => keep());
+    connected = connection.ready;
     send = connection.send;
-    close = connection.close;
+    closeConnection = connection.close;
   }
-  const keys = createRedisKeyStore(send, `${prefix}keys`);
+  const managed = options.keys !== undefined;
+  const keys = createRedisKeyStore(send, `${prefix}keys`, {
+    keys: options.keys,
+    fingerprintSecret: options.fingerprintSecret,
+    onChange(state) {
+      // Before keyed fingerprints the set was `<prefix>keys`, of plain SHA-256s: gone with the first write.
+      if (state === 'written') send(['DEL', `${prefix}keys`]).catch(() => undefined);
+      options.onKeySetChange?.(state);
+    },
+  });
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let ready = connected;
+  if (managed) {
+    keep = () => void keys.keep().catch(() => undefined);
+    ready = connected.then(() => keys.keep()).then(
+      () => undefined,
+      () => undefined,
+    );
+    timer = setInterval(keep, options.keyCheckIntervalMs ?? 1_000);
+    // Never what keeps a process alive (Node and Bun; Deno's timers have no `unref`).
+    (timer as { unref?: () => void }).unref?.();
+  }
   const total = options.cacheMaxBytes ?? 64 * 1024 * 1024;
   const bytes = typeof total === 'number' ? { public: Math.floor((total * 3) / 4), server: Math.floor(total / 4) } : total;
   const maxKeyLength = options.cacheMaxKeyLength;
   return {
-    counters: createRedisCounterStore(send, prefix),
+    counters: createRedisCounterStore(send, prefix, { maxClients: options.counterMaxClients }),
     blocks: createRedisBlockStore(send, prefix),
     keys,
     // Each cache is one hash tag, so that its Lua trim touches one Redis Cluster slot.
     publicCache: createRedisCacheStore(send, `${prefix}{cache:public}`, { maxBytes: bytes.public, maxKeyLength }),
     serverCache: createRedisCacheStore(send, `${prefix}{cache:server}`, { maxBytes: bytes.server, maxKeyLength }),
     timeoutMs,
-    ping: async () => void (await send(['PING'])),
+    async ping() {
+      if (!managed) return void (await send(['PING']));
+      if ((await keys.keep()) === 'missing') {
+        throw new Error('The Server Key set is missing from Redis; the instances started with the newer SERVER_KEYS restore it');
+      }
+    },
     addKeys: keys.add,
     removeKeys: keys.remove,
     ready,
-    close,
+    async close() {
+      clearInterval(timer);
+      await closeConnection();
+    },
   };
 }
 
@@ -130,7 +192,7 @@ export function createRedisGateway(options: RedisGatewayOptions = {}): RedisGate
  * becomes ready. So when commands have failed without a single success for a while, the
  * connection is replaced; service resumes by itself once Redis is reachable again.
  */
-function createOwnConnection(url: string, timeoutMs: number): { send: SendCommand; ready: Promise<void>; close(): Promise<void> } {
+function createOwnConnection(url: string, timeoutMs: number, onReady: () => void): { send: SendCommand; ready: Promise<void>; close(): Promise<void> } {
   let closed = false;
   const patienceMs = Math.max(1_000, 4 * timeoutMs);
   // The later of the last success and the last replacement: failures are judged from there.
@@ -147,6 +209,8 @@ function createOwnConnection(url: string, timeoutMs: number): { send: SendComman
     // Connection errors surface as 503s on requests; an unhandled 'error' event would end the process.
     client.on('error', () => undefined);
     client.once('ready', () => markReady());
+    // Each (re)connect: Redis may have come back empty.
+    client.on('ready', onReady);
     client.connect().catch(() => undefined);
     return client;
   };

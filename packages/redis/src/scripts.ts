@@ -11,20 +11,39 @@ export type SendCommand = (args: string[]) => Promise<unknown>;
  * One atomic check of all windows of a tier (docs/specification.md: Rate-limit counters): read every counter; if any is
  * full, increment none; otherwise increment all. TTLs are relative so that an injected clock and
  * Redis's own clock never disagree about expiry; window starts are in the keys.
- * KEYS: the window counters. ARGV: limit and TTL (ms) per window. Reply: {allowed, count…}.
+ *
+ * A window may have a bound on the clients it tracks: its tally key counts the clients that have a
+ * counter in that window. Once the tally is at the bound, a client without a counter there gets
+ * none: that window neither counts nor refuses it (it reports 1), so past the bound a new client is
+ * held to its shorter windows only, and may get more than that window's quota, never less. Counters
+ * that exist are never dropped, so every tracked client's count stays exact.
+ * KEYS: the window counters, then the tallies. ARGV: limit, TTL (ms) and tally index in KEYS (0:
+ * unbounded) per window, then the bound. Reply: {allowed, count…}.
  */
 export const HIT_SCRIPT = `
-local counts = {}
+local n = (#ARGV - 1) / 3
+local max = tonumber(ARGV[#ARGV])
+local counts, tracked = {}, {}
 local allowed = 1
-for i = 1, #KEYS do
-  local c = tonumber(redis.call('GET', KEYS[i]) or '0')
-  counts[i] = c
-  if c + 1 > tonumber(ARGV[2 * i - 1]) then allowed = 0 end
+for i = 1, n do
+  local value = redis.call('GET', KEYS[i])
+  local tally = tonumber(ARGV[3 * i])
+  tracked[i] = value or tally == 0 or tonumber(redis.call('GET', KEYS[tally]) or '0') < max
+  counts[i] = tonumber(value or '0')
+  if tracked[i] and counts[i] + 1 > tonumber(ARGV[3 * i - 2]) then allowed = 0 end
 end
 if allowed == 1 then
-  for i = 1, #KEYS do
-    counts[i] = redis.call('INCR', KEYS[i])
-    if counts[i] == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i]) end
+  for i = 1, n do
+    if tracked[i] then
+      counts[i] = redis.call('INCR', KEYS[i])
+      if counts[i] == 1 then
+        redis.call('PEXPIRE', KEYS[i], ARGV[3 * i - 1])
+        local tally = tonumber(ARGV[3 * i])
+        if tally > 0 and redis.call('INCR', KEYS[tally]) == 1 then redis.call('PEXPIRE', KEYS[tally], ARGV[3 * i - 1]) end
+      end
+    else
+      counts[i] = 1
+    end
   end
 end
 table.insert(counts, 1, allowed)
@@ -130,4 +149,33 @@ if redis.call('PTTL', KEYS[1]) < ttl then
   for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ttl) end
 end
 return total
+`;
+
+/**
+ * Keeps a managed Server Key set: one Redis set holding the fingerprints, the member `@managed`
+ * and the member `@config:<id>` naming the configuration that wrote it (fingerprints are hex, so
+ * neither can be one). Being one key, the set is there whole or not at all: Redis emptied by a
+ * restart without persistence loses it at once, and a replacement is atomic.
+ * KEYS: the set. ARGV: mode (`replace`: write it; `restore`: write it only when the set is
+ * missing; `check`: never write), the `@config:<id>` member, the TTL (ms), then the fingerprints.
+ * Reply: 2 written, 1 this configuration's set is there, 0 another configuration's is, -1 missing.
+ * A set that is there has its TTL renewed once less than half of it is left, so that a set whose
+ * instances are all gone (a configuration replaced, a process with a random secret) goes by itself.
+ */
+export const KEY_SET_SCRIPT = `
+local mode, config, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3])
+if mode ~= 'replace' then
+  if redis.call('EXISTS', KEYS[1]) == 1 then
+    if redis.call('SISMEMBER', KEYS[1], config) == 0 then return 0 end
+    if redis.call('PTTL', KEYS[1]) < ttl / 2 then redis.call('PEXPIRE', KEYS[1], ttl) end
+    return 1
+  end
+  if mode == 'check' then return -1 end
+end
+local members = { '@managed', config }
+for i = 4, #ARGV do members[#members + 1] = ARGV[i] end
+redis.call('DEL', KEYS[1])
+redis.call('SADD', KEYS[1], unpack(members))
+redis.call('PEXPIRE', KEYS[1], ttl)
+return 2
 `;

@@ -21,7 +21,8 @@ describe.skipIf(!REDIS_URL)('two app instances on one Redis', () => {
       loads++;
       return store.query(collection, query);
     };
-    backends = [0, 1].map(() => createRedisGateway({ url: REDIS_URL, prefix, timeoutMs: 2_000 }));
+    // One deployment: one fingerprint secret, so that a key added through one is known to the other.
+    backends = [0, 1].map(() => createRedisGateway({ url: REDIS_URL, prefix, timeoutMs: 2_000, fingerprintSecret: 'shared-test-secret' }));
     await Promise.all(backends.map((backend) => backend.ready));
     await backends[0]!.addKeys([KEY]);
     apps = backends.map((backend) =>

@@ -10,7 +10,7 @@ import type { BlockPolicy, CacheStore, CachedResponse, CounterWindow, GatewayBac
 import { DEFAULT_BLOCK_POLICY, createMemoryBlockStore } from './blocks.js';
 import { createMemoryCacheStore, matchesIfNoneMatch, toEtag, toHttpDate } from './cache.js';
 import { createClientIdentifier, type TrustProxy } from './client-address.js';
-import { createStaticKeyStore } from './keys.js';
+import { createStaticKeyStore, type FingerprintSecret } from './keys.js';
 import {
   createMemoryCounterStore,
   findBlockingWindow,
@@ -52,6 +52,13 @@ export interface GatewayOptions {
    * Keys are compared in constant time and never logged.
    */
   keys?: readonly string[] | KeyStore;
+  /**
+   * The deployment's secret for the fingerprints of the `keys` listed here (which name a key's
+   * counters and its access-log lines); the same on every instance, so that they agree. A back
+   * end's or your own key store has its own.
+   * @default a random secret of this process
+   */
+  fingerprintSecret?: FingerprintSecret;
   /**
    * Path patterns that answer 401 without a valid Server Key: `:name` matches one segment, a final
    * `*` matches the rest (`/v1/top/*`, `/v1/anime/:id/full`).
@@ -212,7 +219,7 @@ function gatewayState(options: GatewayOptions, context: GatewayContext): Gateway
     options.keys === undefined
       ? (backend.keys ?? createStaticKeyStore([]))
       : Array.isArray(options.keys)
-        ? createStaticKeyStore(options.keys as readonly string[])
+        ? createStaticKeyStore(options.keys as readonly string[], { fingerprintSecret: options.fingerprintSecret })
         : (options.keys as KeyStore);
   const limits = options.rateLimit === false ? undefined : options.rateLimit;
   const specs = options.rateLimit === false ? undefined : { public: toWindowSpecs('public', limits?.public), server: toWindowSpecs('server', limits?.server) };
