@@ -81,6 +81,7 @@ const catalogue = createCatalogueApp({
   store: metrics ? metrics.instrumentStore(store) : store,
   gateway: {
     keys: env.SERVER_KEYS,
+    fingerprintSecret: env.FINGERPRINT_SECRET,
     restrictedRoutes: env.RESTRICTED_ROUTES,
     trustProxy,
     ...(env.RATE_LIMIT ? {} : { rateLimit: false }),
@@ -180,16 +181,11 @@ if (log) {
 if (metrics) observers.push(metrics.observe);
 const apps = combineApps(health, status, catalogue);
 // With no observer and request ids off, createObservedApp hands the apps back unobserved.
-<<<<<<< HEAD
-const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy });
+const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET });
 // Deno's own message (`Address already in use (os error 98)`) names neither the address nor the variable.
 const server = await serve(app, { port, hostname }).catch((cause: unknown) => {
   throw new Error(`listening on ${hostname}:${port} (HOST, PORT)`, { cause });
 });
-=======
-const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET });
-const server = await serve(app, { port, hostname });
->>>>>>> h44-keys
 // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
 const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost }) : undefined;
 const selfUrl = self(server.url).check.url;
