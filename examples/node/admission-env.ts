@@ -4,9 +4,9 @@
  * `Retry-After: 1`. `server.ts` passes the result to `createCatalogueApp({ admission })`.
  *
  * Environment (unset: core's default):
- * - `SEARCH_CONCURRENCY` (4), `SEARCH_QUEUE` (64): searches and other list queries running at once,
+ * - `SEARCH_CONCURRENCY` (2), `SEARCH_QUEUE` (64): searches and other list queries running at once,
  *   and waiting at most. Keep `SEARCH_CONCURRENCY` below the PostgreSQL pool's size (10), so that
- *   reads always find a connection.
+ *   reads always find a connection, and about the database's CPU cores.
  * - `READ_CONCURRENCY` (32), `READ_QUEUE` (1024): the same for reads of one record and its children.
  * - `ADMISSION_WAIT_MS` (1000): longest wait for a turn, either kind.
  * - `ADMISSION=off`: no admission; every request goes straight to the store.

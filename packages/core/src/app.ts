@@ -37,11 +37,12 @@ export interface CatalogueAppOptions {
    * searches and other list queries (`/v1/anime?q=…`, top lists, seasons, id lists), `read` the
    * rest (one record by id, its `full` object, characters, episodes…), each with its own bounds, so
    * that slow searches never take every connection of the store's pool and a read by id is still
-   * answered at once. The defaults leave 6 of PostgreSQL's default 10 connections to reads; keep
-   * `search.concurrency` below the pool's size when you change either. A waiting call does not
+   * answered at once. The defaults leave 8 of PostgreSQL's default 10 connections to reads; keep
+   * `search.concurrency` below the pool's size, and about the database's CPU cores (a search is
+   * CPU work for it: more at once adds no throughput, only waiting for every other query). A waiting call does not
    * count towards `storeTimeoutMs`. `false` turns admission off (every call goes straight to the
    * store). Answers from the gateway's cache reach no store and are never held back.
-   * @default { search: { concurrency: 4, queue: 64, waitMs: 1000 }, read: { concurrency: 32, queue: 1024, waitMs: 1000 } }
+   * @default { search: { concurrency: 2, queue: 64, waitMs: 1000 }, read: { concurrency: 32, queue: 1024, waitMs: 1000 } }
    */
   admission?: AdmissionOptions | false;
   /** The clock, in milliseconds since the epoch; injected so that tests control time. @default Date.now */
