@@ -181,6 +181,20 @@ describe('admission of searches', () => {
     expect((await running).status).toBe(200);
   });
 
+  it('runs two searches at once by default, and lets a third wait for a place', async () => {
+    const { control, search } = setUp();
+    control.mode = 'hold';
+    const running = [search(0), search(1), search(2)];
+    await settle();
+    expect(control.searches).toEqual(['titel0', 'titel1']);
+    control.releaseOne();
+    await settle();
+    expect(control.searches).toEqual(['titel0', 'titel1', 'titel2']);
+    control.releaseOne();
+    control.releaseOne();
+    for (const res of await Promise.all(running)) expect(res.status).toBe(200);
+  });
+
   it('lets every search through to the store with admission: false', async () => {
     const { control, search } = setUp({ admission: false });
     control.mode = 'hold';
