@@ -39,9 +39,10 @@ export interface CatalogueAppOptions {
    * that slow searches never take every connection of the store's pool and a read by id is still
    * answered at once. The defaults leave 8 of PostgreSQL's default 10 connections to reads; keep
    * `search.concurrency` below the pool's size, and about the database's CPU cores (a search is
-   * CPU work for it: more at once adds no throughput, only waiting for every other query). A waiting call does not
-   * count towards `storeTimeoutMs`. `false` turns admission off (every call goes straight to the
-   * store). Answers from the gateway's cache reach no store and are never held back.
+   * CPU work for it: more at once adds no throughput, only waiting for every other query). A
+   * waiting call does not count towards `storeTimeoutMs`. `false` turns admission off (every call
+   * goes straight to the store). Answers from the gateway's cache reach no store and are never
+   * held back.
    * @default { search: { concurrency: 2, queue: 64, waitMs: 1000 }, read: { concurrency: 32, queue: 1024, waitMs: 1000 } }
    */
   admission?: AdmissionOptions | false;
@@ -146,8 +147,8 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
   if (options.admission !== false) {
     // One context per kind of work, each over the store behind that kind's gate: a route's row
     // says which it does, and its handler is given that context.
-    const read = admitStore(store, 'read', toAdmissionLimits('read', options.admission?.read)).store;
-    const search = contextOf(admitStore(store, 'search', toAdmissionLimits('search', options.admission?.search)).store);
+    const read = admitStore(store, 'read', toAdmissionLimits('read', options.admission?.read));
+    const search = contextOf(admitStore(store, 'search', toAdmissionLimits('search', options.admission?.search)));
     context = contextOf(read);
     routes = routes.map((route) => (route.work === 'search' ? { ...route, handler: (request) => route.handler(request, search) } : route));
   }

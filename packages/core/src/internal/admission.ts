@@ -87,14 +87,6 @@ interface Waiter {
   timer: ReturnType<typeof setTimeout>;
 }
 
-/** One kind's gate: its bounds, and the calls running and waiting. */
-export interface Gate {
-  /** Calls running now. */
-  readonly running: number;
-  /** Calls waiting now. */
-  readonly waiting: number;
-}
-
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
 }
@@ -106,9 +98,9 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
  * @param store - The store, already bounded by `boundStore`.
  * @param kind - The kind of work its calls are.
  * @param limits - The gate's bounds.
- * @returns An object with the same methods, admitted, and the gate's counts.
+ * @returns An object with the same methods, admitted.
  */
-export function admitStore<T extends object>(store: T, kind: WorkKind, limits: AdmissionLimits): { store: T; gate: Gate } {
+export function admitStore<T extends object>(store: T, kind: WorkKind, limits: AdmissionLimits): T {
   const { concurrency, queue: queueLimit, waitMs } = limits;
   let running = 0;
   // A Set keeps insertion order: the first value is the longest waiting; a waiter that gives up is
@@ -174,13 +166,5 @@ export function admitStore<T extends object>(store: T, kind: WorkKind, limits: A
       if (typeof value === 'function') wrapped[key] = admitted(value as (...args: unknown[]) => unknown);
     }
   }
-  const gate: Gate = {
-    get running() {
-      return running;
-    },
-    get waiting() {
-      return queue.size;
-    },
-  };
-  return { store: wrapped as T, gate };
+  return wrapped as T;
 }
