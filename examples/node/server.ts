@@ -9,6 +9,7 @@
  * `STORE_TIMEOUT_MS` (default 5000) bounds every store call, catalogue and status: past it, or with
  * the database lost, requests get 503 with `Retry-After: 1` until it is back.
  * Server Keys, restricted routes, Redis, rate limits and trusted proxies: see `gateway-env.ts`.
+ * How many searches and reads reach the store at once (`SEARCH_CONCURRENCY`…): see `admission-env.ts`.
  * Access log, metrics (`METRICS_PORT`), `/healthz` and `/readyz`, deprecation headers: see `observability.ts`.
  *
  * Every variable is read and checked by core's `readServerEnv` before anything listens: a value it
@@ -22,6 +23,7 @@
 import { serve } from '@catalogue-api/adapter-node';
 import { combineApps, createCatalogueApp, createMemoryStore, describeError, readServerEnv, toStartupFailure, type Logger } from '@catalogue-api/core';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
+import { readAdmissionEnv } from './admission-env.js';
 import { createExampleGateway, redactUrl } from './gateway-env.js';
 import { createExampleOperations } from './observability.js';
 import { createExampleStatus, readStatusConfig } from './status.js';
@@ -67,6 +69,7 @@ const app = createCatalogueApp({
   gateway: gateway.options,
   store: ops.instrument(database ?? createMemoryStore(await demoData())),
   storeTimeoutMs,
+  admission: readAdmissionEnv(process.env),
   deprecation: ops.deprecation,
 });
 const status = await createExampleStatus(env, statusConfig, `http://${hostname}:${port}`, {

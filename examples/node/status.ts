@@ -16,7 +16,8 @@
  *   start with a catalogue database would otherwise share one status history and one checker lease.
  * - `STATUS_INTERVAL_SECONDS`: seconds between checks (default 60), at most `staleAfterSeconds` (120).
  * - `STORE_TIMEOUT_MS`: longest wait for one status store call (default 5000); past it, or with the
- *   database lost, `/api/status` answers 503 and the checker keeps its results until the store is back.
+ *   database lost, `/api/status` answers from its last snapshot (503 before the first one) and the
+ *   checker keeps its results until the store is back.
  * @module
  */
 import { readFile } from 'node:fs/promises';

@@ -4,15 +4,17 @@
  */
 import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
 import { ApiError } from './errors.js';
+import { admitStore, toAdmissionLimits, type AdmissionOptions } from './internal/admission.js';
 import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from './internal/bounded-store.js';
 import { toCanonicalPath } from './internal/request-target.js';
 import { toDeprecationHeaders, type DeprecationOptions } from './deprecation.js';
-import { createPipeline, EXPOSED, routeMatcher, type Logger } from './internal/pipeline.js';
+import { createPipeline, EXPOSED, routeMatcher, type Logger, type Route } from './internal/pipeline.js';
 import { createGateway, type GatewayOptions } from './gateway/gateway.js';
 import { createMemoryStore } from './memory-store.js';
 import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
 import { createOpenApiRoute, OPENAPI_PATH } from './openapi.js';
 import { catalogueRoutes } from './routes/index.js';
+import type { CatalogueContext } from './routes/context.js';
 import { catalogueOver } from './catalogue/index.js';
 import type { CatalogueStore } from './seam/types.js';
 
@@ -28,6 +30,22 @@ export interface CatalogueAppOptions {
    * the timer off. @default 5000
    */
   storeTimeoutMs?: number;
+  /**
+   * Admission of store work: how many store calls of each kind run at once, and how many may wait
+   * for a turn and how long, before a request gets 503 `ServiceUnavailableException` with
+   * `Retry-After: 1` (spec, Errors: "API offline or busy") instead of piling up. `search` covers
+   * searches and other list queries (`/v1/anime?q=…`, top lists, seasons, id lists), `read` the
+   * rest (one record by id, its `full` object, characters, episodes…), each with its own bounds, so
+   * that slow searches never take every connection of the store's pool and a read by id is still
+   * answered at once. The defaults leave 8 of PostgreSQL's default 10 connections to reads; keep
+   * `search.concurrency` below the pool's size, and about the database's CPU cores (a search is
+   * CPU work for it: more at once adds no throughput, only waiting for every other query). A
+   * waiting call does not count towards `storeTimeoutMs`. `false` turns admission off (every call
+   * goes straight to the store). Answers from the gateway's cache reach no store and are never
+   * held back.
+   * @default { search: { concurrency: 2, queue: 64, waitMs: 1000 }, read: { concurrency: 32, queue: 1024, waitMs: 1000 } }
+   */
+  admission?: AdmissionOptions | false;
   /** The clock, in milliseconds since the epoch; injected so that tests control time. @default Date.now */
   now?: () => number;
   /**
@@ -100,7 +118,9 @@ export interface CatalogueApp {
  * @param options - Store, clock, logger, middleware, gateway, image CDN and mount path.
  * @returns The app, with its `fetch` and `handle` doors.
  * @throws TypeError when `mountPath` is not a path such as `/catalogue`.
- * @throws {RangeError} when `storeTimeoutMs` is not a positive number.
+ * @throws {RangeError} when `storeTimeoutMs` is not a positive number, or an `admission` bound is
+ *   not a positive integer (`concurrency`), an integer of at least 0 (`queue`) or a number of at
+ *   least 0 (`waitMs`).
  * @example
  * ```ts
  * import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
@@ -119,12 +139,24 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     logger,
     name: 'Catalogue store',
   });
-  const routes = [...catalogueRoutes, createOpenApiRoute(mountPath)];
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const contextOf = (records: CatalogueStore): CatalogueContext => ({ catalogue: catalogueOver(records), records, now, random });
+  let context = contextOf(store);
+  let routes: Route<CatalogueContext>[] = [...catalogueRoutes, createOpenApiRoute(mountPath)];
+  if (options.admission !== false) {
+    // One context per kind of work, each over the store behind that kind's gate: a route's row
+    // says which it does, and its handler is given that context.
+    const read = admitStore(store, 'read', toAdmissionLimits('read', options.admission?.read));
+    const search = contextOf(admitStore(store, 'search', toAdmissionLimits('search', options.admission?.search)));
+    context = contextOf(read);
+    routes = routes.map((route) => (route.work === 'search' ? { ...route, handler: (request) => route.handler(request, search) } : route));
+  }
   const handle = createPipeline({
     routes,
     mountPath,
     notFound: (path) => new ApiError(404, `No endpoint at ${path}`, `Every endpoint is under ${mountPath}/v1; the API is described at ${docs} (OpenAPI 3.1).`),
-    context: { catalogue: catalogueOver(store), records: store, now: options.now ?? Date.now, random: options.random ?? Math.random },
+    context,
     middleware: withGateway(options, routeMatcher(routes, (route) => route.cache === 'no-store')),
     logger,
     serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),

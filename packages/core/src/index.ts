@@ -4,6 +4,7 @@
  * @module @catalogue-api/core
  */
 export { createCatalogueApp, type CatalogueApp, type CatalogueAppOptions } from './app.js';
+export type { AdmissionLimits, AdmissionOptions } from './internal/admission.js';
 export { createBodyMemo, type BodyMemoOptions } from './body-memo.js';
 export { ApiError, errorEnvelope, ERROR_TYPES, internalErrorResponse, StoreUnavailableError, type ErrorEnvelope, type ErrorStatus } from './errors.js';
 export {

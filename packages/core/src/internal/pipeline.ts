@@ -61,6 +61,12 @@ export interface Route<C> {
    * are kept apart) or `no-store` (never kept, `Cache-Control: no-store`; a fresh answer each time).
    */
   cache?: 'public' | 'no-store';
+  /**
+   * The kind of store work the handler does, for admission (`CatalogueAppOptions.admission`):
+   * `search` for searches and other list queries, which may be slow; `read` (the default) for
+   * cheap reads of one record and what hangs off it.
+   */
+  work?: 'search' | 'read';
 }
 
 /**

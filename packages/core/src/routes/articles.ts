@@ -11,6 +11,6 @@ import { byIdRow, dataRow, pageRow } from './rows.js';
 /** The article routes. */
 export const articleRoutes: CatalogueRoute[] = [
   pageRow('/v1/articles', 'full', { query: postSearchQuery }, (search, { catalogue }) => catalogue.searchArticles(search)),
-  dataRow('/v1/articles/tags', {}, (_, { catalogue }) => catalogue.listArticleTags()),
+  dataRow('/v1/articles/tags', { work: 'search' }, (_, { catalogue }) => catalogue.listArticleTags()),
   byIdRow('article', '/v1/articles/:id', { query: sfwQuery }, (id, sfw, { catalogue }) => catalogue.getArticle(id, sfw)),
 ];

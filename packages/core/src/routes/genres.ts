@@ -20,6 +20,6 @@ export const genresQuery = z.object({
 
 /** The genre routes. */
 export const genreRoutes: CatalogueRoute[] = [
-  dataRow('/v1/genres/anime', { query: genresQuery }, ({ filter }, { catalogue }) => catalogue.listGenres('anime', filter)),
-  dataRow('/v1/genres/manga', { query: genresQuery }, ({ filter }, { catalogue }) => catalogue.listGenres('manga', filter)),
+  dataRow('/v1/genres/anime', { query: genresQuery, work: 'search' }, ({ filter }, { catalogue }) => catalogue.listGenres('anime', filter)),
+  dataRow('/v1/genres/manga', { query: genresQuery, work: 'search' }, ({ filter }, { catalogue }) => catalogue.listGenres('manga', filter)),
 ];

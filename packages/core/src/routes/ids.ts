@@ -69,6 +69,7 @@ export const mangaIdsQuery = idsQuery(MANGA, MANGA_ID_FIELDS);
 const listRow = <S extends z.ZodType | undefined = undefined>(path: string, query: S, load: (query: Parsed<S>, context: CatalogueContext) => Promise<unknown>): CatalogueRoute => ({
   path,
   ...(query ? { query } : {}),
+  work: 'search',
   handler: async ({ parsed }, context) => ok(await load(parsed as Parsed<S>, context)),
 });
 
@@ -79,6 +80,8 @@ const listRow = <S extends z.ZodType | undefined = undefined>(path: string, quer
 const idsRow = (path: string, query: z.ZodType<IdsQuery>, spec: KindSpec, load: (query: IdsQuery, context: CatalogueContext) => Promise<unknown>): CatalogueRoute => ({
   path,
   query,
+  // Every matching id of a collection (tens of thousands): the slow kind of store work.
+  work: 'search',
   handler: async ({ parsed }, context) => {
     const json = await listIdsJson(context.records, spec, parsed as IdsQuery);
     return json ? { body: undefined, json } : ok(await load(parsed as IdsQuery, context));

@@ -19,6 +19,6 @@ export const postSearchQuery = z.object({ q: textParam('q', 200), tag: idParam('
 /** The news routes. */
 export const newsRoutes: CatalogueRoute[] = [
   pageRow('/v1/news', 'full', { query: postSearchQuery }, (search, { catalogue }) => catalogue.searchNews(search)),
-  dataRow('/v1/news/tags', {}, (_, { catalogue }) => catalogue.listNewsTags()),
+  dataRow('/v1/news/tags', { work: 'search' }, (_, { catalogue }) => catalogue.listNewsTags()),
   byIdRow('news', '/v1/news/:id', { query: sfwQuery }, (id, sfw, { catalogue }) => catalogue.getNews(id, sfw)),
 ];

@@ -22,6 +22,8 @@ interface RowOptions<S> {
   response?: z.ZodType;
   /** Whether the gateway may keep the answers. @default 'public' */
   cache?: 'public' | 'no-store';
+  /** The kind of store work, for admission. @default 'read' ('search' for {@link pageRow}) */
+  work?: 'search' | 'read';
 }
 
 /** A paged answer's pagination object: `full` (Jikan `pagination_plus`) or `short`. */
@@ -57,7 +59,8 @@ export function pageRow<S extends z.ZodType>(
 ): CatalogueRoute {
   const answer = shape === 'full' ? fullList : shortList;
   const { paging = (q: z.output<S>) => q as Paging, ...rest } = options;
-  return { path, ...rest, handler: async ({ parsed }, context) => answer(await load(parsed, context), paging(parsed)) };
+  // A page of a whole collection, filtered, ordered or searched: the slow kind of store work.
+  return { path, work: 'search', ...rest, handler: async ({ parsed }, context) => answer(await load(parsed, context), paging(parsed)) };
 }
 
 /**

@@ -51,6 +51,7 @@ export const scheduleRoutes: CatalogueRoute[] = [
   {
     path: '/v1/schedules/:filter',
     query: scheduleQuery,
+    work: 'search',
     response: animeListResponseSchema,
     handler: async (request, { catalogue }) => {
       const query = parseQuery(scheduleQuery, { ...request.query, filter: request.params.filter });

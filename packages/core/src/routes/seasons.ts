@@ -85,11 +85,13 @@ export function seasonAt(now: number): { year: number; season: Season } {
 export const seasonRoutes: CatalogueRoute[] = [
   {
     path: '/v1/seasons',
+    work: 'search',
     handler: async (_request, { catalogue }) => ok({ pagination: { last_visible_page: 1, has_next_page: false }, data: await catalogue.listSeasons() }),
   },
   defineRoute<CatalogueContext, typeof seasonQuery>({
     path: '/v1/seasons/now',
     query: seasonQuery,
+    work: 'search',
     handler: async ({ parsed: { filter, continuing } }, { catalogue, now }) =>
       fullList(await catalogue.getSeason({ ...filter, ...seasonAt(now()), continuing }), filter),
   }),
@@ -97,6 +99,7 @@ export const seasonRoutes: CatalogueRoute[] = [
   defineRoute<CatalogueContext, typeof seasonQuery>({
     path: '/v1/seasons/:year/:season',
     query: seasonQuery,
+    work: 'search',
     handler: async ({ params, parsed: { filter, continuing } }, { catalogue }) => {
       const season = { year: parseYear(params.year), season: parseSeason(params.season) };
       return fullList(await catalogue.getSeason({ ...filter, ...season, continuing }), filter);

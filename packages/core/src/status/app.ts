@@ -11,7 +11,7 @@ import { createMemoryStatusStore } from './memory-status-store.js';
 import { toSnapshot } from './snapshot.js';
 import { toWindowStart } from './history.js';
 import type { StatusStore } from './store.js';
-import type { ServiceConfig, StatusSnapshot } from './types.js';
+import type { CheckSegment, MaintenanceRecord, ServiceConfig, StatusSnapshot } from './types.js';
 
 /** Options of {@link createStatusApp}. */
 export interface StatusAppOptions {
@@ -20,11 +20,21 @@ export interface StatusAppOptions {
   /** Where history and maintenance records are. Share it with the checker. @default a memory store */
   store?: StatusStore;
   /**
-   * Longest wait for one store call, in milliseconds. Past it, or when the store throws a
-   * `StoreUnavailableError`, `GET /api/status` answers 503 with `Retry-After: 1` rather than wait
-   * on a lost database. `Infinity` turns the timer off. @default 5000
+   * Longest wait for one store call, in milliseconds, while a snapshot is generated. Past it, or
+   * when the store throws a `StoreUnavailableError`, the generation fails (see `refreshWaitMs` for
+   * what clients get meanwhile). `Infinity` turns the timer off. @default 5000
    */
   storeTimeoutMs?: number;
+  /**
+   * How long a request waits for a fresh snapshot once the last one has expired, in milliseconds.
+   * The snapshot is generated in the background, one generation at a time; a request that it does
+   * not answer within this wait, or that it fails, is answered at once from the history and
+   * maintenance records of the last snapshot, evaluated at the current time (so that results older
+   * than `staleAfterSeconds` show as `unknown` and the checker as unhealthy, as they would from the
+   * store). Only before any snapshot was ever generated does it get 503 with `Retry-After: 1`. A
+   * frozen database thus never holds a request longer than this. @default 250
+   */
+  refreshWaitMs?: number;
   /** The status page's name and address (the snapshot's `page`). @default { name: 'Status', url: '' } */
   page?: { name: string; url: string };
   /** The clock, in milliseconds since the epoch. @default Date.now */
@@ -68,7 +78,8 @@ export const STATUS_PATH = '/api/status';
  * @param options - Services, store, page, clock and thresholds.
  * @returns The app.
  * @throws {RangeError} for duplicate service ids, a service with the reserved id `all`, thresholds
- *   that are not positive integers, or a `storeTimeoutMs` that is not a positive number.
+ *   that are not positive integers, a `storeTimeoutMs` that is not a positive number, or a
+ *   `refreshWaitMs` that is not a finite number of at least 0.
  * @example
  * ```ts
  * import { createChecker, createMemoryStatusStore, createStatusApp } from '@catalogue-api/core';
@@ -99,34 +110,93 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
   if (!Number.isInteger(failuresBeforeDown) || failuresBeforeDown < 1) throw new RangeError('failuresBeforeDown must be a positive integer');
   const cacheMs = (options.cacheSeconds ?? 30) * 1000;
   const cacheControl = `public, max-age=${options.cacheSeconds ?? 30}`;
+  const refreshWaitMs = options.refreshWaitMs ?? 250;
+  if (!(Number.isFinite(refreshWaitMs) && refreshWaitMs >= 0)) throw new RangeError(`refreshWaitMs must be a number of milliseconds of at least 0, got ${String(refreshWaitMs)}`);
+
+  /** What a snapshot is made of from the store. */
+  interface Records {
+    segments: CheckSegment[];
+    maintenances: MaintenanceRecord[];
+  }
+  async function read(at: number): Promise<Records> {
+    const [segments, maintenances] = await Promise.all([bounded.listSegments(toWindowStart(at)), bounded.listMaintenances()]);
+    return { segments, maintenances };
+  }
+  const build = ({ segments, maintenances }: Records, at: number) =>
+    toSnapshot({ services, segments, maintenances, page, now: at, staleAfterSeconds, failuresBeforeDown });
 
   async function snapshot(): Promise<StatusSnapshot> {
     const at = now();
-    const [segments, maintenances] = await Promise.all([bounded.listSegments(toWindowStart(at)), bounded.listMaintenances()]);
-    return toSnapshot({ services, segments, maintenances, page, now: at, staleAfterSeconds, failuresBeforeDown });
+    return build(await read(at), at);
   }
 
-  // Single flight: concurrent requests after expiry share one generation. A maintenance change
-  // bumps `version`: a generation that began before it may have read the old records, so it is
-  // neither kept nor shared with requests that arrive after the change.
+  /** One generation in the background: its result, and a deadline that resolves `refreshWaitMs` after it began. */
+  interface Generation {
+    result: Promise<StatusSnapshot>;
+    deadline: Promise<undefined>;
+    /** The deadline has passed: requests no longer wait for this generation. */
+    late: boolean;
+  }
+
+  // Single flight: requests after expiry share one generation. A maintenance change bumps
+  // `version`: a generation that began before it may have read the old records, so it is neither
+  // kept nor shared with requests that arrive after the change. `last` holds the records of the
+  // last snapshot kept, to answer from while the store is slow or lost.
   let cached: { snapshot: StatusSnapshot; expiresAt: number } | undefined;
-  let pending: Promise<StatusSnapshot> | undefined;
+  let last: Records | undefined;
+  let pending: Generation | undefined;
   let version = 0;
-  function current(): Promise<StatusSnapshot> {
-    const at = now();
-    if (cached && at < cached.expiresAt) return Promise.resolve(cached.snapshot);
-    if (pending) return pending;
+  // What is answered from `last`, rebuilt at most once a second however many requests ask.
+  let fallback: { records: Records; snapshot: StatusSnapshot; until: number } | undefined;
+
+  function generate(at: number): Generation {
     const started = version;
-    const generation = snapshot()
-      .then((fresh) => {
-        if (started === version) cached = { snapshot: fresh, expiresAt: at + cacheMs };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const generation: Generation = { result: undefined as unknown as Promise<StatusSnapshot>, deadline: undefined as unknown as Promise<undefined>, late: false };
+    generation.deadline = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => {
+        generation.late = true;
+        resolve(undefined);
+      }, refreshWaitMs);
+    });
+    generation.result = read(at)
+      .then((records) => {
+        const fresh = build(records, at);
+        if (started === version) {
+          last = records;
+          cached = { snapshot: fresh, expiresAt: at + cacheMs };
+        }
         return fresh;
       })
       .finally(() => {
+        clearTimeout(timer);
         if (pending === generation) pending = undefined;
       });
-    pending = generation;
+    // Requests may all have been answered from `last` before it fails: its failure is heard here.
+    // A lost or slow store is logged once per outage, where its calls are bounded.
+    generation.result.catch((error: unknown) => {
+      if (!(error instanceof ApiError)) logger.error('Status snapshot could not be generated', error);
+    });
     return generation;
+  }
+
+  async function current(): Promise<StatusSnapshot> {
+    const at = now();
+    if (cached && at < cached.expiresAt) return cached.snapshot;
+    const generation = (pending ??= generate(at));
+    if (!generation.late || !last) {
+      try {
+        const fresh = await Promise.race([generation.result, generation.deadline]);
+        if (fresh) return fresh;
+      } catch (error) {
+        if (!last) throw error;
+      }
+    }
+    if (!last) throw new Error('no snapshot within refreshWaitMs');
+    // The last records, evaluated now: stale results show as stale, not as they were.
+    const later = now();
+    if (!fallback || fallback.records !== last || later >= fallback.until) fallback = { records: last, snapshot: build(last, later), until: later + 1000 };
+    return fallback.snapshot;
   }
 
   const routes: Route<null>[] = [
@@ -136,9 +206,7 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
         let body: StatusSnapshot;
         try {
           body = await current();
-        } catch (error) {
-          // A lost or slow store is logged once per outage, where its calls are bounded.
-          if (!(error instanceof ApiError)) logger.error('Status snapshot could not be generated', error);
+        } catch {
           throw new ApiError(503, 'Status snapshot unavailable', 'The status store could not be read. Please try again shortly.', {
             'retry-after': '1',
           });

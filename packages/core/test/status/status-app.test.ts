@@ -391,12 +391,106 @@ describe('status API: HTTP', () => {
   });
 });
 
+describe('status API: a store that hangs', () => {
+  /**
+   * The shared memory store behind a switch: while `hanging`, every read waits until `resume()`;
+   * `reads` counts the reads asked.
+   */
+  function hangable() {
+    const resumes: Array<() => void> = [];
+    const control = {
+      hanging: false,
+      reads: 0,
+      resume() {
+        control.hanging = false;
+        for (const resume of resumes.splice(0)) resume();
+      },
+    };
+    const held = <T>(read: () => Promise<T>) => {
+      control.reads++;
+      return control.hanging ? new Promise<void>((resolve) => resumes.push(resolve)).then(read) : read();
+    };
+    const wrapped: StatusStore = {
+      ...store,
+      listSegments: (since) => held(() => store.listSegments(since)),
+      listMaintenances: () => held(() => store.listMaintenances()),
+    };
+    return { control, store: wrapped };
+  }
+  const get = (on: StatusApp) => on.fetch(new Request('http://localhost/api/status'));
+
+  it('answers from the last snapshot at once while the store hangs, with one read in the background, then from the store again', async () => {
+    const { control, store: slow } = hangable();
+    // The store's own timeout is far away: only the app's short wait can answer these requests.
+    const frozenApp = createStatusApp({ services, store: slow, now: clock.now, storeTimeoutMs: 3_600_000, refreshWaitMs: 20 });
+    await checkEvery(1, 'up');
+    expect((await get(frozenApp)).status).toBe(200);
+    expect(control.reads).toBe(2);
+
+    control.hanging = true;
+    clock.advance(30_000);
+    const answers = await Promise.all(Array.from({ length: 50 }, () => get(frozenApp)));
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=30');
+      const body = statusSnapshotSchema.parse(await res.json());
+      expect(body.services[0]!.status).toBe('operational');
+      expect(body.generated_at).toBe(new Date(clock.now()).toISOString());
+    }
+    // One generation for all of them, still waiting on the store.
+    expect(control.reads).toBe(4);
+
+    // Later still, the last records read as what they are: too old to tell.
+    clock.advance(120_000);
+    const stale = statusSnapshotSchema.parse(await (await get(frozenApp)).json());
+    expect(stale.checker.healthy).toBe(false);
+    expect(stale.services[0]!.status).toBe('unknown');
+    expect(control.reads).toBe(4);
+
+    await checkEvery(1, 'up');
+    control.resume();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    clock.advance(30_000);
+    const fresh = statusSnapshotSchema.parse(await (await get(frozenApp)).json());
+    expect(fresh.checker.healthy).toBe(true);
+    expect(fresh.services[0]!.status).toBe('operational');
+  });
+
+  it('answers 503 with Retry-After: 1 after refreshWaitMs when the store hangs before any snapshot was made', async () => {
+    const { control, store: slow } = hangable();
+    control.hanging = true;
+    const frozenApp = createStatusApp({ services, store: slow, now: clock.now, storeTimeoutMs: 3_600_000, refreshWaitMs: 20 });
+    const res = await get(frozenApp);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect(await res.json()).toMatchObject({ status: 503, type: 'ServiceUnavailableException', path: '/api/status' });
+    control.resume();
+  });
+
+  it('answers from the last snapshot when the store fails rather than hangs', async () => {
+    let failing = false;
+    const errors: string[] = [];
+    const flaky: StatusStore = { ...store, listSegments: (since) => (failing ? Promise.reject(new Error('connection refused')) : store.listSegments(since)) };
+    const flakyApp = createStatusApp({ services, store: flaky, now: clock.now, logger: { error: (message) => errors.push(message) } });
+    await checkEvery(1, 'up');
+    expect((await get(flakyApp)).status).toBe(200);
+    failing = true;
+    clock.advance(30_000);
+    const res = await get(flakyApp);
+    expect(res.status).toBe(200);
+    expect(statusSnapshotSchema.parse(await res.json()).services[0]!.status).toBe('operational');
+    expect(errors).toEqual(['Status snapshot could not be generated']);
+  });
+});
+
 describe('status API: configuration and maintenance records', () => {
   it('rejects duplicate service ids, the reserved id "all" and unusable thresholds', () => {
     expect(() => createStatusApp({ services: [...services, ...services] })).toThrow(RangeError);
     expect(() => createStatusApp({ services: [{ ...services[0]!, id: 'all' }] })).toThrow(/reserved/);
     expect(() => createStatusApp({ services, failuresBeforeDown: 0 })).toThrow(/failuresBeforeDown/);
     expect(() => createStatusApp({ services, staleAfterSeconds: 1.5 })).toThrow(/staleAfterSeconds/);
+    expect(() => createStatusApp({ services, refreshWaitMs: -1 })).toThrow(/refreshWaitMs/);
+    expect(() => createStatusApp({ services, refreshWaitMs: Infinity })).toThrow(/refreshWaitMs/);
     // Checking less often than the stale threshold would leave every service unknown between checks.
     expect(() => createChecker({ services, store, intervalSeconds: 180 })).toThrow(/intervalSeconds/);
     expect(() => createChecker({ services, store, intervalSeconds: 0 })).toThrow(/intervalSeconds/);
