@@ -7,11 +7,13 @@
  * @module @catalogue-api/api-reference
  */
 import { ALLOWED_METHODS, errorEnvelope, fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from '@catalogue-api/core';
-import { version as SWAGGER_UI_VERSION } from 'swagger-ui-dist/package.json';
+import { version } from 'swagger-ui-dist/package.json';
 import bundle from 'swagger-ui-dist/swagger-ui-bundle.js?raw';
+import bundleLicenses from 'swagger-ui-dist/swagger-ui-bundle.js.LICENSE.txt?raw';
 import css from 'swagger-ui-dist/swagger-ui.css?raw';
 
-export { SWAGGER_UI_VERSION };
+/** The version of Swagger UI bundled into this package; the page's file URLs carry it, so caches never mix two. */
+export const SWAGGER_UI_VERSION: string = version;
 
 /** Where the page is served by default, beside the document at `/v1/openapi.json`. */
 export const API_REFERENCE_PATH = '/v1/docs';
@@ -145,6 +147,8 @@ export function createApiReferenceApp(options: ApiReferenceOptions = {}): ApiRef
     [`${path}/swagger-ui.css`, { type: 'text/css; charset=utf-8', body: css, cacheControl: day }],
     [`${path}/page.css`, { type: 'text/css; charset=utf-8', body: PAGE_CSS, cacheControl: day }],
     [`${path}/init.js`, { type: 'text/javascript; charset=utf-8', body: INIT, cacheControl: day }],
+    // The bundle's first line points here for the licenses of what it holds.
+    [`${path}/swagger-ui-bundle.js.LICENSE.txt`, { type: 'text/plain; charset=utf-8', body: bundleLicenses, cacheControl: day }],
   ]);
   const owns = (p: string) => p === path || p.startsWith(`${path}/`);
 

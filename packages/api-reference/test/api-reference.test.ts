@@ -24,6 +24,7 @@ describe('api reference app', () => {
       ['/v1/docs/init.js', 'text/javascript; charset=utf-8'],
       ['/v1/docs/swagger-ui.css', 'text/css; charset=utf-8'],
       ['/v1/docs/page.css', 'text/css; charset=utf-8'],
+      ['/v1/docs/swagger-ui-bundle.js.LICENSE.txt', 'text/plain; charset=utf-8'],
     ]) {
       const file = await get(app, `${path}${v}`);
       expect(file.status, path).toBe(200);
