@@ -107,11 +107,12 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
 const registryUp = spawnSync(npm, ['ping'], { timeout: 30_000, stdio: 'ignore' }).status === 0;
 
 describe('the package manifests', () => {
-  it('lists the eight packages, none private', () => {
+  it('lists the nine packages, none private', () => {
     expect(publishable.map((p) => p.name).sort()).toEqual([
       '@catalogue-api/adapter-bun',
       '@catalogue-api/adapter-deno',
       '@catalogue-api/adapter-node',
+      '@catalogue-api/api-reference',
       '@catalogue-api/core',
       '@catalogue-api/demo-data',
       '@catalogue-api/redis',
