@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 
-const packages = ['core', 'adapter-node', 'adapter-bun', 'adapter-deno', 'demo-data', 'testkit', 'redis', 'store-postgres'];
+const packages = ['core', 'adapter-node', 'adapter-bun', 'adapter-deno', 'demo-data', 'testkit', 'redis', 'store-postgres', 'api-reference'];
 
 /** Tests run against the sources; the example servers that socket tests spawn run the built packages. */
 export const alias = Object.fromEntries(

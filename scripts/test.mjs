@@ -7,7 +7,7 @@
  * Arguments go to `vitest run` (`node scripts/test.mjs --project core`).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
@@ -17,6 +17,8 @@ const services = [
 ];
 const unset = services.filter(([name]) => !process.env[name]);
 const reasons = unset.map(([name, what, example]) => `skipping ${what}: ${name} is not set (e.g. ${name}=${example}).`);
+// The browser suites (test/browser) drive Debian's chromium package; .ci/run installs it.
+if (!existsSync('/usr/bin/chromium')) reasons.push('skipping browser suites (status page and API reference in headless Chromium): /usr/bin/chromium is missing (apt-get install chromium).');
 for (const line of reasons) console.log(line);
 
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-api-test-'));

@@ -1,6 +1,7 @@
 /**
- * The example Bun server on the embedded demo dataset: the catalogue API at `/v1` and the status
- * API at `/api/status`, served by `Bun.serve` through `@catalogue-api/adapter-bun`.
+ * The example Bun server on the embedded demo dataset: the catalogue API at `/v1` (its reference
+ * page at `/v1/docs`) and the status API at `/api/status` (its page at `/status`), served by
+ * `Bun.serve` through `@catalogue-api/adapter-bun`.
  *
  * Run from the repository root with `npm run start:bun` (it builds the packages first): Bun
  * resolves `@catalogue-api/*` through the npm workspace links in `node_modules` to each
@@ -35,6 +36,7 @@
  * @module
  */
 import { serve } from '@catalogue-api/adapter-bun';
+import { createApiReferenceApp } from '@catalogue-api/api-reference';
 import {
   combineApps,
   createCatalogueApp,
@@ -116,7 +118,7 @@ if (logFile) {
   observers.push(sample >= 1 ? write : (record) => void (Math.random() < sample && write(record)));
 }
 if (metrics) observers.push(metrics.observe);
-const apps = combineApps(health, status, catalogue);
+const apps = combineApps(health, status, createApiReferenceApp(), catalogue);
 // With no observer and request ids off, createObservedApp hands the apps back unobserved.
 const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET });
 const server = await serve(app, { port, hostname });

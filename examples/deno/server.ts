@@ -1,6 +1,7 @@
 /**
- * The example Deno server on the embedded demo dataset: the catalogue API at `/v1` and the status
- * API at `/api/status`, served by `Deno.serve` through `@catalogue-api/adapter-deno`.
+ * The example Deno server on the embedded demo dataset: the catalogue API at `/v1` (its reference
+ * page at `/v1/docs`) and the status API at `/api/status` (its page at `/status`), served by
+ * `Deno.serve` through `@catalogue-api/adapter-deno`.
  *
  * Run from the repository root with `npm run start:deno` (it builds the packages first). The
  * imports are `npm:` specifiers (see `deno.json`) that Deno resolves through the repository's
@@ -35,6 +36,7 @@
  * @module
  */
 import { serve } from '@catalogue-api/adapter-deno';
+import { createApiReferenceApp } from '@catalogue-api/api-reference';
 import {
   combineApps,
   createCatalogueApp,
@@ -179,7 +181,7 @@ if (log) {
   observers.push(sample >= 1 ? write : (record) => void (Math.random() < sample && write(record)));
 }
 if (metrics) observers.push(metrics.observe);
-const apps = combineApps(health, status, catalogue);
+const apps = combineApps(health, status, createApiReferenceApp(), catalogue);
 // With no observer and request ids off, createObservedApp hands the apps back unobserved.
 const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET });
 // Deno's own message (`Address already in use (os error 98)`) names neither the address nor the variable.

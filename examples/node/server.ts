@@ -1,6 +1,7 @@
 /**
- * The example Node server: the catalogue API at `/v1` on the embedded demo dataset, and the status
- * API at `/api/status` on the same port (and alone on `STATUS_PORT` when set; see `status.ts`).
+ * The example Node server: the catalogue API at `/v1` on the embedded demo dataset, its reference page
+ * at `/v1/docs`, and the status API at `/api/status` with its page at `/status` on the same port (and
+ * alone on `STATUS_PORT` when set, the page at its `/`; see `status.ts`).
  *
  * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1), `MAX_CONNECTIONS` (default 1024);
  * status settings in `status.ts`;
@@ -21,6 +22,7 @@
  * @module
  */
 import { serve } from '@catalogue-api/adapter-node';
+import { createApiReferenceApp } from '@catalogue-api/api-reference';
 import { combineApps, createCatalogueApp, createMemoryStore, describeError, readServerEnv, toStartupFailure, type Logger } from '@catalogue-api/core';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
 import { readAdmissionEnv } from './admission-env.js';
@@ -80,7 +82,7 @@ const status = await createExampleStatus(env, statusConfig, `http://${hostname}:
 });
 const health = ops.health(database ? { store: () => database.sql`select 1`, gateway: gateway.ping } : { gateway: gateway.ping });
 await gateway.announce();
-const server = await serve(ops.observe(combineApps(health, status.app, app)), { port, hostname, maxConnections });
+const server = await serve(ops.observe(combineApps(health, status.app, createApiReferenceApp(), app)), { port, hostname, maxConnections });
 await ops.start();
 await status.start(server.url);
 console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);

@@ -4,7 +4,8 @@
  * `status.start(server.url)` once the catalogue listens, so that the checker can watch it.
  *
  * Environment:
- * - `STATUS_PORT`: also serve the status API alone on this port (it is always at `/api/status` on `PORT`).
+ * - `STATUS_PORT`: also serve the status API alone on this port, its page at `/` and `/status` (it is always
+ *   at `/api/status` and `/status` on `PORT`).
  * - `STATUS_CONFIG`: path to a JSON file `{ page?, upstreams?, maintenances?, intervalSeconds?,
  *   staleAfterSeconds?, failuresBeforeDown? }`; `upstreams` are `ServiceConfig`s and `maintenances`
  *   are `MaintenanceInput`s (re-added at every start; same id = same record).

@@ -107,11 +107,12 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
 const registryUp = spawnSync(npm, ['ping'], { timeout: 30_000, stdio: 'ignore' }).status === 0;
 
 describe('the package manifests', () => {
-  it('lists the eight packages, none private', () => {
+  it('lists the nine packages, none private', () => {
     expect(publishable.map((p) => p.name).sort()).toEqual([
       '@catalogue-api/adapter-bun',
       '@catalogue-api/adapter-deno',
       '@catalogue-api/adapter-node',
+      '@catalogue-api/api-reference',
       '@catalogue-api/core',
       '@catalogue-api/demo-data',
       '@catalogue-api/redis',
@@ -322,7 +323,12 @@ describe.skipIf(!registryUp)(`from a fresh clone: packed, installed and served${
     const before = run(npm, ['run', 'prestart:bun', '--silent'], clone);
     expect(before.status, before.out).toBe(0);
     const lines = (out: string) => out.split('\n').filter((line) => line.startsWith('build: '));
-    expect(lines(before.out)).toEqual(['build: packages/core up to date', 'build: packages/adapter-bun up to date', 'build: packages/demo-data up to date']);
+    expect(lines(before.out)).toEqual([
+      'build: packages/core up to date',
+      'build: packages/adapter-bun up to date',
+      'build: packages/api-reference up to date',
+      'build: packages/demo-data up to date',
+    ]);
     const later = Date.now() / 1000 + 5;
     utimesSync(join(clone, 'packages/adapter-bun/src/index.ts'), later, later);
     const after = run(npm, ['run', 'prestart:bun', '--silent'], clone);
@@ -330,6 +336,7 @@ describe.skipIf(!registryUp)(`from a fresh clone: packed, installed and served${
     expect(lines(after.out)).toEqual([
       'build: packages/core up to date',
       'build: packages/adapter-bun (packages/adapter-bun/src/index.ts changed)',
+      'build: packages/api-reference up to date',
       'build: packages/demo-data up to date',
     ]);
   }, 600_000);

@@ -87,6 +87,19 @@ export function defineExampleServerTests(runtime: ExampleRuntime): () => Spawned
     expect(snapshot.services.map((service) => service.id)).toContain('catalogue-api');
   });
 
+  it('serves the status page at /status and the API reference with its files at /v1/docs', async () => {
+    const page = await fetch(`${server.url}/status`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await page.text()).toContain('<title>catalogue-api status</title>');
+    const docs = await fetch(`${server.url}/v1/docs`);
+    expect(docs.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const bundle = (await docs.text()).match(/src="(docs\/swagger-ui-bundle\.js[^"]*)"/)![1]!;
+    const script = await fetch(`${server.url}/v1/${bundle}`);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toContain('SwaggerUIBundle');
+  });
+
   defineHttpContract({ runtime: name, baseUrl: () => server.url });
 
   describe('with restricted routes', () => {

@@ -82,6 +82,21 @@ describe('the Node example server configured through its environment', () => {
     expect(statusSnapshotSchema.parse(await same.json()).services).toHaveLength(2);
   });
 
+  it('serves the status page at / of STATUS_PORT and at /status of PORT, titled from the configuration file', async () => {
+    for (const url of [`http://127.0.0.1:${statusPort}/`, `http://127.0.0.1:${statusPort}/status`, `${server.url}/status`]) {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('content-type'), url).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control'), url).toBe('public, max-age=30');
+      const html = await res.text();
+      expect(html, url).toContain('<title>Example status page</title>');
+      expect(html, url).toContain('<strong>Planned move</strong> · Scheduled');
+    }
+    const root = await fetch(`${server.url}/`);
+    expect(root.status).toBe(404);
+    await root.arrayBuffer();
+  });
+
   // Last, so that the refused requests of this client do not spill into the other tests' second.
   it('rate limits public clients, with Retry-After and CORS on the 429', async () => {
     const statuses: number[] = [];

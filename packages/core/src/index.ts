@@ -149,6 +149,7 @@ export { normalizeTitle, queryWordEdges, queryWordPatterns } from './search.js';
 export type { Broadcast, DateRange, Images, Pagination, Reference, Title, Trailer } from './schemas/common.js';
 export { combineApps, type CombinedApp, type MountableApp } from './combine-apps.js';
 export { createStatusApp, STATUS_PATH, type StatusApp, type StatusAppOptions } from './status/app.js';
+export { STATUS_PAGE_CSP, STATUS_PAGE_PATH, toStatusPage } from './status/page.js';
 export { createChecker, type Checker, type CheckerOptions, type CheckRound, type Timers } from './status/checker.js';
 export { createMemoryStatusStore } from './status/memory-status-store.js';
 export type { MaintenanceInput, MaintenanceManager, MaintenancePatch, TimeInput } from './status/maintenance.js';

@@ -32,6 +32,8 @@ export interface Reply {
    * it, such as image paths). For answers a store writes itself (see `CatalogueStore.pluckJson`).
    */
   json?: Uint8Array;
+  /** A body that is not JSON (an HTML page), sent as it is; give its `content-type` in `headers`. */
+  text?: string;
   status?: number;
   headers?: Record<string, string>;
 }
@@ -284,7 +286,7 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     const headers = baseHeaders();
     if (matched?.cache === 'no-store') headers['cache-control'] = 'no-store';
     if (reply.headers) Object.assign(headers, reply.headers);
-    return { status: reply.status ?? 200, headers, body: reply.json ?? serialize(reply.body) };
+    return { status: reply.status ?? 200, headers, body: reply.json ?? reply.text ?? serialize(reply.body) };
   }
 
   // Paths named recently: matching the patterns of a group cost ~0.17 µs, a fifth of what the

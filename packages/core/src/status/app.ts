@@ -1,14 +1,16 @@
 /**
- * `createStatusApp`: the status API (`GET /api/status`) on the same pipeline as the catalogue.
+ * `createStatusApp`: the status API (`GET /api/status`) and its HTML page (`GET /status`) on the
+ * same pipeline as the catalogue.
  * @module
  */
 import { ApiError } from '../errors.js';
 import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from '../internal/bounded-store.js';
 import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from '../http.js';
-import { createPipeline, ok, type Logger, type Route } from '../internal/pipeline.js';
+import { createPipeline, ok, type Logger, type Reply, type Route } from '../internal/pipeline.js';
 import { createMaintenanceManager, type MaintenanceManager } from './maintenance.js';
 import { createMemoryStatusStore } from './memory-status-store.js';
 import { toSnapshot } from './snapshot.js';
+import { STATUS_PAGE_CSP, STATUS_PAGE_PATH, toStatusPage } from './page.js';
 import { toWindowStart } from './history.js';
 import type { StatusStore } from './store.js';
 import type { CheckSegment, MaintenanceRecord, ServiceConfig, StatusSnapshot } from './types.js';
@@ -43,7 +45,7 @@ export interface StatusAppOptions {
   staleAfterSeconds?: number;
   /** Consecutive failed checks before a service is `down`. @default 2 */
   failuresBeforeDown?: number;
-  /** How long one generated snapshot is served (`Cache-Control: public, max-age=…`). @default 30 */
+  /** How long one generated snapshot is served, as JSON and as the page (`Cache-Control: public, max-age=…`). @default 30 */
   cacheSeconds?: number;
   /** Where unexpected failures are logged. @default console */
   logger?: Logger;
@@ -57,7 +59,11 @@ export interface StatusApp {
   fetch(request: Request, context?: RequestContext): Promise<Response>;
   /** The plain door (Node). Never rejects. */
   handle(request: PlainRequest): Promise<PlainResponse>;
-  /** Whether a path belongs to this app (`/api/status`). */
+  /**
+   * Whether a path belongs to this app: `/api/status` and `/status`. Not `/`, which the app also
+   * answers with the page when it is served alone (a status-only port), but which belongs to the
+   * catalogue when `combineApps` puts them on one port.
+   */
   owns(path: string): boolean;
   /** Generates a fresh snapshot, bypassing the response cache. */
   snapshot(): Promise<StatusSnapshot>;
@@ -72,8 +78,9 @@ export const STATUS_PATH = '/api/status';
 
 /**
  * Creates the status API: `GET /api/status` returns the snapshot of the spec's "Status snapshot"
- * tables, generated at most once per cache period however many clients ask at once; HEAD, OPTIONS
- * and the 405 envelope behave as in the catalogue. No authentication, no rate limit. Pair it with
+ * tables, generated at most once per cache period however many clients ask at once; `GET /status`
+ * (and `/` when the app is served alone) is the same snapshot as an HTML page for people, with the
+ * same caching; HEAD, OPTIONS and the 405 envelope behave as in the catalogue. No authentication, no rate limit. Pair it with
  * {@link createChecker} on the same store to fill the history.
  * @param options - Services, store, page, clock and thresholds.
  * @returns The app.
@@ -199,28 +206,44 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
     return fallback.snapshot;
   }
 
-  const routes: Route<null>[] = [
-    {
-      path: STATUS_PATH,
-      handler: async () => {
-        let body: StatusSnapshot;
-        try {
-          body = await current();
-        } catch {
-          throw new ApiError(503, 'Status snapshot unavailable', 'The status store could not be read. Please try again shortly.', {
-            'retry-after': '1',
-          });
-        }
-        return ok(body, { 'cache-control': cacheControl });
+  async function served(): Promise<StatusSnapshot> {
+    try {
+      return await current();
+    } catch {
+      throw new ApiError(503, 'Status snapshot unavailable', 'The status store could not be read. Please try again shortly.', {
+        'retry-after': '1',
+      });
+    }
+  }
+
+  // The page of the snapshot last served: one rendering per snapshot, however many readers.
+  let rendered: { snapshot: StatusSnapshot; html: string } | undefined;
+  const pageReply = async (): Promise<Reply> => {
+    const snapshot = await served();
+    if (rendered?.snapshot !== snapshot) rendered = { snapshot, html: toStatusPage(snapshot) };
+    return {
+      body: null,
+      text: rendered.html,
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': cacheControl,
+        'content-security-policy': STATUS_PAGE_CSP,
+        'x-content-type-options': 'nosniff',
       },
-    },
+    };
+  };
+
+  const routes: Route<null>[] = [
+    { path: STATUS_PATH, handler: async () => ok(await served(), { 'cache-control': cacheControl }) },
+    { path: STATUS_PAGE_PATH, handler: pageReply },
+    { path: '/', handler: pageReply },
   ];
 
   const handle = createPipeline({ routes, context: null, middleware: options.middleware, logger });
   return {
     handle,
     fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
-    owns: (path) => path === STATUS_PATH || path.startsWith(`${STATUS_PATH}/`),
+    owns: (path) => path === STATUS_PATH || path.startsWith(`${STATUS_PATH}/`) || path === STATUS_PAGE_PATH,
     snapshot,
     store,
     maintenance: createMaintenanceManager({
