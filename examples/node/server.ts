@@ -3,6 +3,8 @@
  * API at `/api/status` on the same port (and alone on `STATUS_PORT` when set; see `status.ts`).
  *
  * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1), `MAX_CONNECTIONS` (default 1024);
+ * per connection `MAX_PIPELINED_REQUESTS` (default 16), `MAX_QUEUED_BYTES` (default 1048576) and
+ * `SEND_TIMEOUT_MS` (default 10000);
  * status settings in `status.ts`;
  * `DATABASE_URL` serves the catalogue from PostgreSQL (schema `DATABASE_SCHEMA`, default `catalogue`;
  * migrated at start, seeded with the demo data when it holds no anime) instead of memory.
@@ -23,6 +25,11 @@ const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? '127.0.0.1';
 // Below the process's file-descriptor limit (`ulimit -n`); see docs/configuration.md.
 const maxConnections = process.env.MAX_CONNECTIONS ? Number(process.env.MAX_CONNECTIONS) : undefined;
+// Per-connection bounds: pipelined requests in progress, answer bytes waiting to be written, and how
+// long a client may leave an answer unread (see docs/configuration.md).
+const maxPipelinedRequests = process.env.MAX_PIPELINED_REQUESTS ? Number(process.env.MAX_PIPELINED_REQUESTS) : undefined;
+const maxQueuedBytes = process.env.MAX_QUEUED_BYTES ? Number(process.env.MAX_QUEUED_BYTES) : undefined;
+const sendTimeoutMs = process.env.SEND_TIMEOUT_MS ? Number(process.env.SEND_TIMEOUT_MS) : undefined;
 
 const storeTimeoutMs = process.env.STORE_TIMEOUT_MS ? Number(process.env.STORE_TIMEOUT_MS) : undefined;
 // The embedded demo data takes ~100 MB once loaded: read only when it is served, or seeds an empty database.
@@ -50,7 +57,7 @@ const status = await createExampleStatus(process.env, `http://${hostname}:${port
 });
 const health = ops.health(database ? { store: () => database.sql`select 1`, gateway: gateway.ping } : { gateway: gateway.ping });
 await gateway.announce();
-const server = await serve(ops.observe(combineApps(health, status.app, app)), { port, hostname, maxConnections });
+const server = await serve(ops.observe(combineApps(health, status.app, app)), { port, hostname, maxConnections, maxPipelinedRequests, maxQueuedBytes, sendTimeoutMs });
 await ops.start();
 await status.start(server.url);
 console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);

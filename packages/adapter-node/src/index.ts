@@ -230,32 +230,71 @@ function writeRaw(socket: Duplex, response: PlainResponse): void {
 }
 
 /**
+ * What `serve` keeps per connection (one object per socket, none per request): the answers it has
+ * handed to the app and not yet finished, and the requests held back until they are fewer.
+ */
+interface Connection {
+  /** Answers in progress, oldest first: dispatched to the app, not yet written out. */
+  readonly answers: ServerResponse[];
+  /** Requests parsed but not dispatched, oldest first, while `answers` is at its bound. */
+  readonly held: Array<[IncomingMessage, ServerResponse]>;
+  /** Whether `serve` has stopped reading the socket until the held requests are dispatched. */
+  paused: boolean;
+  /** When the socket last emptied its write buffer, or connected (`performance.now()`). */
+  drainedAt: number;
+}
+
+const CONNECTION = Symbol('catalogue-api.connection');
+
+/** A server socket with the adapter's per-connection record. */
+type TrackedSocket = Socket & { [CONNECTION]?: Connection; _httpMessage?: unknown };
+
+/** How long a connection may go without emptying its write buffer before it may make room for a new one. */
+const STALLED_MS = 1000;
+
+/**
  * Caps the connections open at once. Past the cap, the oldest connection with no answer in
  * progress (`_httpMessage`, Node's answer on that connection) makes room: it has sent nothing,
- * is idle between keep-alive requests, or is still sending headers. When every connection is busy
- * answering, the new one is closed instead. Node's own `maxConnections` would close the new one
- * always, which leaves a server full of silent connections refusing every client.
+ * is idle between keep-alive requests, or is still sending headers. Failing that, the connection
+ * whose client has not read its answer for the longest (bytes waiting in its write buffer, none
+ * taken for `STALLED_MS` or more) makes room: a client that does not read must not keep a slot
+ * from one that does. When every connection is answering a client that reads, the new one is
+ * closed instead. Node's own `maxConnections` would close the new one always, which leaves a
+ * server full of silent connections refusing every client.
  */
-function limitConnections(node: HttpServer, max: number): void {
+function limitConnections(node: HttpServer, max: number, now: () => number): void {
   if (!(Number.isInteger(max) && max > 0)) throw new RangeError(`maxConnections must be a positive integer, not ${max}`);
-  const open = new Set<Socket>();
-  function forget(this: Socket): void {
+  const open = new Set<TrackedSocket>();
+  function forget(this: TrackedSocket): void {
     open.delete(this);
   }
-  node.on('connection', (socket: Socket) => {
+  node.on('connection', (socket: TrackedSocket) => {
     open.add(socket);
     socket.once('close', forget);
     if (open.size <= max) return;
+    let stalled: TrackedSocket | undefined;
+    let stalledSince = now() - STALLED_MS;
     for (const other of open) {
-      if (other !== socket && !(other as Socket & { _httpMessage?: unknown })._httpMessage) {
-        open.delete(other);
-        other.destroy();
-        return;
+      if (other === socket) continue;
+      if (!other._httpMessage) return evict(other);
+      const drainedAt = other[CONNECTION]?.drainedAt;
+      if (drainedAt !== undefined && drainedAt <= stalledSince && other.writableLength > 0) {
+        stalled = other;
+        stalledSince = drainedAt;
       }
     }
+    evict(stalled ?? socket);
+  });
+  function evict(socket: TrackedSocket): void {
     open.delete(socket);
     socket.destroy();
-  });
+  }
+}
+
+/** `value` when it is a positive integer; a RangeError naming the option otherwise. */
+function positiveInteger(name: string, value: number): number {
+  if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`${name} must be a positive integer, not ${value}`);
+  return value;
 }
 
 /** Request work one event-loop turn may do before further requests wait for the next turn. */
@@ -278,6 +317,28 @@ export interface ServeOptions extends CoreServeOptions {
   headersTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open; above a load balancer's idle timeout. @default 65_000 */
   idleTimeoutMs?: number;
+  /**
+   * Most requests one connection may have outstanding (received and not yet answered in full). A
+   * client that pipelines more waits: the adapter stops reading its socket, holds the requests
+   * already read (at most one read's worth, 64 KiB), and dispatches them as earlier answers are
+   * written, as RFC 9112 §9.3.2 lets a server do. One connection cannot make the server build and
+   * queue answers faster than its client reads them. @default 16
+   */
+  maxPipelinedRequests?: number;
+  /**
+   * Most bytes of answers one connection may have waiting to be written (its socket's write
+   * buffer and the answers Node queues behind it) before the adapter dispatches no further request
+   * of it. An answer may take the total past it once; the next request waits until it is below
+   * again. @default 1_048_576 (1 MiB)
+   */
+  maxQueuedBytes?: number;
+  /**
+   * How long an answer may wait for its client to read it: a connection whose write buffer
+   * holds bytes that the client has not taken for this long is closed, and frees its
+   * `maxConnections` slot. A client that reads slowly but steadily is not cut off (each write
+   * that completes starts the time anew). @default 10_000
+   */
+  sendTimeoutMs?: number;
 }
 
 /** A running server. */
@@ -289,9 +350,10 @@ export interface Server extends CoreServer {
 /**
  * Serves an app on Node's http server.
  * @param app - The app.
- * @param options - Port, hostname, an abort signal, the connection limit and timeouts.
+ * @param options - Port, hostname, an abort signal, the connection and pipelining limits, and timeouts.
  * @returns The running server, once it listens.
- * @throws RangeError when `maxConnections` is not a positive integer.
+ * @throws RangeError when `maxConnections`, `maxPipelinedRequests`, `maxQueuedBytes` or
+ *   `sendTimeoutMs` is not a positive integer.
  * @example
  * ```ts
  * const server = await serve(app, { port: 3000, maxConnections: 512 });
@@ -299,13 +361,24 @@ export interface Server extends CoreServer {
  * ```
  */
 export async function serve(app: NodeServable, options: ServeOptions = {}): Promise<Server> {
+  const maxPipelined = positiveInteger('maxPipelinedRequests', options.maxPipelinedRequests ?? 16);
+  const maxQueuedBytes = positiveInteger('maxQueuedBytes', options.maxQueuedBytes ?? 1_048_576);
+  const sendTimeoutMs = positiveInteger('sendTimeoutMs', options.sendTimeoutMs ?? 10_000);
   let inFlight = 0;
   let closing: Promise<void> | undefined;
   // One listener for every response ('close' fires once per response): no closure per request.
-  const release = () => {
+  function release(this: ServerResponse): void {
+    const conn = (this.req.socket as TrackedSocket | null)?.[CONNECTION];
+    if (conn) {
+      const { answers } = conn;
+      // Answers finish in order: the first one, but for a connection destroyed mid-answer.
+      const i = answers[0] === this ? 0 : answers.indexOf(this);
+      if (i >= 0) answers.splice(i, 1);
+      if (conn.held.length > 0) pump(this.req.socket as TrackedSocket, conn);
+    }
     // Once draining, the last in-flight answer releases every connection still open.
     if (--inFlight === 0 && closing) node.closeAllConnections();
-  };
+  }
   // Node accepts one pending connection per event-loop turn (libuv's poll phase), while a turn
   // handles every request that arrived on the accepted ones. Under saturation a turn of 64
   // one-millisecond searches took ~64 ms, so connections opened during a burst waited seconds in
@@ -363,8 +436,56 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     },
     listener,
   );
+  // The pipelining bound (RFC 9112 §9.3.2). A connection with `maxPipelined` answers in progress,
+  // or `maxQueuedBytes` of them unwritten, has its further requests held, and its socket stops
+  // being read until they are dispatched: otherwise one connection writing 100,000 requests in
+  // one go and never reading had the server build all 100,000 answers and queue them in memory
+  // (75 MB, with every other client waiting seconds). Node's own pause (its `_paused`, once the
+  // queued answers pass the socket's high-water mark) comes too late for answers built later, in
+  // a promise reaction or a later turn.
+  const queued = (conn: Connection) => {
+    // An unfinished answer's writableLength is what it has not handed to the kernel yet: its own
+    // buffer while queued behind another, plus the socket's buffer once it is being written.
+    let bytes = 0;
+    for (const res of conn.answers) bytes += res.writableLength;
+    return bytes;
+  };
+  const mayDispatch = (conn: Connection) =>
+    conn.answers.length === 0 || (conn.answers.length < maxPipelined && conn.held.length === 0 && queued(conn) < maxQueuedBytes);
+  const pump = (socket: TrackedSocket, conn: Connection) => {
+    if (socket.destroyed) return void (conn.held.length = 0);
+    while (conn.held.length > 0 && conn.answers.length < maxPipelined && (conn.answers.length === 0 || queued(conn) < maxQueuedBytes)) {
+      const [req, res] = conn.held.shift()!;
+      admit(conn, req, res);
+    }
+    if (conn.held.length === 0 && conn.paused) {
+      conn.paused = false;
+      socket.resume();
+    }
+  };
+  // Node resumes a socket of its own accord (its drain handling, each request's end): while
+  // requests are held, it is paused again at once, before any read can happen.
+  function keepPaused(this: TrackedSocket): void {
+    if (this[CONNECTION]?.paused) this.pause();
+  }
+  function drained(this: TrackedSocket): void {
+    const conn = this[CONNECTION];
+    if (conn) conn.drainedAt = perf.now();
+  }
   function listener(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket as TrackedSocket;
+    const conn = socket[CONNECTION];
+    if (conn === undefined) return admit(undefined, req, res);
+    if (mayDispatch(conn)) return admit(conn, req, res);
+    conn.held.push([req, res]);
+    if (!conn.paused) {
+      conn.paused = true;
+      socket.pause();
+    }
+  }
+  function admit(conn: Connection | undefined, req: IncomingMessage, res: ServerResponse): void {
     inFlight++;
+    conn?.answers.push(res);
     res.on('close', release);
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400.
     if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && headerOf(req.rawHeaders, 'host') === undefined) {
@@ -377,6 +498,20 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     if (waiting.length > 0 || now - turnStart >= TURN_BUDGET_MS) waiting.push([req, res, now]);
     else dispatch(app, req, res, undefined, now);
   }
+  node.on('connection', (socket: TrackedSocket) => {
+    socket[CONNECTION] = { answers: [], held: [], paused: false, drainedAt: perf.now() };
+    socket.on('resume', keepPaused);
+    socket.on('drain', drained);
+  });
+  // Node's socket timeout counts time without reads or completed writes, and is suspended while a
+  // large write makes progress (net's Socket#_onTimeout). With it at `sendTimeoutMs` while an
+  // answer is in progress (Node sets the keep-alive timeout instead between requests), a socket
+  // that times out with bytes still waiting in its write buffer has a client that does not read.
+  // One whose answer the app is still working on has nothing waiting, and stays.
+  node.timeout = sendTimeoutMs;
+  node.on('timeout', (socket: Socket) => {
+    if (socket.writableLength > 0) socket.destroy();
+  });
   node.on('clientError', answerClientError);
   // Node answers an Expect other than 100-continue with a bare 417; the spec's Errors table has none.
   node.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
@@ -393,7 +528,7 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
       () => socket.destroy(),
     );
   });
-  limitConnections(node, options.maxConnections ?? 1024);
+  limitConnections(node, options.maxConnections ?? 1024, () => perf.now());
   const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     node.once('error', reject);
