@@ -122,6 +122,34 @@ function answer(res: ServerResponse, response: PlainResponse, path: string): voi
   }
 }
 
+/**
+ * A Host field value (RFC 9112 §3.2: `uri-host [ ":" port ]`, RFC 3986 §3.2.2): an IP literal in
+ * brackets, or a registered name or IPv4 address of unreserved, sub-delims and percent-encoded
+ * characters (none at all when the target has no authority), then an optional port.
+ */
+const HOST_VALUE = /^(?:\[[\w.:~!$&'()*+,;=-]+\]|[\w.~!$&'()*+,;=%-]*)(?::\d*)?$/;
+
+/**
+ * Why a request's Host header breaks RFC 9112 §3.2, which has it answered 400: missing from an
+ * HTTP/1.1 request, sent more than once, or not a host. `undefined` when it is fine. One pass over
+ * Node's raw header list, as `headerOf` does.
+ */
+function hostFaultOf(req: IncomingMessage): string | undefined {
+  const raw = req.rawHeaders;
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key.length === 4 && key.toLowerCase() === 'host') {
+      if (value !== undefined) return 'A request must have one Host header, not several (RFC 9112 §3.2).';
+      value = raw[i + 1]!;
+    }
+  }
+  if (value === undefined) {
+    return req.httpVersionMinor === 1 && req.httpVersionMajor === 1 ? 'An HTTP/1.1 request must have a Host header (RFC 9112 §3.2).' : undefined;
+  }
+  return HOST_VALUE.test(value) ? undefined : 'The Host header must hold a host name or address and an optional port (RFC 9112 §3.2).';
+}
+
 /** The 400 envelope for a request that is not valid HTTP/1.1 although Node parsed it; the connection closes. */
 function badRequest(res: ServerResponse, error: string, path: string): void {
   const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', error, path));
@@ -190,13 +218,22 @@ function pathOf(packet: Buffer | undefined): string {
   return /^\/[\x21-\x7e]{0,1023}$/.test(path) ? path : '/';
 }
 
+/** A request line's method, when it is an HTTP token (RFC 9110 §9.1); else `GET`. */
+function methodOf(packet: Buffer | undefined): string {
+  const method = packet ? packet.toString('latin1', 0, Math.min(packet.length, 32)).split(' ', 1)[0]! : '';
+  return /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,16}$/.test(method) ? method : 'GET';
+}
+
 /**
  * Answers a request Node's HTTP parser rejected (bad request line, invalid header characters,
- * headers over `maxHeaderSize`, a request that timed out) with the JSON error envelope instead
- * of Node's bare `400 Bad Request`, then closes the connection: after a parse error the rest of
- * its bytes cannot be framed. An answer still in progress on the connection is finished first.
+ * headers over `maxHeaderSize`, a request that timed out) with the app's 400 envelope instead of
+ * Node's bare `400 Bad Request`, then closes the connection: after a parse error the rest of its
+ * bytes cannot be framed. The app answers it like `refuse` does (`malformed` set), so that it has
+ * a request id and an access-log line: smuggling attempts (RFC 9112 §6.3, §11.2) leave a trace.
+ * None of its headers is read (a client address from `X-Forwarded-For`, a Server Key): they are
+ * what the parser refused. An answer still in progress on the connection is finished first.
  */
-function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+function answerClientError(app: NodeServable, error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -205,12 +242,32 @@ function answerClientError(error: Error & { code?: string; rawPacket?: Buffer },
   // follows its answer. Node's `_httpMessage` is the answer in progress on this connection.
   const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (current && !current.writableFinished) {
-    current.once('close', () => (socket.writable ? answerClientError(error, socket) : socket.destroy()));
+    current.once('close', () => (socket.writable ? answerClientError(app, error, socket) : socket.destroy()));
     return;
   }
-  const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', clientErrorDetail(error.code), pathOf(error.rawPacket)));
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After' };
-  writeRaw(socket, { status: 400, headers, body });
+  const detail = clientErrorDetail(error.code);
+  const path = pathOf(error.rawPacket);
+  const request: PlainRequest = {
+    method: methodOf(error.rawPacket),
+    path,
+    query: '',
+    header: () => undefined,
+    clientAddress: (socket as Socket).remoteAddress,
+    trace: undefined,
+    malformed: detail,
+  };
+  const fallback = () => {
+    const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', detail, path));
+    const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After' };
+    writeRaw(socket, { status: 400, headers, body });
+  };
+  let answered: Promise<PlainResponse>;
+  try {
+    answered = app.handle(request);
+  } catch {
+    return fallback();
+  }
+  answered.then((response) => writeRaw(socket, response), fallback);
 }
 
 /**
@@ -487,10 +544,8 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     inFlight++;
     conn?.answers.push(res);
     res.on('close', release);
-    // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400.
-    if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && headerOf(req.rawHeaders, 'host') === undefined) {
-      return refuse(req, res, 'An HTTP/1.1 request must have a Host header (RFC 9112 §3.2).');
-    }
+    const hostFault = hostFaultOf(req);
+    if (hostFault !== undefined) return refuse(req, res, hostFault);
     const now = perf.now();
     if (turnStart < 0) turnStart = now;
     schedule();
@@ -512,7 +567,7 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
   node.on('timeout', (socket: Socket) => {
     if (socket.writableLength > 0) socket.destroy();
   });
-  node.on('clientError', answerClientError);
+  node.on('clientError', (error: Error, socket: Duplex) => answerClientError(app, error, socket));
   // Node answers an Expect other than 100-continue with a bare 417; the spec's Errors table has none.
   node.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     refuse(req, res, 'The Expect header may only hold 100-continue (RFC 9110 §10.1.1).');
