@@ -429,8 +429,11 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     if (conn) {
       const { answers } = conn;
       // Answers finish in order: the first one, but for a connection destroyed mid-answer.
-      const i = answers[0] === this ? 0 : answers.indexOf(this);
-      if (i >= 0) answers.splice(i, 1);
+      if (answers[0] === this) answers.shift();
+      else {
+        const i = answers.indexOf(this);
+        if (i >= 0) answers.splice(i, 1);
+      }
       if (conn.held.length > 0) pump(this.req.socket as TrackedSocket, conn);
     }
     // Once draining, the last in-flight answer releases every connection still open.
