@@ -89,7 +89,7 @@ describe('clients that never read holding every connection slot', () => {
     const stuck = Array.from({ length: 6 }, () => nonReading(server.url, pipelined(40, '/v1/openapi.json')));
     await sleep(300);
     const first = await fresh(server.url, 'GET /v1/anime/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-    // Served at once when a stuck connection has made room, else refused until one has been stuck for a second.
+    // Served at once when a stuck connection has made room, else refused until one has been stuck for half a second.
     if (!first.raw.startsWith('HTTP/1.1 200 ')) {
       await sleep(1_000);
       const second = await fresh(server.url, 'GET /v1/anime/1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');

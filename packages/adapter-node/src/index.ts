@@ -307,7 +307,7 @@ const CONNECTION = Symbol('catalogue-api.connection');
 type TrackedSocket = Socket & { [CONNECTION]?: Connection; _httpMessage?: unknown };
 
 /** How long a connection may go without emptying its write buffer before it may make room for a new one. */
-const STALLED_MS = 1000;
+const STALLED_MS = 500;
 
 /**
  * Caps the connections open at once. Past the cap, the oldest connection with no answer in
