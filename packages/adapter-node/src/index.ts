@@ -385,8 +385,9 @@ export interface ServeOptions extends CoreServeOptions {
   /**
    * Most bytes of answers one connection may have waiting to be written (its socket's write
    * buffer and the answers Node queues behind it) before the adapter dispatches no further request
-   * of it. An answer may take the total past it once; the next request waits until it is below
-   * again. @default 1_048_576 (1 MiB)
+   * of it; the next waits until they are below it again. An answer's size is known once it is
+   * built, so the requests already dispatched (at most `maxPipelinedRequests`) are still answered:
+   * a connection holds at most about this plus that many answers. @default 1_048_576 (1 MiB)
    */
   maxQueuedBytes?: number;
   /**

@@ -18,14 +18,14 @@ async function start(app: NodeServable, options: Parameters<typeof serve>[1]): P
   return server;
 }
 
-/** An app whose answers take a few milliseconds, counting how many it works on at once. */
-function countingApp(body: string) {
+/** An app whose answers take a millisecond (or none), counting how many it works on at once. */
+function countingApp(body: string, delayMs = 1) {
   const seen = { handled: 0, inProgress: 0, most: 0 };
   const app: NodeServable = {
     async handle(request) {
       seen.handled++;
       seen.most = Math.max(seen.most, ++seen.inProgress);
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       seen.inProgress--;
       return { status: 200, headers: { 'content-type': 'text/plain', 'x-path': request.path }, body };
     },
@@ -74,6 +74,30 @@ describe('pipelined requests', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(seen.handled).toBe(settled);
     client.destroy();
+  });
+});
+
+describe('queued bytes', () => {
+  /** Answers the app has built for a non-reading client that are not yet written out, once the kernel's buffers are full. */
+  async function unwritten(maxQueuedBytes: number): Promise<number> {
+    // Answered at once, so that answers are written (and counted) before the next is dispatched.
+    const { app, seen } = countingApp('q'.repeat(100_000), 0);
+    const server = await start(app, { maxPipelinedRequests: 64, maxQueuedBytes, sendTimeoutMs: 60_000 });
+    let finished = 0;
+    server.node.on('request', (_req, res: import('node:http').ServerResponse) => res.once('finish', () => finished++));
+    const { client } = await nonReading(server, pipelined(2000));
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    client.destroy();
+    return seen.handled - finished;
+  }
+
+  it('dispatches no further request of a connection while maxQueuedBytes of its answers wait unwritten', async () => {
+    // Without the bound, each answer the kernel takes lets another request in, and 64 stay in
+    // progress; with it, none is dispatched while 300 KB or more of answers wait.
+    const bounded = await unwritten(300_000);
+    const unbounded = await unwritten(1_000_000_000);
+    expect(unbounded).toBe(64);
+    expect(bounded).toBeLessThan(64);
   });
 });
 
