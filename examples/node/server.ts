@@ -4,6 +4,8 @@
  * alone on `STATUS_PORT` when set, the page at its `/`; see `status.ts`).
  *
  * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1), `MAX_CONNECTIONS` (default 1024);
+ * per connection `MAX_PIPELINED_REQUESTS` (default 16), `MAX_QUEUED_BYTES` (default 1048576) and
+ * `SEND_TIMEOUT_MS` (default 10000);
  * status settings in `status.ts`;
  * `DATABASE_URL` serves the catalogue from PostgreSQL (schema `DATABASE_SCHEMA`, default `catalogue`;
  * migrated at start, seeded with the demo data when it holds no anime) instead of memory.
@@ -45,6 +47,9 @@ const env = readServerEnv(process.env, { staleAfterSeconds: statusConfig.staleAf
 const { PORT: port, HOST: hostname, STORE_TIMEOUT_MS: storeTimeoutMs } = env;
 // Below the process's file-descriptor limit (`ulimit -n`); see docs/configuration.md.
 const maxConnections = env.MAX_CONNECTIONS;
+// Per-connection bounds: pipelined requests in progress, answer bytes waiting to be written, and how
+// long a client may leave an answer unread (see docs/configuration.md).
+const { MAX_PIPELINED_REQUESTS: maxPipelinedRequests, MAX_QUEUED_BYTES: maxQueuedBytes, SEND_TIMEOUT_MS: sendTimeoutMs } = env;
 
 // An outage (the gateway's Redis, the database) is logged once, when it starts; its cause is one line
 // (a stack trace would only name the client library's internals). Other errors keep their stack.
@@ -82,7 +87,7 @@ const status = await createExampleStatus(env, statusConfig, `http://${hostname}:
 });
 const health = ops.health(database ? { store: () => database.sql`select 1`, gateway: gateway.ping } : { gateway: gateway.ping });
 await gateway.announce();
-const server = await serve(ops.observe(combineApps(health, status.app, createApiReferenceApp(), app)), { port, hostname, maxConnections });
+const server = await serve(ops.observe(combineApps(health, status.app, createApiReferenceApp(), app)), { port, hostname, maxConnections, maxPipelinedRequests, maxQueuedBytes, sendTimeoutMs });
 await ops.start();
 await status.start(server.url);
 console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);

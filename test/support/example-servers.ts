@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { statusSnapshotSchema } from '@catalogue-api/core';
 import { defineHttpContract, defineRequestTargetContract, spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
@@ -110,6 +110,33 @@ export function defineExampleServerTests(runtime: ExampleRuntime): () => Spawned
     afterAll(() => restricted?.close());
 
     defineRequestTargetContract({ runtime: name, baseUrl: () => restricted.url, serverKey: 'key-one' });
+  });
+
+  describe('one connection pipelining 100,000 requests and never reading', () => {
+    let flooded: SpawnedServer;
+    beforeAll(async () => void (flooded = await startExample(runtime, { RATE_LIMIT: 'off' })));
+    afterAll(() => flooded?.close());
+
+    it('has only as many answered as its client could take, while a probe on another connection is served', async () => {
+      const port = Number(new URL(flooded.url).port);
+      const flood = connect(port, '127.0.0.1', () => flood.write('GET /v1/anime/1 HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(100_000)));
+      flood.pause();
+      flood.on('error', () => undefined);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const started = performance.now();
+        const probe = await fetch(`${flooded.url}/healthz`, { headers: { connection: 'close' }, signal: AbortSignal.timeout(10_000) });
+        expect(probe.status).toBe(200);
+        expect(performance.now() - started).toBeLessThan(2_000);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // The access log names each answered request: what the kernel's socket buffers took (a
+        // few MB of 3 KB answers), not 100,000.
+        const answered = flooded.output().split('\n').filter((line) => line.includes('"path":"/v1/anime/1"')).length;
+        expect(answered).toBeLessThan(10_000);
+      } finally {
+        flood.destroy();
+      }
+    });
   });
   return () => server;
 }

@@ -122,6 +122,34 @@ function answer(res: ServerResponse, response: PlainResponse, path: string): voi
   }
 }
 
+/**
+ * A Host field value (RFC 9112 §3.2: `uri-host [ ":" port ]`, RFC 3986 §3.2.2): an IP literal in
+ * brackets, or a registered name or IPv4 address of unreserved, sub-delims and percent-encoded
+ * characters (none at all when the target has no authority), then an optional port.
+ */
+const HOST_VALUE = /^(?:\[[\w.:~!$&'()*+,;=-]+\]|[\w.~!$&'()*+,;=%-]*)(?::\d*)?$/;
+
+/**
+ * Why a request's Host header breaks RFC 9112 §3.2, which has it answered 400: missing from an
+ * HTTP/1.1 request, sent more than once, or not a host. `undefined` when it is fine. One pass over
+ * Node's raw header list, as `headerOf` does.
+ */
+function hostFaultOf(req: IncomingMessage): string | undefined {
+  const raw = req.rawHeaders;
+  let value: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!;
+    if (key.length === 4 && key.toLowerCase() === 'host') {
+      if (value !== undefined) return 'A request must have one Host header, not several (RFC 9112 §3.2).';
+      value = raw[i + 1]!;
+    }
+  }
+  if (value === undefined) {
+    return req.httpVersionMinor === 1 && req.httpVersionMajor === 1 ? 'An HTTP/1.1 request must have a Host header (RFC 9112 §3.2).' : undefined;
+  }
+  return HOST_VALUE.test(value) ? undefined : 'The Host header must hold a host name or address and an optional port (RFC 9112 §3.2).';
+}
+
 /** The 400 envelope for a request that is not valid HTTP/1.1 although Node parsed it; the connection closes. */
 function badRequest(res: ServerResponse, error: string, path: string): void {
   const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', error, path));
@@ -190,13 +218,22 @@ function pathOf(packet: Buffer | undefined): string {
   return /^\/[\x21-\x7e]{0,1023}$/.test(path) ? path : '/';
 }
 
+/** A request line's method, when it is an HTTP token (RFC 9110 §9.1); else `GET`. */
+function methodOf(packet: Buffer | undefined): string {
+  const method = packet ? packet.toString('latin1', 0, Math.min(packet.length, 32)).split(' ', 1)[0]! : '';
+  return /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,16}$/.test(method) ? method : 'GET';
+}
+
 /**
  * Answers a request Node's HTTP parser rejected (bad request line, invalid header characters,
- * headers over `maxHeaderSize`, a request that timed out) with the JSON error envelope instead
- * of Node's bare `400 Bad Request`, then closes the connection: after a parse error the rest of
- * its bytes cannot be framed. An answer still in progress on the connection is finished first.
+ * headers over `maxHeaderSize`, a request that timed out) with the app's 400 envelope instead of
+ * Node's bare `400 Bad Request`, then closes the connection: after a parse error the rest of its
+ * bytes cannot be framed. The app answers it like `refuse` does (`malformed` set), so that it has
+ * a request id and an access-log line: smuggling attempts (RFC 9112 §6.3, §11.2) leave a trace.
+ * None of its headers is read (a client address from `X-Forwarded-For`, a Server Key): they are
+ * what the parser refused. An answer still in progress on the connection is finished first.
  */
-function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+function answerClientError(app: NodeServable, error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -205,12 +242,32 @@ function answerClientError(error: Error & { code?: string; rawPacket?: Buffer },
   // follows its answer. Node's `_httpMessage` is the answer in progress on this connection.
   const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (current && !current.writableFinished) {
-    current.once('close', () => (socket.writable ? answerClientError(error, socket) : socket.destroy()));
+    current.once('close', () => (socket.writable ? answerClientError(app, error, socket) : socket.destroy()));
     return;
   }
-  const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', clientErrorDetail(error.code), pathOf(error.rawPacket)));
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After' };
-  writeRaw(socket, { status: 400, headers, body });
+  const detail = clientErrorDetail(error.code);
+  const path = pathOf(error.rawPacket);
+  const request: PlainRequest = {
+    method: methodOf(error.rawPacket),
+    path,
+    query: '',
+    header: () => undefined,
+    clientAddress: (socket as Socket).remoteAddress,
+    trace: undefined,
+    malformed: detail,
+  };
+  const fallback = () => {
+    const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', detail, path));
+    const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After' };
+    writeRaw(socket, { status: 400, headers, body });
+  };
+  let answered: Promise<PlainResponse>;
+  try {
+    answered = app.handle(request);
+  } catch {
+    return fallback();
+  }
+  answered.then((response) => writeRaw(socket, response), fallback);
 }
 
 /**
@@ -230,32 +287,71 @@ function writeRaw(socket: Duplex, response: PlainResponse): void {
 }
 
 /**
+ * What `serve` keeps per connection (one object per socket, none per request): the answers it has
+ * handed to the app and not yet finished, and the requests held back until they are fewer.
+ */
+interface Connection {
+  /** Answers in progress, oldest first: dispatched to the app, not yet written out. */
+  readonly answers: ServerResponse[];
+  /** Requests parsed but not dispatched, oldest first, while `answers` is at its bound. */
+  readonly held: Array<[IncomingMessage, ServerResponse]>;
+  /** Whether `serve` has stopped reading the socket until the held requests are dispatched. */
+  paused: boolean;
+  /** When the socket last emptied its write buffer, or connected (`performance.now()`). */
+  drainedAt: number;
+}
+
+const CONNECTION = Symbol('catalogue-api.connection');
+
+/** A server socket with the adapter's per-connection record. */
+type TrackedSocket = Socket & { [CONNECTION]?: Connection; _httpMessage?: unknown };
+
+/** How long a connection may go without emptying its write buffer before it may make room for a new one. */
+const STALLED_MS = 500;
+
+/**
  * Caps the connections open at once. Past the cap, the oldest connection with no answer in
  * progress (`_httpMessage`, Node's answer on that connection) makes room: it has sent nothing,
- * is idle between keep-alive requests, or is still sending headers. When every connection is busy
- * answering, the new one is closed instead. Node's own `maxConnections` would close the new one
- * always, which leaves a server full of silent connections refusing every client.
+ * is idle between keep-alive requests, or is still sending headers. Failing that, the connection
+ * whose client has not read its answer for the longest (bytes waiting in its write buffer, none
+ * taken for `STALLED_MS` or more) makes room: a client that does not read must not keep a slot
+ * from one that does. When every connection is answering a client that reads, the new one is
+ * closed instead. Node's own `maxConnections` would close the new one always, which leaves a
+ * server full of silent connections refusing every client.
  */
-function limitConnections(node: HttpServer, max: number): void {
+function limitConnections(node: HttpServer, max: number, now: () => number): void {
   if (!(Number.isInteger(max) && max > 0)) throw new RangeError(`maxConnections must be a positive integer, not ${max}`);
-  const open = new Set<Socket>();
-  function forget(this: Socket): void {
+  const open = new Set<TrackedSocket>();
+  function forget(this: TrackedSocket): void {
     open.delete(this);
   }
-  node.on('connection', (socket: Socket) => {
+  node.on('connection', (socket: TrackedSocket) => {
     open.add(socket);
     socket.once('close', forget);
     if (open.size <= max) return;
+    let stalled: TrackedSocket | undefined;
+    let stalledSince = now() - STALLED_MS;
     for (const other of open) {
-      if (other !== socket && !(other as Socket & { _httpMessage?: unknown })._httpMessage) {
-        open.delete(other);
-        other.destroy();
-        return;
+      if (other === socket) continue;
+      if (!other._httpMessage) return evict(other);
+      const drainedAt = other[CONNECTION]?.drainedAt;
+      if (drainedAt !== undefined && drainedAt <= stalledSince && other.writableLength > 0) {
+        stalled = other;
+        stalledSince = drainedAt;
       }
     }
+    evict(stalled ?? socket);
+  });
+  function evict(socket: TrackedSocket): void {
     open.delete(socket);
     socket.destroy();
-  });
+  }
+}
+
+/** `value` when it is a positive integer; a RangeError naming the option otherwise. */
+function positiveInteger(name: string, value: number): number {
+  if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`${name} must be a positive integer, not ${value}`);
+  return value;
 }
 
 /** Request work one event-loop turn may do before further requests wait for the next turn. */
@@ -278,6 +374,29 @@ export interface ServeOptions extends CoreServeOptions {
   headersTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open; above a load balancer's idle timeout. @default 65_000 */
   idleTimeoutMs?: number;
+  /**
+   * Most requests one connection may have outstanding (received and not yet answered in full). A
+   * client that pipelines more waits: the adapter stops reading its socket, holds the requests
+   * already read (at most one read's worth, 64 KiB), and dispatches them as earlier answers are
+   * written, as RFC 9112 §9.3.2 lets a server do. One connection cannot make the server build and
+   * queue answers faster than its client reads them. @default 16
+   */
+  maxPipelinedRequests?: number;
+  /**
+   * Most bytes of answers one connection may have waiting to be written (its socket's write
+   * buffer and the answers Node queues behind it) before the adapter dispatches no further request
+   * of it; the next waits until they are below it again. An answer's size is known once it is
+   * built, so the requests already dispatched (at most `maxPipelinedRequests`) are still answered:
+   * a connection holds at most about this plus that many answers. @default 1_048_576 (1 MiB)
+   */
+  maxQueuedBytes?: number;
+  /**
+   * How long an answer may wait for its client to read it: a connection whose write buffer
+   * holds bytes that the client has not taken for this long is closed, and frees its
+   * `maxConnections` slot. A client that reads slowly but steadily is not cut off (each write
+   * that completes starts the time anew). @default 10_000
+   */
+  sendTimeoutMs?: number;
 }
 
 /** A running server. */
@@ -289,9 +408,10 @@ export interface Server extends CoreServer {
 /**
  * Serves an app on Node's http server.
  * @param app - The app.
- * @param options - Port, hostname, an abort signal, the connection limit and timeouts.
+ * @param options - Port, hostname, an abort signal, the connection and pipelining limits, and timeouts.
  * @returns The running server, once it listens.
- * @throws RangeError when `maxConnections` is not a positive integer.
+ * @throws RangeError when `maxConnections`, `maxPipelinedRequests`, `maxQueuedBytes` or
+ *   `sendTimeoutMs` is not a positive integer.
  * @example
  * ```ts
  * const server = await serve(app, { port: 3000, maxConnections: 512 });
@@ -299,13 +419,27 @@ export interface Server extends CoreServer {
  * ```
  */
 export async function serve(app: NodeServable, options: ServeOptions = {}): Promise<Server> {
+  const maxPipelined = positiveInteger('maxPipelinedRequests', options.maxPipelinedRequests ?? 16);
+  const maxQueuedBytes = positiveInteger('maxQueuedBytes', options.maxQueuedBytes ?? 1_048_576);
+  const sendTimeoutMs = positiveInteger('sendTimeoutMs', options.sendTimeoutMs ?? 10_000);
   let inFlight = 0;
   let closing: Promise<void> | undefined;
   // One listener for every response ('close' fires once per response): no closure per request.
-  const release = () => {
+  function release(this: ServerResponse): void {
+    const conn = (this.req.socket as TrackedSocket | null)?.[CONNECTION];
+    if (conn) {
+      const { answers } = conn;
+      // Answers finish in order: the first one, but for a connection destroyed mid-answer.
+      if (answers[0] === this) answers.shift();
+      else {
+        const i = answers.indexOf(this);
+        if (i >= 0) answers.splice(i, 1);
+      }
+      if (conn.held.length > 0) pump(this.req.socket as TrackedSocket, conn);
+    }
     // Once draining, the last in-flight answer releases every connection still open.
     if (--inFlight === 0 && closing) node.closeAllConnections();
-  };
+  }
   // Node accepts one pending connection per event-loop turn (libuv's poll phase), while a turn
   // handles every request that arrived on the accepted ones. Under saturation a turn of 64
   // one-millisecond searches took ~64 ms, so connections opened during a burst waited seconds in
@@ -363,13 +497,59 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     },
     listener,
   );
-  function listener(req: IncomingMessage, res: ServerResponse): void {
-    inFlight++;
-    res.on('close', release);
-    // RFC 9112 §3.2: an HTTP/1.1 request without Host is answered 400.
-    if (req.httpVersionMinor === 1 && req.httpVersionMajor === 1 && headerOf(req.rawHeaders, 'host') === undefined) {
-      return refuse(req, res, 'An HTTP/1.1 request must have a Host header (RFC 9112 §3.2).');
+  // The pipelining bound (RFC 9112 §9.3.2). A connection with `maxPipelined` answers in progress,
+  // or `maxQueuedBytes` of them unwritten, has its further requests held, and its socket stops
+  // being read until they are dispatched: otherwise one connection writing 100,000 requests in
+  // one go and never reading had the server build all 100,000 answers and queue them in memory
+  // (75 MB, with every other client waiting seconds). Node's own pause (its `_paused`, once the
+  // queued answers pass the socket's high-water mark) comes too late for answers built later, in
+  // a promise reaction or a later turn.
+  const queued = (conn: Connection) => {
+    // An unfinished answer's writableLength is what it has not handed to the kernel yet: its own
+    // buffer while queued behind another, plus the socket's buffer once it is being written.
+    let bytes = 0;
+    for (const res of conn.answers) bytes += res.writableLength;
+    return bytes;
+  };
+  const mayDispatch = (conn: Connection) =>
+    conn.answers.length === 0 || (conn.answers.length < maxPipelined && conn.held.length === 0 && queued(conn) < maxQueuedBytes);
+  const pump = (socket: TrackedSocket, conn: Connection) => {
+    if (socket.destroyed) return void (conn.held.length = 0);
+    while (conn.held.length > 0 && conn.answers.length < maxPipelined && (conn.answers.length === 0 || queued(conn) < maxQueuedBytes)) {
+      const [req, res] = conn.held.shift()!;
+      admit(conn, req, res);
     }
+    if (conn.held.length === 0 && conn.paused) {
+      conn.paused = false;
+      socket.resume();
+    }
+  };
+  // Node resumes a socket of its own accord (its drain handling, each request's end): while
+  // requests are held, it is paused again at once, before any read can happen.
+  function keepPaused(this: TrackedSocket): void {
+    if (this[CONNECTION]?.paused) this.pause();
+  }
+  function drained(this: TrackedSocket): void {
+    const conn = this[CONNECTION];
+    if (conn) conn.drainedAt = perf.now();
+  }
+  function listener(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket as TrackedSocket;
+    const conn = socket[CONNECTION];
+    if (conn === undefined) return admit(undefined, req, res);
+    if (mayDispatch(conn)) return admit(conn, req, res);
+    conn.held.push([req, res]);
+    if (!conn.paused) {
+      conn.paused = true;
+      socket.pause();
+    }
+  }
+  function admit(conn: Connection | undefined, req: IncomingMessage, res: ServerResponse): void {
+    inFlight++;
+    conn?.answers.push(res);
+    res.on('close', release);
+    const hostFault = hostFaultOf(req);
+    if (hostFault !== undefined) return refuse(req, res, hostFault);
     const now = perf.now();
     if (turnStart < 0) turnStart = now;
     schedule();
@@ -377,7 +557,21 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     if (waiting.length > 0 || now - turnStart >= TURN_BUDGET_MS) waiting.push([req, res, now]);
     else dispatch(app, req, res, undefined, now);
   }
-  node.on('clientError', answerClientError);
+  node.on('connection', (socket: TrackedSocket) => {
+    socket[CONNECTION] = { answers: [], held: [], paused: false, drainedAt: perf.now() };
+    socket.on('resume', keepPaused);
+    socket.on('drain', drained);
+  });
+  // Node's socket timeout counts time without reads or completed writes, and is suspended while a
+  // large write makes progress (net's Socket#_onTimeout). With it at `sendTimeoutMs` while an
+  // answer is in progress (Node sets the keep-alive timeout instead between requests), a socket
+  // that times out with bytes still waiting in its write buffer has a client that does not read.
+  // One whose answer the app is still working on has nothing waiting, and stays.
+  node.timeout = sendTimeoutMs;
+  node.on('timeout', (socket: Socket) => {
+    if (socket.writableLength > 0) socket.destroy();
+  });
+  node.on('clientError', (error: Error, socket: Duplex) => answerClientError(app, error, socket));
   // Node answers an Expect other than 100-continue with a bare 417; the spec's Errors table has none.
   node.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     refuse(req, res, 'The Expect header may only hold 100-continue (RFC 9110 §10.1.1).');
@@ -393,7 +587,7 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
       () => socket.destroy(),
     );
   });
-  limitConnections(node, options.maxConnections ?? 1024);
+  limitConnections(node, options.maxConnections ?? 1024, () => perf.now());
   const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     node.once('error', reject);

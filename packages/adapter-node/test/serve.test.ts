@@ -256,7 +256,7 @@ describe('requests Node parses but the API cannot take', () => {
     const deprecated = createCatalogueApp({ store: createMemoryStore(demoData), gateway: false, deprecation: { sunsetAt: '2027-07-01T00:00:00Z' } });
     const own = await serve(createObservedApp(deprecated, { observers: [(record) => records.push({ ...record })] }), { port: 0 });
     try {
-      for (const bytes of ['GET /v1/anime/1 HTTP/1.1\r\n\r\n', 'GET /v1/anime/1 HTTP/1.1\r\nhost: x\r\nexpect: foo\r\n\r\n']) {
+      for (const bytes of ['GET /v1/anime/1 HTTP/1.1\r\n\r\n', 'GET /v1/anime/1 HTTP/1.1\r\nhost: x\r\nexpect: foo\r\n\r\n', 'GET /v1/anime/1 HTTP/1.1\r\nhost: x\r\nhost: y\r\n\r\n', 'GET /v1/anime/1 HTTP/1.1\r\nhost: a b\r\n\r\n']) {
         // The exchange ends when the server closes the connection.
         const answer = parseAnswer(await exchange(own.url, bytes, false));
         expect(answer.status).toBe(400);
@@ -268,7 +268,49 @@ describe('requests Node parses but the API cannot take', () => {
       expect(records.map((r) => [r.status, r.route])).toEqual([
         [400, '/v1/anime/:id'],
         [400, '/v1/anime/:id'],
+        [400, '/v1/anime/:id'],
+        [400, '/v1/anime/:id'],
       ]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it.each([
+    ['two Host headers', 'GET /v1/anime/1 HTTP/1.1\r\nhost: x\r\nhost: x\r\n\r\n', 'A request must have one Host header, not several (RFC 9112 §3.2).'],
+    ['two Host headers on HTTP/1.0', 'GET /v1/anime/1 HTTP/1.0\r\nhost: x\r\nHost: y\r\n\r\n', 'A request must have one Host header, not several (RFC 9112 §3.2).'],
+    ['a Host with a space', 'GET /v1/anime/1 HTTP/1.1\r\nhost: a b\r\n\r\n', 'The Host header must hold a host name or address and an optional port (RFC 9112 §3.2).'],
+    ['a Host with a path', 'GET /v1/anime/1 HTTP/1.1\r\nhost: a/b\r\n\r\n', 'The Host header must hold a host name or address and an optional port (RFC 9112 §3.2).'],
+  ])('answers %s with the 400 envelope and closes', async (_, bytes, error) => {
+    const answer = parseAnswer(await exchange(server.url, bytes, false));
+    expect(answer.status).toBe(400);
+    expect(answer.headers.connection).toBe('close');
+    // The exchange reads Latin-1; the envelope is UTF-8 (`§`).
+    expect(JSON.parse(Buffer.from(answer.body, 'latin1').toString())).toEqual({ status: 400, type: 'BadRequestException', message: 'Malformed HTTP request', error, path: '/v1/anime/1' });
+  });
+
+  it.each(['x', 'example.org:8080', '127.0.0.1:3000', '[::1]:3000', ''])('serves a request with Host %j', async (host) => {
+    expect(parseAnswer(await exchange(server.url, `GET /v1/anime/1 HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`, false)).status).toBe(200);
+  });
+
+  it('has the app answer a request the parser rejects, with a request id and a record for the observers', async () => {
+    const records: RequestRecord[] = [];
+    const own = await serve(createObservedApp(app, { observers: [(record) => records.push({ ...record })] }), { port: 0 });
+    try {
+      const smuggled = 'POST /v1/anime HTTP/1.1\r\nhost: x\r\ncontent-length: 5\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n';
+      for (const bytes of [smuggled, 'GET /v1/anime/1 HTTP/1.1\nhost: x\n\n', 'GET /v1/top/anime HTTP/1.1\r\nhost: x\r\nx-bad: a\x01b\r\n\r\n']) {
+        const answer = parseAnswer(await exchange(own.url, bytes));
+        expect(answer.status).toBe(400);
+        expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+        expect(answer.headers.connection).toBe('close');
+        expect(JSON.parse(answer.body)).toMatchObject({ status: 400, type: 'BadRequestException', message: 'Malformed HTTP request', error: 'The request is not valid HTTP/1.1.' });
+      }
+      expect(records.map((r) => [r.method, r.path, r.status])).toEqual([
+        ['POST', '/v1/anime', 400],
+        ['GET', '/v1/anime/1', 400],
+        ['GET', '/v1/top/anime', 400],
+      ]);
+      expect(new Set(records.map((r) => r.requestId)).size).toBe(3);
     } finally {
       await own.close();
     }

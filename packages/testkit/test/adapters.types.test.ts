@@ -12,8 +12,15 @@ describe('serve() of the Node, Bun and Deno adapters', () => {
   it('takes the same options and returns the same server', () => {
     type Options = { port?: number; hostname?: string; signal?: AbortSignal };
     type Server = { url: string; close(): Promise<void> };
-    // Node owns its sockets (Bun and Deno own theirs): it adds a connection cap and timeouts, all optional.
-    type NodeOptions = Options & { maxConnections?: number; headersTimeoutMs?: number; idleTimeoutMs?: number };
+    // Node owns its sockets (Bun and Deno own theirs): it adds connection and pipelining bounds and timeouts, all optional.
+    type NodeOptions = Options & {
+      maxConnections?: number;
+      headersTimeoutMs?: number;
+      idleTimeoutMs?: number;
+      maxPipelinedRequests?: number;
+      maxQueuedBytes?: number;
+      sendTimeoutMs?: number;
+    };
     expectTypeOf(serveNode).parameter(1).toEqualTypeOf<{ [K in keyof NodeOptions]: NodeOptions[K] } | undefined>();
     expectTypeOf(serveBun).parameter(1).toEqualTypeOf<Options | undefined>();
     expectTypeOf(serveDeno).parameter(1).toEqualTypeOf<Options | undefined>();

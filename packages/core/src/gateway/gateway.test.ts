@@ -253,6 +253,20 @@ describe('gateway blocks (403)', () => {
     expect(await reject(send, 4)).toEqual([200, 200, 200, 200]);
   });
 
+  it('answers a blocked client the same 403 while its seconds left are the same, with each request path and the seconds as they fall', async () => {
+    const { send, clock } = setup({ cache: false, blocks: { threshold: 1 }, rateLimit: { public: { perSecond: 1, perMinute: null, perDay: null } } });
+    expect(await reject(send, 3)).toEqual([200, 429, 403]);
+    const [a, b] = [await send('/v1/anime/1'), await send('/v1/anime/1')];
+    expect(b.json).toEqual(a.json);
+    expect(b.headers).toEqual(a.headers);
+    const other = await send('/v1/manga/2');
+    expect(other.json).toMatchObject({ status: 403, path: '/v1/manga/2', error: a.json!.error });
+    clock.now += 1000;
+    const later = await send('/v1/anime/1');
+    expect(Number(later.headers['retry-after'])).toBe(Number(a.headers['retry-after']) - 1);
+    expect(later.json).toMatchObject({ status: 403, path: '/v1/anime/1' });
+  });
+
   it('doubles the block on a repeat within 24 hours, up to 24 hours', async () => {
     const policy = { threshold: 2, durationMs: 600_000 };
     const { send, clock } = setup({ cache: false, blocks: policy, rateLimit: { public: { perSecond: 1, perMinute: null, perDay: null } } });

@@ -307,16 +307,26 @@ function rememberBlock(g: GatewayState, id: string, until: number, now: number):
   if (known.size < 10_000) known.set(id, until);
 }
 
+/**
+ * The last 403 built: a blocked client that keeps sending (a pipelining flood of 100,000 requests)
+ * gets the same error, and so the same envelope from `errorResponse`, until its seconds left change.
+ */
+let lastForbidden: { until: number; seconds: string; spec: WindowSpec | undefined; error: ApiError } | undefined;
+
 function forbidden(until: number, now: number, spec: WindowSpec | undefined): ApiError {
   const seconds = String(Math.max(1, Math.ceil((until - now) / 1000)));
+  const last = lastForbidden;
+  if (last !== undefined && last.until === until && last.seconds === seconds && last.spec === spec) return last.error;
   const headers: Record<string, string> = { 'retry-after': seconds };
   if (spec) Object.assign(headers, { 'ratelimit-limit': String(spec.limit), 'ratelimit-remaining': '0', 'ratelimit-reset': seconds });
-  return new ApiError(
+  const error = new ApiError(
     403,
     'Forbidden: this client is temporarily blocked.',
     `Too many rate-limited requests came from this IP address; the block ends at ${new Date(until).toISOString()} (in ${toSeconds(Number(seconds))}).`,
-    headers,
+    Object.freeze(headers),
   );
+  lastForbidden = { until, seconds, spec, error };
+  return error;
 }
 
 /** Runs the routes for a cache miss and stores a 2xx answer with a body. */

@@ -168,6 +168,18 @@ export function baseHeaders(): Record<string, string> {
  * @param path - The request path.
  */
 export function errorResponse(error: ApiError, path: string): PlainResponse {
+  // The same error again at the same path (a blocked client's 403, see `forbidden` in the gateway):
+  // the same frozen headers and body, in a new response. Later stages copy frozen headers.
+  const last = lastError;
+  if (last !== undefined && last.error === error && last.path === path) return { status: error.status, headers: last.headers, body: last.body };
+  const response = buildErrorResponse(error, path);
+  lastError = { error, path, headers: Object.freeze(response.headers), body: response.body as string };
+  return response;
+}
+
+let lastError: { error: ApiError; path: string; headers: Readonly<Record<string, string>>; body: string } | undefined;
+
+function buildErrorResponse(error: ApiError, path: string): PlainResponse {
   const headers = baseHeaders();
   headers['cache-control'] = 'no-store';
   for (const name in error.headers) headers[name] = error.headers[name]!;
