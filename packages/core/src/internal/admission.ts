@@ -7,6 +7,7 @@
  * finds one at once, instead of queueing behind them in the store's pool.
  * @module
  */
+import { isThenable, wrapMethods, type Method } from './wrap-methods.js';
 import { ApiError } from '../errors.js';
 
 /** The bounds of one kind of work. */
@@ -87,10 +88,6 @@ interface Waiter {
   timer: ReturnType<typeof setTimeout>;
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
-}
-
 /**
  * Wraps every method of `store` (own and inherited) so that each call passes `kind`'s gate: it
  * runs at once while fewer than `concurrency` calls run, else waits in the queue, and holds its
@@ -131,7 +128,7 @@ export function admitStore<T extends object>(store: T, kind: WorkKind, limits: A
     });
   }
 
-  function run(method: (...args: unknown[]) => unknown, args: unknown[]): unknown {
+  function run(method: Method, args: unknown[]): unknown {
     let result: unknown;
     try {
       result = method.apply(store, args);
@@ -147,7 +144,7 @@ export function admitStore<T extends object>(store: T, kind: WorkKind, limits: A
     return result;
   }
 
-  function admitted(method: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  function admitted(method: Method): Method {
     return (...args) => {
       if (running < concurrency) {
         running++;
@@ -158,13 +155,5 @@ export function admitStore<T extends object>(store: T, kind: WorkKind, limits: A
     };
   }
 
-  const wrapped = Object.create(store) as Record<string, unknown>;
-  for (let proto: object | null = store; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    for (const key of Object.getOwnPropertyNames(proto)) {
-      if (key === 'constructor' || Object.hasOwn(wrapped, key)) continue;
-      const value = (store as Record<string, unknown>)[key];
-      if (typeof value === 'function') wrapped[key] = admitted(value as (...args: unknown[]) => unknown);
-    }
-  }
-  return wrapped as T;
+  return wrapMethods(store, admitted);
 }

@@ -6,6 +6,7 @@
  * by each store's driver. The call itself is not cancelled: its answer, when it comes, is dropped.
  * @module
  */
+import { isThenable, wrapMethods, type Method } from './wrap-methods.js';
 import { ApiError, StoreUnavailableError } from '../errors.js';
 import type { Logger } from './pipeline.js';
 
@@ -40,10 +41,6 @@ const SLOTS = 4;
 
 interface Pending {
   reject(error: unknown): void;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
 /**
@@ -120,7 +117,7 @@ export function boundStore<T extends object>(store: T, options: BoundStoreOption
     });
   }
 
-  function bound(method: (...args: unknown[]) => unknown): (...args: unknown[]) => unknown {
+  function bound(method: Method): Method {
     return (...args) => {
       let result: unknown;
       try {
@@ -136,13 +133,5 @@ export function boundStore<T extends object>(store: T, options: BoundStoreOption
     };
   }
 
-  const wrapped = Object.create(store) as Record<string, unknown>;
-  for (let proto: object | null = store; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    for (const key of Object.getOwnPropertyNames(proto)) {
-      if (key === 'constructor' || Object.hasOwn(wrapped, key)) continue;
-      const value = (store as Record<string, unknown>)[key];
-      if (typeof value === 'function') wrapped[key] = bound(value as (...args: unknown[]) => unknown);
-    }
-  }
-  return wrapped as T;
+  return wrapMethods(store, bound);
 }
