@@ -178,7 +178,7 @@ async function startServer(scenario: Scenario): Promise<Server> {
   const devNull = openSync('/dev/null', 'w');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', `${root}examples/node/server.ts`], { cwd: root, env, stdio: ['ignore', devNull, 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', '--import', `${root}examples/node/raw-imports.mjs`, `${root}examples/node/server.ts`], { cwd: root, env, stdio: ['ignore', devNull, 'pipe'] });
   } finally {
     closeSync(devNull);
   }

@@ -32,7 +32,7 @@ const concurrency = Number(values.concurrency);
 
 const rssMiB = (pid: number) => Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'examples/node/server.ts'], {
+const server = spawn(process.execPath, ['--import', 'tsx', '--import', './examples/node/raw-imports.mjs', 'examples/node/server.ts'], {
   cwd: root,
   env: { ...process.env, PORT: '0', RATE_LIMIT: 'off', TSX_TSCONFIG_PATH: 'examples/node/tsconfig.json' },
   stdio: ['ignore', 'pipe', 'inherit'],
