@@ -41,6 +41,7 @@ export class EnvError extends Error {
   /** The process exit code for a bad configuration. */
   readonly exitCode = 2;
   /**
+   * A refusal of one variable.
    * @param variable - The variable's name.
    * @param message - One line: the variable, its value and what it takes.
    */

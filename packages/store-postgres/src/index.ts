@@ -18,6 +18,7 @@ export {
   KEPT_REJECTIONS,
   MAX_DOCUMENT_BYTES,
   MAX_LINE_BYTES,
+  MAX_NESTING,
   readRecords,
   storageIssues,
   toStoreSink,

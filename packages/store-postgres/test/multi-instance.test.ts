@@ -12,7 +12,6 @@ import { spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
 
 const url = process.env.DATABASE_URL;
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const tsx = `${root}node_modules/tsx/dist/cli.mjs`;
 
 const PATHS = [
   '/v1/anime',
@@ -49,9 +48,10 @@ describe.skipIf(!url)('two example servers on one database', () => {
     const start = () =>
       spawnServer({
         command: process.execPath,
-        args: [tsx, '--tsconfig', 'examples/node/tsconfig.json', 'examples/node/server.ts'],
+        // As `npm start` runs it (the root package.json).
+        args: ['--import', 'tsx', '--import', './examples/node/raw-imports.mjs', 'examples/node/server.ts'],
         cwd: root,
-        env: { DATABASE_URL: url!, DATABASE_SCHEMA: schema, RATE_LIMIT: 'off', STATUS_DATABASE_URL: '' },
+        env: { TSX_TSCONFIG_PATH: 'examples/node/tsconfig.json', DATABASE_URL: url!, DATABASE_SCHEMA: schema, RATE_LIMIT: 'off', STATUS_DATABASE_URL: '' },
         timeoutMs: 60_000,
       });
     servers = await Promise.all([start(), start()]);
