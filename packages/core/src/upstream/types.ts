@@ -152,3 +152,108 @@ export interface Budget {
 
 /** The records one upstream body maps to, by collection. */
 export type MappedRecords = { readonly [C in CollectionName]?: readonly CollectionRecord<C>[] };
+
+/** What writing one fetched body did. */
+export type WriteOutcome =
+  /** The body was valid and changed at least one record (the store's change feed has it). */
+  | { readonly outcome: 'changed'; readonly keys: readonly string[] }
+  /** The body was valid and every record it maps to was already stored as it is: nothing written. */
+  | { readonly outcome: 'unchanged' }
+  /** The body did not map to valid records (an error body, a score outside 0–10…): nothing written. */
+  | { readonly outcome: 'invalid'; readonly reason: string };
+
+/**
+ * Maps upstream bodies to records and writes them safely: every record validated with the
+ * collections' schemas first, nothing written when any is invalid, nothing written when nothing
+ * changed, an entry's own parts replaced as a whole (rows the upstream no longer lists go), and
+ * `updates` noted for an entry whose record or parts changed. The importer and the refresher
+ * write through the same one.
+ */
+export interface RecordWriter {
+  /**
+   * Writes one part of one entry as the upstream served it.
+   * @param kind - Anime or manga.
+   * @param id - The entry's `mal_id`.
+   * @param part - Which part the body is.
+   * @param body - The body (`{ data: … }`).
+   * @param now - When it was fetched (ms since the epoch): the `updated_at` of a change.
+   */
+  part(kind: MediaKind, id: number, part: EntryPart, body: unknown, now: number): Promise<WriteOutcome>;
+  /**
+   * Writes the entries of one listing page (each the same object as `/{kind}/{id}`): their own
+   * records only, never their parts.
+   * @returns What happened to each item, in order (an invalid item is skipped, the others written).
+   */
+  items(kind: MediaKind, items: readonly unknown[], now: number): Promise<WriteOutcome[]>;
+  /**
+   * Deletes an entry with its parts and lists its id as deleted.
+   * @returns Whether there was anything to delete.
+   */
+  remove(kind: MediaKind, id: number, now: number): Promise<boolean>;
+}
+
+/**
+ * The tiers of refresh, in priority order (a short budget stretches the last first):
+ * - `new`: ids just discovered (every part, within minutes);
+ * - `hot`: airing or publishing entries and those of the current and next season (about twice a day);
+ * - `stats`: scores, members, ranks and popularity of every entry, from listing pages (daily);
+ * - `popular`: the most popular entries, every part (every few days);
+ * - `full`: every other entry, every part (within a month).
+ */
+export type TierName = 'new' | 'hot' | 'stats' | 'popular' | 'full';
+
+/** One unit of the refresher's work: a part of an entry, or a page of a listing. */
+export interface Task {
+  /** Unique: `anime:20:full`, `anime:20:characters`, `manga:sweep:12`, `anime:newest:1`… */
+  readonly key: string;
+  /** Its tier. */
+  readonly tier: TierName;
+  /** When it is due (real time, ms since the epoch). */
+  readonly dueAt: number;
+  /** Anime or manga. */
+  readonly kind: MediaKind;
+  /** For an entry task: the entry and the part. */
+  readonly id?: number | undefined;
+  readonly part?: EntryPart | undefined;
+  /** For a listing task: the listing and the page. */
+  readonly list?: ListName | undefined;
+  readonly page?: number | undefined;
+  /** Failures in a row (backs the task off). */
+  readonly failures: number;
+  /** When the upstream first answered 404 for it, in the current run of 404s. */
+  readonly notFoundAt?: number | undefined;
+  /** The last `ok`'s validator, for a conditional request. */
+  readonly validator?: string | undefined;
+}
+
+/** How many tasks of a tier are due, and since when the oldest one is. */
+export interface TierBacklog {
+  readonly due: number;
+  readonly oldestDueAt: number | null;
+}
+
+/**
+ * What the refresher keeps between runs, shared by every instance on one store (PostgreSQL:
+ * tables; memory: one process, saved to a snapshot file by the host): the lease, the tasks, the
+ * budget's ledger and named cursors. A killed refresher resumes from it with nothing lost.
+ */
+export interface RefreshState extends BudgetLedger {
+  /** Takes or renews the lease (real time); `false` while another holder's lease runs. */
+  acquireLease(holder: string, now: number, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up, if `holder` holds it. */
+  releaseLease(holder: string): Promise<void>;
+  /** The tasks due at `now`, by tier priority then `dueAt`, at most `limit`. */
+  due(now: number, limit: number): Promise<Task[]>;
+  /** Adds tasks or replaces them by key. */
+  put(tasks: readonly Task[]): Promise<void>;
+  /** Removes tasks by key. */
+  remove(keys: readonly string[]): Promise<void>;
+  /** The backlog of each tier at `now`. */
+  backlog(now: number): Promise<Record<TierName, TierBacklog>>;
+  /** How many tasks are kept in all. */
+  size(): Promise<number>;
+  /** A named cursor (the last `changedIds` instant, the file drops applied…). */
+  getCursor(name: string): Promise<string | undefined>;
+  /** Sets a named cursor. */
+  setCursor(name: string, value: string): Promise<void>;
+}
