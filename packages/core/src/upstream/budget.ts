@@ -1,0 +1,154 @@
+/**
+ * A source's request budget over sliding windows of real time: never more than `perSecond`
+ * requests in any 1 s window nor `perMinute` in any 60 s window, and a pause (`Retry-After`) that
+ * holds every request of the source. The spending is kept in a {@link BudgetLedger} so that every
+ * instance, and the next leader, sees what was spent.
+ * @module
+ */
+import type { Budget, BudgetLedger, UpstreamLimits } from './types.js';
+
+/** One second and one minute, in ms: the two sliding windows. */
+const SECOND = 1_000;
+const MINUTE = 60_000;
+
+/** The public Jikan's published limits: 3 requests a second, 60 a minute (https://docs.api.jikan.moe/). */
+export const JIKAN_LIMITS: UpstreamLimits = Object.freeze({ perSecond: 3, perMinute: 60 });
+
+/**
+ * Checks a pair of limits: whole numbers of at least 1.
+ * @param limits - The limits to check.
+ * @throws RangeError naming the limit that is not a positive whole number.
+ */
+export function checkLimits(limits: UpstreamLimits): UpstreamLimits {
+  for (const name of ['perSecond', 'perMinute'] as const) {
+    const value = limits[name];
+    if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of at least 1, not ${String(value)}`);
+  }
+  return limits;
+}
+
+/**
+ * How long to wait before a slot is free in both windows, given the instants already taken
+ * (ascending) and `now`; 0 when one is free now. The n-th most recent slot leaves the window
+ * `(now − w, now]` at its own instant + w.
+ * @param taken - Instants taken, ascending, none older than a minute.
+ * @param now - Now.
+ * @param limits - The windows.
+ */
+export function waitForSlot(taken: readonly number[], now: number, limits: UpstreamLimits): number {
+  let wait = 0;
+  const inSecond = countSince(taken, now - SECOND);
+  if (inSecond >= limits.perSecond) wait = Math.max(wait, taken[taken.length - limits.perSecond]! + SECOND - now);
+  if (taken.length >= limits.perMinute) wait = Math.max(wait, taken[taken.length - limits.perMinute]! + MINUTE - now);
+  // A clock that stepped back could leave a slot "in the future": wait at least 1 ms, never 0, while full.
+  return wait > 0 ? Math.ceil(wait) : inSecond >= limits.perSecond || taken.length >= limits.perMinute ? 1 : 0;
+}
+
+/** How many instants of an ascending list are after `after`. */
+function countSince(taken: readonly number[], after: number): number {
+  let n = 0;
+  for (let i = taken.length - 1; i >= 0 && taken[i]! > after; i--) n++;
+  return n;
+}
+
+/**
+ * A ledger in this process's memory: the instants of the last minute's requests (at most
+ * `perMinute` of them are ever kept) and the pause. For one process; a store shares its own
+ * ledger between instances (its `RefreshState`).
+ * @returns A ledger, empty.
+ * @example
+ * ```ts
+ * const budget = createBudget(createMemoryLedger(), { perSecond: 3, perMinute: 60 });
+ * await budget.take();
+ * ```
+ */
+export function createMemoryLedger(): BudgetLedger {
+  let taken: number[] = [];
+  let pausedUntil = 0;
+  const prune = (now: number, keep: number): void => {
+    let drop = 0;
+    while (drop < taken.length && taken[drop]! <= now - MINUTE) drop++;
+    // Never more than the larger window's limit: older instants cannot change a decision.
+    drop = Math.max(drop, taken.length - keep);
+    if (drop > 0) taken = taken.slice(drop);
+  };
+  return {
+    async tryTake(now, limits) {
+      checkLimits(limits);
+      if (now < pausedUntil) return Math.ceil(pausedUntil - now);
+      prune(now, Math.max(limits.perMinute, limits.perSecond));
+      const wait = waitForSlot(taken, now, limits);
+      if (wait > 0) return wait;
+      // Keep the list ascending even if the clock stepped back.
+      taken.push(Math.max(now, taken.at(-1) ?? now));
+      return 0;
+    },
+    async pause(until) {
+      if (until > pausedUntil) pausedUntil = until;
+    },
+    async usage(now) {
+      return { second: countSince(taken, now - SECOND), minute: countSince(taken, now - MINUTE), pausedUntil };
+    },
+  };
+}
+
+/** Options of {@link createBudget}. */
+export interface BudgetOptions {
+  /** Real time, ms since the epoch. @default Date.now */
+  clock?: () => number;
+  /** Waits `ms`, rejecting with the signal's reason when it aborts. @default a `setTimeout` */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/**
+ * Waits `ms` on a timer, rejecting with the signal's reason when it aborts first.
+ * @param ms - How long.
+ * @param signal - Cuts the wait short.
+ */
+export function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * A budget over a ledger: `take()` waits until a slot is free in both sliding windows and any
+ * pause is over, then takes it; `pause(until)` holds every request of the source until then (the
+ * later pause wins). Hand-written rather than a rate-limiting package because the windows must be
+ * shared through the caller's ledger (a store table), which in-process limiters do not offer.
+ * @param ledger - Where spending is kept (shared by every instance on one store).
+ * @param limits - The source's windows.
+ * @param options - The clock and the sleep (virtual in tests).
+ * @returns The budget.
+ * @throws RangeError when a limit is not a positive whole number.
+ * @example
+ * ```ts
+ * const budget = createBudget(createMemoryLedger(), { perSecond: 3, perMinute: 60 });
+ * await budget.take(signal);   // then send one request
+ * ```
+ */
+export function createBudget(ledger: BudgetLedger, limits: UpstreamLimits, options: BudgetOptions = {}): Budget {
+  checkLimits(limits);
+  const clock = options.clock ?? Date.now;
+  const sleep = options.sleep ?? sleepFor;
+  return {
+    async take(signal) {
+      for (;;) {
+        signal?.throwIfAborted();
+        const wait = await ledger.tryTake(clock(), limits);
+        if (wait <= 0) return;
+        await sleep(wait, signal);
+      }
+    },
+    pause: (until) => ledger.pause(until),
+  };
+}
