@@ -31,3 +31,4 @@ export {
   type SourceRecord,
 } from './import.js';
 export { isResourceName, recordKey, RESOURCE_NAMES, RESOURCES, type RecordSchema, type ResourceDefinition, type ResourceName } from './resources.js';
+export { createFolderFileDrop, type FolderFileDropOptions } from './file-drop.js';
