@@ -166,3 +166,18 @@ export type {
   ServiceView,
   StatusSnapshot,
 } from './status/types.js';
+export { createBudget, createMemoryLedger, JIKAN_LIMITS, sleepFor, type BudgetOptions } from './upstream/budget.js';
+export { createJikanSource, DEFAULT_USER_AGENT, LIBRARY_VERSION, type JikanSourceOptions } from './upstream/jikan-source.js';
+export {
+  createUrlFileDrop,
+  formatDropCursor,
+  parseDropCursor,
+  parseDroppedText,
+  type ApplyDroppedFile,
+  type DroppedFile,
+  type DroppedRecord,
+  type FileDrop,
+  type FileDropResult,
+  type UrlFileDropOptions,
+} from './upstream/file-drop.js';
+export type { Budget, BudgetLedger, EntryPart, Fetched, ListName, ListPage, SourceHealth, UpstreamLimits, UpstreamSource } from './upstream/types.js';

@@ -19,3 +19,15 @@ export { defineHttpContract, type HttpContractOptions, type HttpContractSkips } 
 export { defineRequestTargetContract, type RequestTargetContractOptions } from './request-target-contract.js';
 export { spawnServer, type SpawnedServer, type SpawnServerOptions } from './spawn-server.js';
 export { defineGatewayBackendContract, type CacheBounds, type GatewayBackendHarness } from './gateway-contract.js';
+export {
+  checkRequestLog,
+  createFakeUpstream,
+  maxInWindow,
+  type FakeFailure,
+  type FakeFailureScope,
+  type FakeRecord,
+  type FakeRequestRecord,
+  type FakeUpstream,
+  type FakeUpstreamOptions,
+  type RequestLogCheck,
+} from './fake-upstream.js';
