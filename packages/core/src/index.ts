@@ -166,7 +166,7 @@ export type {
   ServiceView,
   StatusSnapshot,
 } from './status/types.js';
-export { createBudget, createMemoryLedger, JIKAN_LIMITS, sleepFor, type BudgetOptions } from './upstream/budget.js';
+export { createBudget, createMemoryLedger, JIKAN_LIMITS, type BudgetOptions } from './upstream/budget.js';
 export { createJikanSource, DEFAULT_USER_AGENT, LIBRARY_VERSION, type JikanSourceOptions } from './upstream/jikan-source.js';
 export {
   createUrlFileDrop,

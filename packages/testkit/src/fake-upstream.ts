@@ -62,7 +62,11 @@ export interface FakeUpstreamOptions {
   readonly thisLibrary?: boolean;
   /** Limits the fake enforces itself: a request over them answers 429 with `Retry-After: 1` and counts as a violation. */
   readonly limits?: UpstreamLimits | undefined;
-  /** Arrival jitter forgiven when enforcing `limits` (a window is `(t − w + slack, t]`). @default 0 */
+  /**
+   * Arrival jitter forgiven when enforcing `limits` (a window is `(t − w + slack, t]`): a request
+   * reaches the fake a few ms after its client took its slot, by a delay that varies, so two
+   * requests sent exactly a window apart can arrive a little less than that apart. @default 25
+   */
   readonly slackMs?: number;
   /** Delay before every answer (real time). @default 0 */
   readonly latencyMs?: number;
@@ -142,7 +146,8 @@ export interface RequestLogCheck {
  * Checks a request log against limits over every sliding 1 s and 60 s window.
  * @param log - The fake's log (or any list with `time`).
  * @param limits - The limits declared.
- * @param options - `slackMs`: arrival jitter forgiven (real sockets); `where`: which requests count.
+ * @param options - `slackMs`: arrival jitter forgiven (a log of real time over sockets wants ~25 ms;
+ * one on a virtual clock shared with the client, 0); `where`: which requests count.
  * @example
  * ```ts
  * expect(checkRequestLog(fake.log, { perSecond: 3, perMinute: 60 }).ok).toBe(true);
@@ -218,7 +223,7 @@ const num = (value: unknown, fallback: number): number => (typeof value === 'num
 export async function createFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   const clock = options.clock ?? Date.now;
   const etags = options.etags ?? true;
-  const slackMs = options.slackMs ?? 0;
+  const slackMs = options.slackMs ?? 25;
   const prefix = options.thisLibrary ? '/v1' : '/v4';
   let latencyMs = options.latencyMs ?? 0;
   let violations = 0;

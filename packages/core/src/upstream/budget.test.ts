@@ -117,6 +117,22 @@ describe('createBudget over a memory ledger', () => {
     expect(usage.second).toBeLessThanOrEqual(100);
   });
 
+  it('spreads a second’s slots over it instead of one burst, and an aborted taker leaves the queue moving', async () => {
+    const time = virtualTime();
+    const taken: number[] = [];
+    const budget = createBudget(notingLedger(taken), { perSecond: 4, perMinute: 1_000 }, time);
+    const gone = new AbortController();
+    const takes = [budget.take(), budget.take(), budget.take(gone.signal), budget.take(), budget.take()];
+    gone.abort(new Error('gone'));
+    const settled = await Promise.allSettled(takes);
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(taken.map((t) => t - taken[0]!)).toEqual([0, 250, 500, 750]);
+    const bursty = createBudget(createMemoryLedger(), { perSecond: 4, perMinute: 1_000 }, { ...time, spacingMs: 0 });
+    const start = time.clock();
+    await Promise.all([bursty.take(), bursty.take(), bursty.take(), bursty.take()]);
+    expect(time.clock()).toBe(start);
+  });
+
   it('rejects limits that are not positive whole numbers', () => {
     expect(() => createBudget(createMemoryLedger(), { perSecond: 0, perMinute: 60 })).toThrow(/perSecond/);
     expect(() => createBudget(createMemoryLedger(), { perSecond: 3, perMinute: 1.5 })).toThrow(/perMinute/);

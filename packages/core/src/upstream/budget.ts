@@ -98,6 +98,27 @@ export interface BudgetOptions {
   clock?: () => number;
   /** Waits `ms`, rejecting with the signal's reason when it aborts. @default a `setTimeout` */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The least time between two slots this budget takes, spreading a second's requests over it
+   * rather than sending them in one burst (a burst reaches the upstream over a spread of arrival
+   * times, which an upstream counting arrivals may see as more than `perSecond` in a second).
+   * @default floor(1000 / perSecond)
+   */
+  spacingMs?: number;
+}
+
+/** Waits for a promise, or rejects with the signal's reason when it aborts first. */
+function untilSettled(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }
 
 /**
@@ -140,13 +161,36 @@ export function createBudget(ledger: BudgetLedger, limits: UpstreamLimits, optio
   checkLimits(limits);
   const clock = options.clock ?? Date.now;
   const sleep = options.sleep ?? sleepFor;
+  const spacingMs = options.spacingMs ?? Math.floor(SECOND / limits.perSecond);
+  // Takers wait their turn, first come first served, so the spacing holds between them.
+  let turn: Promise<void> = Promise.resolve();
+  let lastTaken = -Infinity;
   return {
     async take(signal) {
-      for (;;) {
-        signal?.throwIfAborted();
-        const wait = await ledger.tryTake(clock(), limits);
-        if (wait <= 0) return;
-        await sleep(wait, signal);
+      const previous = turn;
+      let release!: () => void;
+      turn = new Promise((resolve) => (release = resolve));
+      try {
+        await untilSettled(previous, signal);
+        for (;;) {
+          signal?.throwIfAborted();
+          const now = clock();
+          const spacing = lastTaken + spacingMs - now;
+          if (spacing > 0) {
+            await sleep(spacing, signal);
+            continue;
+          }
+          const wait = await ledger.tryTake(now, limits);
+          if (wait <= 0) {
+            // Keep to the beat: a timer that woke a little late does not push every later slot back.
+            lastTaken = now - lastTaken < 2 * spacingMs ? lastTaken + spacingMs : now;
+            return;
+          }
+          await sleep(wait, signal);
+        }
+      } finally {
+        // An aborted taker hands its turn on only once the one before it is done.
+        void previous.then(release);
       }
     },
     pause: (until) => ledger.pause(until),

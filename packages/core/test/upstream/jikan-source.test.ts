@@ -61,10 +61,10 @@ afterEach(async () => {
   fake = undefined;
 });
 
-async function setUp(options: { limits?: UpstreamLimits; thisLibrary?: boolean; source?: Partial<JikanSourceOptions> } = {}) {
+async function setUp(options: { limits?: UpstreamLimits; thisLibrary?: boolean; enforce?: boolean; source?: Partial<JikanSourceOptions> } = {}) {
   const time: Harness = harness();
   const limits = options.limits ?? { perSecond: 3, perMinute: 60 };
-  fake = await createFakeUpstream({ anime, manga, clock: time.clock, thisLibrary: options.thisLibrary, season: { year: 2026, season: 'winter' } });
+  fake = await createFakeUpstream({ anime, manga, clock: time.clock, thisLibrary: options.thisLibrary, season: { year: 2026, season: 'winter' }, limits: options.enforce ? limits : undefined, slackMs: 0 });
   const source = createJikanSource({
     baseUrl: fake.url,
     budget: createBudget(createMemoryLedger(), limits, time),
@@ -212,7 +212,7 @@ describe('createJikanSource against the fake upstream', () => {
   });
 
   it('never sends more than the declared limits in any sliding second or minute', async () => {
-    const { source, fake, limits } = await setUp();
+    const { source, fake, limits } = await setUp({ enforce: true });
     const ids = anime.slice(0, 130).map((a) => a.mal_id);
     await Promise.all(
       Array.from({ length: 6 }, async (_, worker) => {
@@ -222,6 +222,20 @@ describe('createJikanSource against the fake upstream', () => {
     expect(fake.log).toHaveLength(130);
     const check = checkRequestLog(fake.log, limits);
     expect(check).toEqual({ ok: true, maxPerSecond: 3, maxPerMinute: 60 });
+    // The fake enforces the same windows to the millisecond and saw no request over them.
+    expect(fake.violations).toBe(0);
+    expect(fake.log.every((r) => r.status === 200)).toBe(true);
+  });
+
+  it('keeps within a fake’s enforced limits in real time over real sockets', async () => {
+    const limits = { perSecond: 20, perMinute: 1_200 };
+    fake = await createFakeUpstream({ anime, limits });
+    const source = createJikanSource({ baseUrl: fake.url, budget: createBudget(createMemoryLedger(), limits), limits });
+    const ids = anime.slice(0, 50).map((a) => a.mal_id);
+    const results = await Promise.all(ids.map((id) => source.entry('anime', id, 'full')));
+    expect(results.every((r) => r.outcome === 'ok')).toBe(true);
+    expect(fake.violations).toBe(0);
+    expect(checkRequestLog(fake.log, limits, { slackMs: 25 }).ok).toBe(true);
   });
 
   it('pages through every listing with Jikan’s pagination', async () => {
