@@ -16,7 +16,7 @@ import { changeTokens } from './reads.js';
 export interface FreshnessOptions {
   /** Most tokens remembered; past it the oldest go and the floor rises. @default 100_000 */
   maxTokens?: number | undefined;
-  /** How many changes back to read at start-up. @default 20_000 */
+  /** How many changes back to read at start-up (after it starts serving: entries older than its start are checked once they are read). @default 20_000 */
   history?: number | undefined;
   /** Told when the feed fails (then answers are not cached until it answers again). */
   onError?: ((error: unknown) => void) | undefined;
@@ -63,8 +63,10 @@ export function createFreshness(feed: ChangeFeed, options: FreshnessOptions = {}
   /** Entries verified at a position, so that repeated hits on a memory-cache entry check once per change. */
   const verified = new WeakMap<CachedResponse, number>();
   let position = 0;
+  /** Below it nothing can be checked: the start, until the history is read; raised when the log forgets. */
   let floor = 0;
   let started = false;
+  let forgotten = false;
   let failedAt = -Infinity;
   let usable = false;
   let dirty = false;
@@ -73,6 +75,9 @@ export function createFreshness(feed: ChangeFeed, options: FreshnessOptions = {}
 
   const note = (seq: number, list: readonly string[]) => {
     for (const token of list) {
+      const known = tokens.get(token);
+      // The history, read after newer changes, never lowers what a token holds.
+      if (known !== undefined && known >= seq) continue;
       tokens.delete(token);
       tokens.set(token, seq);
     }
@@ -82,6 +87,7 @@ export function createFreshness(feed: ChangeFeed, options: FreshnessOptions = {}
       for (const [token, at] of tokens) {
         if (drop-- <= 0) break;
         tokens.delete(token);
+        forgotten = true;
         if (at > floor) floor = at;
       }
     }
@@ -106,11 +112,27 @@ export function createFreshness(feed: ChangeFeed, options: FreshnessOptions = {}
   async function start(): Promise<void> {
     const head = await feed.head();
     if (!unsubscribe) unsubscribe = feed.subscribe(announce);
-    position = Math.max(0, head - history);
-    // Nothing before the history read is known.
-    floor = position;
-    await catchUp();
+    // Serving starts at the head: what was cached before it is checked once the history is read.
+    position = head;
+    floor = head;
     started = true;
+    void readHistory(head).catch((error: unknown) => options.onError?.(error));
+  }
+
+  /** Reads the changes up to `head`, then lowers the floor to where they start. */
+  async function readHistory(head: number): Promise<void> {
+    const from = Math.max(0, head - history);
+    let after = from;
+    let lowest = from;
+    while (after < head) {
+      const changes = await feed.since(after, Math.min(PAGE, head - after));
+      if (changes.length === 0) break;
+      if (after === from && changes[0]!.seq > from + 1) lowest = changes[0]!.seq - 1;
+      for (const change of changes) if (change.seq <= head) note(change.seq, changeTokens(change));
+      after = changes.at(-1)!.seq;
+    }
+    // Each forgotten token raised the floor above what it held: only a lower floor than that is kept.
+    if (after >= head && lowest < floor && !forgotten) floor = lowest;
   }
 
   function run(): Promise<void> {
