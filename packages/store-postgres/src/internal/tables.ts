@@ -370,24 +370,21 @@ const feedFunction = (s: string, name: string, source: string): FeedFunction => 
 });
 
 /**
- * The functions and triggers that feed a collection's changes, in the transaction that makes them:
- * - before any write statement, the schema's writers' lock (`pg_advisory_xact_lock`, held to the
- *   end of the transaction), so that numbers are given in commit order: a reader that has seen
- *   change `n` has seen every change before it, and the numbers have no gaps (a rolled-back
- *   transaction gives its numbers back). Taken before the statement touches a row, so that no two
- *   writers wait on each other's rows and lock;
+ * The functions that feed a schema's changes, shared by every collection table (the collection's
+ * name is the trigger's argument; tables with `owners` have functions of their own that read it):
+ * - `catalogue_changes_lock`, before any write statement: the schema's writers' lock
+ *   (`pg_advisory_xact_lock`, held to the end of the transaction), so that numbers are given in
+ *   commit order: a reader that has seen change `n` has seen every change before it, and the
+ *   numbers have no gaps (a rolled-back transaction gives its numbers back). Taken before the
+ *   statement touches a row, so that no two writers wait on each other's rows and lock;
  * - after it, from its transition tables, one row per record inserted, deleted, or updated to
  *   different JSON text (an update to the same text, such as a refill of new columns, is no
  *   change), numbered from the head row; then `NOTIFY` (sent on commit) with the new head, and the
  *   changes older than the last {@link KEPT_CHANGES} pruned.
  */
-function feedTriggers(s: string, schema: string, collection: CollectionName): { functions: FeedFunction[]; triggers: Array<{ name: string; create: string }> } {
-  const t = tableName(collection);
-  const table = `${s}.${quoteIdentifier(t)}`;
-  const owned = Object.hasOwn(COLLECTIONS[collection].fields, 'owners');
+function feedFunctions(s: string, schema: string): FeedFunction[] {
   const changes = `${s}.${quoteIdentifier(CHANGES_TABLE)}`;
   const head = `${s}.${quoteIdentifier(CHANGE_HEAD_TABLE)}`;
-  const name = collection.replace(/'/g, "''");
   const write = (count: string, rows: string, op: string, owners: string) => `
   declare n bigint; base bigint;
   begin
@@ -395,50 +392,55 @@ function feedTriggers(s: string, schema: string, collection: CollectionName): { 
     if n = 0 then return null; end if;
     update ${head} set seq = seq + n returning seq - n into base;
     insert into ${changes} (seq, collection, key, op, owners, at)
-    select base + row_number() over (order by r.seq), '${name}', r.key, '${op}', ${owners}, clock_timestamp() ${rows};
+    select base + row_number() over (order by r.seq), tg_argv[0], r.key, '${op}', ${owners}, clock_timestamp() ${rows};
     perform pg_notify('${changesChannel(schema)}', (base + n)::text);
     delete from ${changes} where seq <= base + n - ${KEPT_CHANGES};
     return null;
   end`;
   const differs = 'from new_rows r join old_rows o on o.key = r.key where r.record::text is distinct from o.record::text';
-  const ops = [
-    { op: 'insert', referencing: 'new table as new_rows', source: write('from new_rows r', 'from new_rows r', 'insert', owned ? 'r.owners' : "'{}'::text[]") },
-    {
-      op: 'update',
-      referencing: 'old table as old_rows new table as new_rows',
-      source: write(differs, differs, 'update', owned ? 'array(select distinct x from unnest(o.owners || r.owners) x order by x)' : "'{}'::text[]"),
-    },
-    { op: 'delete', referencing: 'old table as old_rows', source: write('from old_rows r', 'from old_rows r', 'delete', owned ? 'r.owners' : "'{}'::text[]") },
+  const none = "'{}'::text[]";
+  const functions = [
+    feedFunction(
+      s,
+      'catalogue_changes_lock',
+      `
+  begin
+    perform pg_advisory_xact_lock(${changesLockKey(schema)});
+    return null;
+  end`,
+    ),
   ];
-  const functions = ops.map(({ op, source }) => feedFunction(s, `${t}_changes_${op}`, source));
+  for (const owned of [false, true]) {
+    const suffix = owned ? '_owned' : '';
+    functions.push(
+      feedFunction(s, `catalogue_changes_insert${suffix}`, write('from new_rows r', 'from new_rows r', 'insert', owned ? 'r.owners' : none)),
+      feedFunction(s, `catalogue_changes_update${suffix}`, write(differs, differs, 'update', owned ? 'array(select distinct x from unnest(o.owners || r.owners) x order by x)' : none)),
+      feedFunction(s, `catalogue_changes_delete${suffix}`, write('from old_rows r', 'from old_rows r', 'delete', owned ? 'r.owners' : none)),
+    );
+  }
+  return functions;
+}
+
+/** The triggers that feed a collection's changes (see {@link feedFunctions}). */
+function feedTriggers(s: string, collection: CollectionName): Array<{ name: string; create: string }> {
+  const t = tableName(collection);
+  const table = `${s}.${quoteIdentifier(t)}`;
+  const suffix = Object.hasOwn(COLLECTIONS[collection].fields, 'owners') ? '_owned' : '';
+  const argument = `'${collection.replace(/'/g, "''")}'`;
+  const ops = [
+    { op: 'insert', referencing: 'new table as new_rows' },
+    { op: 'update', referencing: 'old table as old_rows new table as new_rows' },
+    { op: 'delete', referencing: 'old table as old_rows' },
+  ];
   const triggers = ops.map(({ op, referencing }) => ({
     name: `${t}_changes_${op}`,
-    create: `create trigger ${quoteIdentifier(`${t}_changes_${op}`)} after ${op} on ${table} referencing ${referencing} for each statement execute function ${s}.${quoteIdentifier(`${t}_changes_${op}`)}()`,
+    create: `create trigger ${quoteIdentifier(`${t}_changes_${op}`)} after ${op} on ${table} referencing ${referencing} for each statement execute function ${s}.catalogue_changes_${op}${suffix}(${argument})`,
   }));
   triggers.push({
     name: `${t}_changes_lock`,
     create: `create trigger ${quoteIdentifier(`${t}_changes_lock`)} before insert or update or delete on ${table} for each statement execute function ${s}.catalogue_changes_lock()`,
   });
-  return { functions, triggers };
-}
-
-/** The writers' lock function of a schema's feed (see {@link feedTriggers}). */
-const lockFunction = (s: string, schema: string): FeedFunction =>
-  feedFunction(
-    s,
-    'catalogue_changes_lock',
-    `
-  begin
-    perform pg_advisory_xact_lock(${changesLockKey(schema)});
-    return null;
-  end`,
-  );
-
-/** Brings a table's feed functions and triggers up to date (once the feed's tables exist). */
-function syncFeed(s: string, schema: string, collection: CollectionName, have: Existing, statements: string[]): void {
-  const { functions, triggers } = feedTriggers(s, schema, collection);
-  for (const f of functions) if (have.functions.get(f.name) !== f.source) statements.push(f.create);
-  for (const trigger of triggers) if (!have.triggers.has(trigger.name)) statements.push(trigger.create);
+  return triggers;
 }
 
 /**
@@ -505,10 +507,9 @@ export async function syncTables(q: Sql, schema: string, fillNow = false): Promi
   // The change feed's triggers, once its tables exist (the migration that makes them runs after
   // the one that made these tables, which calls this too).
   const feed = have.relations.has(CHANGES_TABLE);
-  if (feed) {
-    const lock = lockFunction(s, schema);
-    if (have.functions.get(lock.name) !== lock.source) statements.push(lock.create);
-  }
+  // Sent together, in one round trip: four triggers a table add up.
+  const feedStatements: string[] = [];
+  if (feed) for (const f of feedFunctions(s, schema)) if (have.functions.get(f.name) !== f.source) feedStatements.push(f.create);
   for (const collection of COLLECTION_NAMES) {
     const t = tableName(collection);
     const table = `${s}.${quoteIdentifier(t)}`;
@@ -598,9 +599,10 @@ export async function syncTables(q: Sql, schema: string, fillNow = false): Promi
         if (!have.triggers.has(name)) statements.push(trigger);
       }
     }
-    if (feed) syncFeed(s, schema, collection, have, statements);
+    if (feed) for (const trigger of feedTriggers(s, collection)) if (!have.triggers.has(trigger.name)) feedStatements.push(trigger.create);
   }
   for (const statement of statements) await q.unsafe(statement);
+  if (feedStatements.length > 0) await q.unsafe(feedStatements.join(';\n'));
   const refills = `${s}.${quoteIdentifier(REFILLS_TABLE)}`;
   for (const collection of refill) await q.unsafe(`insert into ${refills} (collection) values ($1) on conflict do nothing`, [collection]);
   // Counted with the new columns still empty: the fill's writes then move each record's counts.
