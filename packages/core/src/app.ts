@@ -10,6 +10,8 @@ import { toCanonicalPath } from './internal/request-target.js';
 import { toDeprecationHeaders, type DeprecationOptions } from './deprecation.js';
 import { createPipeline, EXPOSED, routeMatcher, type Logger, type Route } from './internal/pipeline.js';
 import { createGateway, type GatewayOptions } from './gateway/gateway.js';
+import { createCacheKeys } from './gateway/cache-key.js';
+import { readsOf, trackReads } from './gateway/reads.js';
 import { createMemoryStore } from './memory-store.js';
 import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
 import { createOpenApiRoute, OPENAPI_PATH } from './openapi.js';
@@ -17,6 +19,7 @@ import { catalogueRoutes } from './routes/index.js';
 import type { CatalogueContext } from './routes/context.js';
 import { catalogueOver } from './catalogue/index.js';
 import type { CatalogueStore } from './seam/types.js';
+import type { ChangeFeed } from './seam/changes.js';
 
 /** Options of {@link createCatalogueApp}. */
 export interface CatalogueAppOptions {
@@ -144,20 +147,35 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
   const contextOf = (records: CatalogueStore): CatalogueContext => ({ catalogue: catalogueOver(records), records, now, random });
   let context = contextOf(store);
   let routes: Route<CatalogueContext>[] = [...catalogueRoutes, createOpenApiRoute(mountPath)];
+  let search: CatalogueContext | undefined;
   if (options.admission !== false) {
     // One context per kind of work, each over the store behind that kind's gate: a route's row
     // says which it does, and its handler is given that context.
     const read = admitStore(store, 'read', toAdmissionLimits('read', options.admission?.read));
-    const search = contextOf(admitStore(store, 'search', toAdmissionLimits('search', options.admission?.search)));
+    search = contextOf(admitStore(store, 'search', toAdmissionLimits('search', options.admission?.search)));
     context = contextOf(read);
-    routes = routes.map((route) => (route.work === 'search' ? { ...route, handler: (request) => route.handler(request, search) } : route));
   }
+  // With a change feed, the gateway keeps, with each answer, what its route read: the route then
+  // reads through a view of its store that notes the reads of that one request (a cache miss).
+  const changes = options.gateway === false || options.gateway?.cache === false ? undefined : options.store?.changes;
+  routes = routes.map((route) => {
+    const own = route.work === 'search' ? search : undefined;
+    if (!own && !changes) return route;
+    return {
+      ...route,
+      handler: (request, given) => {
+        const base = own ?? given;
+        const reads = changes && readsOf(request.request);
+        return route.handler(request, reads ? contextOf(trackReads(base.records, reads)) : base);
+      },
+    };
+  });
   const handle = createPipeline({
     routes,
     mountPath,
     notFound: (path) => new ApiError(404, `No endpoint at ${path}`, `Every endpoint is under ${mountPath}/v1; the API is described at ${docs} (OpenAPI 3.1).`),
     context,
-    middleware: withGateway(options, routeMatcher(routes, (route) => route.cache === 'no-store')),
+    middleware: withGateway(options, routeMatcher(routes, (route) => route.cache === 'no-store'), changes, createCacheKeys(routes)),
     logger,
     serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),
     headers: versionHeaders(options.deprecation),
@@ -200,9 +218,15 @@ function toHeaderCase(name: string): string {
   return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 
-function withGateway(options: CatalogueAppOptions, noStore: (path: string) => boolean): readonly Middleware[] | undefined {
+function withGateway(
+  options: CatalogueAppOptions,
+  noStore: (path: string) => boolean,
+  changes: ChangeFeed | undefined,
+  cacheKey: (path: string, query: string) => string | undefined,
+): readonly Middleware[] | undefined {
   if (options.gateway === false) return options.middleware;
-  const gateway = createGateway(options.gateway, { now: options.now, logger: options.logger ?? console, mountPath: toMountPath(options.mountPath), noStore });
+  const context = { now: options.now, logger: options.logger ?? console, mountPath: toMountPath(options.mountPath), noStore, changes, cacheKey };
+  const gateway = createGateway(options.gateway, context);
   return [...(options.middleware ?? []), gateway];
 }
 

@@ -67,6 +67,11 @@ export { compareFields, holds, holdsAll, type Fields } from './seam/evaluate.js'
 export { loadCatalogue } from './seam/load.js';
 export { createRecordStore } from './seam/record-store.js';
 export type { Condition, FieldValue, OrderKey, PluckedJson, PluckQuery, RecordKey, RecordQuery, CatalogueStore, Tally } from './seam/types.js';
+export type { ChangeFeed, RecordChange } from './seam/changes.js';
+export { createChangeLog, changedOwners, type ChangeLog } from './seam/change-log.js';
+export { createCacheKeys, type KeyedRoute } from './gateway/cache-key.js';
+export { trackReads, changeTokens, Reads } from './gateway/reads.js';
+export { createFreshness, type Freshness, type FreshnessOptions } from './gateway/freshness.js';
 export { catalogueOver } from './catalogue/index.js';
 export { compareTop, onTopList, TOP_ORDER, topQuery, topRule, type TopEntry, type TopFilter, type TopRule } from './top-order.js';
 export {

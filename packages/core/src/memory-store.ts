@@ -10,10 +10,13 @@
  * - each ordering asked for is sorted once and kept, as is the search index and a small memo of
  *   whole match lists, so that paging a repeated list costs a slice.
  *
- * A write invalidates the orderings, memo, tallies and search index of its collection only.
+ * A write invalidates the orderings, memo, tallies and search index of its collection only; a
+ * record written again as it is stored is no write. Every change is fed to `changes` (in process,
+ * synchronously inside the write).
  * @module
  */
 import { COLLECTION_NAMES, COLLECTIONS, collectionKey, type CollectionName, type CollectionRecord, type FieldSpec, type FieldType } from './seam/collections.js';
+import { changedOwners, createChangeLog } from './seam/change-log.js';
 import { compareFields, holdsAll, type Fields } from './seam/evaluate.js';
 import { createSearchIndex, MatchTier, type SearchIndex } from './search.js';
 import type { CatalogueData } from './store.js';
@@ -462,6 +465,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     const c = of(name);
     for (const record of records) put(c, record);
   }
+  const changes = createChangeLog();
   const recordAt = (c: Collection, key: RecordKey | number) => {
     const slot = c.slots.get(mapKey(key));
     return slot === undefined ? undefined : c.records[slot];
@@ -502,20 +506,48 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     },
     async upsert(collection, records) {
       const c = of(collection);
-      const written = new Set<number>();
-      for (const record of records) written.add(put(c, record));
-      invalidate(c);
-      return written.size;
+      // The last of several records with one key wins, as in a sequence of single upserts.
+      const unique = new Map<string | number, unknown>();
+      for (const record of records) unique.set(recordMapKey(c, record), record);
+      let written = 0;
+      for (const [k, record] of unique) {
+        const slot = c.slots.get(k);
+        const before = slot === undefined ? undefined : c.records[slot];
+        // A write that changes nothing changes nothing: no write, no change fed.
+        if (before !== undefined && (before === record || JSON.stringify(before) === JSON.stringify(record))) continue;
+        const owned = ownersOf(c, slot);
+        const at = put(c, record);
+        written++;
+        changes.add(collection, collectionKey(collection, record), before === undefined ? 'insert' : 'update', changedOwners(owned, ownersOf(c, at)));
+      }
+      if (written > 0) invalidate(c);
+      changes.flush();
+      return written;
     },
     async delete(collection, keys) {
       let c = of(collection);
       let removed = 0;
-      for (const k of keys) if (remove(c, k)) removed++;
+      for (const k of keys) {
+        const slot = c.slots.get(mapKey(k));
+        if (slot === undefined) continue;
+        const record = c.records[slot];
+        const owned = ownersOf(c, slot);
+        if (!remove(c, k)) continue;
+        removed++;
+        changes.add(collection, collectionKey(collection, record), 'delete', changedOwners(owned, EMPTY));
+      }
       if (removed > 0) {
         invalidate(c);
         if (c.holes > MAX_HOLES && c.holes > c.records.length - c.holes) collections.set(collection, (c = compacted(c)));
       }
+      changes.flush();
       return removed;
     },
+    changes: changes.feed,
   };
+}
+
+/** The `owners` of the record in a slot (none without a slot, or for a collection without owners). */
+function ownersOf(c: Collection, slot: number | undefined): ArrayValue {
+  return slot !== undefined && c.owners ? (readColumn(c.columns.get('owners')!, slot) as ArrayValue) : EMPTY;
 }

@@ -117,6 +117,12 @@ export const CACHE_ENTRY_OVERHEAD = 640;
  * their expiries and a byte total, under one hash tag (one Redis Cluster slot). Every write runs one
  * Lua script that drops expired entries and then the oldest until the new one fits, so the bound
  * holds whatever Redis's `maxmemory-policy` is, and the cache never needs Redis to evict for it.
+ *
+ * Each entry carries what the gateway checks on every hit when the store feeds its changes: the
+ * feed's id and position it was made at and what it read. An entry another instance stored, or
+ * this deployment's earlier process, is served only if no change since touched it; one the
+ * instance cannot check (older than the changes it knows, or made over another database) is
+ * reloaded. The check is in process: a hit costs the one `HGET` it always did.
  * @param send - How commands reach Redis.
  * @param name - Key of the entries; the index and total are `name:index` and `name:bytes`. Give
  *   the public and the Server Key cache different names, with a hash tag (`prefix{cache:public}`).

@@ -31,14 +31,31 @@ import {
   type RecordKey,
   type RecordQuery,
   type CatalogueStore,
+  type ChangeFeed,
   type Condition,
+  type RecordChange,
   type Tally,
 } from '@catalogue-api/core';
 import { connectionOptions, guardStore, toTimeoutMs } from './internal/availability.js';
 import { fieldType, orderSql, Params, whereSql } from './internal/conditions.js';
 import { migrateCatalogueSchema } from './internal/migrations.js';
 import { hitsSql, rankSql } from './internal/search.js';
-import { countedFields, countsTable, groupedFields, groupedLists, groupsTable, isArrayType, listGroupsTable, isSearchable, quoteIdentifier, tableName, writeRecords } from './internal/tables.js';
+import {
+  CHANGE_HEAD_TABLE,
+  CHANGES_TABLE,
+  changesChannel,
+  countedFields,
+  countsTable,
+  groupedFields,
+  groupedLists,
+  groupsTable,
+  isArrayType,
+  listGroupsTable,
+  isSearchable,
+  quoteIdentifier,
+  tableName,
+  writeRecords,
+} from './internal/tables.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -65,6 +82,11 @@ export interface PostgresStoreOptions {
    * `pg_stat_activity`; a `?application_name=` in the URL wins. @default 'catalogue-api'
    */
   applicationName?: string;
+  /**
+   * How often, in milliseconds, the change feed asks the database for changes it was not told of
+   * (a `NOTIFY` lost with a connection), while something listens to it. @default 1000
+   */
+  changesPollMs?: number;
 }
 
 /** The `application_name` of a pool the catalogue store opens, unless told otherwise. */
@@ -118,7 +140,15 @@ export interface PostgresStore extends CatalogueStore {
    * @param collection - A `CatalogueData` key.
    */
   count(collection: string): Promise<number>;
-  /** Ends the pool when the store opened it from `url`; otherwise does nothing. */
+  /**
+   * The committed changes of every writer of this schema, in commit order: this process, other
+   * instances, `catalogue-api import`. Each collection table's triggers write one row per record
+   * changed in the writer's transaction (`internal/tables.ts`), `NOTIFY` tells every listening
+   * instance when it commits, and a poll every `changesPollMs` catches what a lost connection
+   * missed. The last 100,000 changes are kept.
+   */
+  readonly changes: ChangeFeed;
+  /** Ends the pool when the store opened it from `url` (and the feed's listening), otherwise only the feed's listening. */
   close(): Promise<void>;
 }
 
@@ -408,9 +438,18 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     // The last of several records with one key wins, as in a sequence of single upserts.
     const unique = [...new Map(records.map((r) => [collectionKey(collection, r), r])).values()];
     if (unique.length === 0) return 0;
-    await sql.begin((tx) => writeRecords(tx as unknown as Sql, schema, collection, unique));
-    return unique.length;
+    const written = await sql.begin((tx) => writeRecords(tx as unknown as Sql, schema, collection, unique));
+    // Committed: this process's own listeners need not wait for the NOTIFY.
+    if (written.length > 0) feed.tell();
+    return written.length;
   }
+
+  const feed = createFeed(sql, schema, {
+    url: owned ? options.url : undefined,
+    pollMs: options.changesPollMs ?? 1_000,
+    timeoutMs,
+    applicationName: options.applicationName ?? DEFAULT_APPLICATION_NAME,
+  });
 
   const store = {
     schema,
@@ -429,6 +468,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     async delete(collection: CollectionName, keys: readonly (RecordKey | number)[]): Promise<number> {
       if (keys.length === 0) return 0;
       const rows = await sql.unsafe(`delete from ${table(collection)} where key = any($1::text[]) returning 1`, [[...new Set(keys.map(String))]]);
+      if (rows.length > 0) feed.tell();
       return rows.length;
     },
     async seed(data: CatalogueData) {
@@ -455,11 +495,121 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       const [row] = await sql.unsafe<{ n: Count }[]>(`select count(*) as n from ${table(collectionNamed(name))}`);
       return Number(row?.n ?? 0);
     },
+    changes: feed.feed,
     async close() {
+      await feed.close();
       if (owned) await sql.end({ timeout: 5 });
     },
   };
   // `sql` is the client itself (a tagged-template function), not a method.
   waiting = guardStore(store, ['sql']);
   return store as PostgresStore;
+}
+
+/** What {@link createFeed} needs besides the client. */
+interface FeedOptions {
+  /** The URL of a pool the store owns: the feed then listens on a connection of its own. */
+  url: string | undefined;
+  pollMs: number;
+  timeoutMs: number;
+  applicationName: string;
+}
+
+/**
+ * The change feed of a schema (see `PostgresStore.changes`): read from its tables, told of new
+ * changes by `LISTEN` on the schema's channel and by a poll of the head row, both only while
+ * something listens.
+ */
+function createFeed(sql: Sql, schema: string, options: FeedOptions): { feed: ChangeFeed; tell(): void; close(): Promise<void> } {
+  const s = quoteIdentifier(schema);
+  const listeners = new Set<() => void>();
+  let id: string | undefined;
+  let known = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let listening: Promise<{ unlisten(): Promise<void> } | undefined> | undefined;
+  let own: Sql | undefined;
+  const tell = () => {
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  };
+  const head = async () => {
+    const [row] = await sql.unsafe<{ seq: string; feed: string }[]>(`select seq, feed from ${s}.${quoteIdentifier(CHANGE_HEAD_TABLE)}`);
+    if (!row) throw new Error(`${schema}.${CHANGE_HEAD_TABLE} is empty: run migrate()`);
+    id = row.feed;
+    return Number(row.seq);
+  };
+  /** Tells the listeners when the head moved past what they were last told. */
+  const moved = (seq: number) => {
+    if (!(seq > known)) return;
+    known = seq;
+    tell();
+  };
+  const start = () => {
+    // A connection of its own when the store owns the pool: the pool's connections close when
+    // silent while a query waits, and a listening connection is silent by nature.
+    const client = options.url
+      ? (own ??= postgres(options.url, {
+          max: 1,
+          onnotice: () => {},
+          connect_timeout: options.timeoutMs / 1000,
+          backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+          connection: { application_name: `${options.applicationName} (changes)` },
+        }))
+      : sql;
+    listening = client
+      // On every (re)connect too: what was committed while it was down is read then.
+      .listen(changesChannel(schema), (payload) => moved(Number(payload)), tell)
+      .catch(() => undefined);
+    timer = setInterval(() => {
+      head().then(moved, () => undefined);
+    }, options.pollMs);
+    (timer as { unref?: () => void }).unref?.();
+  };
+  const stop = async () => {
+    clearInterval(timer);
+    timer = undefined;
+    const was = listening;
+    listening = undefined;
+    await (await was)?.unlisten().catch(() => undefined);
+  };
+  const feed: ChangeFeed = {
+    get id() {
+      return id;
+    },
+    head,
+    async since(after, limit) {
+      const rows = await sql.unsafe<Array<{ seq: string; collection: string; key: string; op: RecordChange['op']; owners: string[]; at: number }>>(
+        `select seq, collection, key, op, owners, (extract(epoch from at) * 1000)::float8 as at from ${s}.${quoteIdentifier(CHANGES_TABLE)}
+         where seq > $1 order by seq limit $2`,
+        [Math.max(0, Math.floor(after)), Math.max(0, Math.floor(limit))],
+      );
+      // Every row, even of a collection core no longer has: a gap would read as changes forgotten.
+      const changes = rows.map((r): RecordChange => ({ seq: Number(r.seq), collection: r.collection as CollectionName, key: r.key, op: r.op, owners: r.owners, at: Number(r.at) }));
+      if (changes.length > 0) known = Math.max(known, changes.at(-1)!.seq);
+      return changes;
+    },
+    subscribe(listener) {
+      const mine = () => listener();
+      listeners.add(mine);
+      if (!timer) start();
+      return () => {
+        listeners.delete(mine);
+        if (listeners.size === 0) void stop();
+      };
+    },
+  };
+  return {
+    feed,
+    tell,
+    async close() {
+      await stop();
+      await own?.end({ timeout: 5 });
+      own = undefined;
+    },
+  };
 }

@@ -427,11 +427,13 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       return pages;
     };
     await store.seed({ anime: demoAnime.slice(0, 200) });
+    // Changed records: the same ones again would be written not at all.
+    const renamed = (n: number) => demoAnime.slice(0, 200).map((a) => ({ ...a, title: `${a.title} ${n}` }));
     // What an upsert leaves pending (here merged by the probe itself) …
-    await store.upsert('anime', demoAnime.slice(0, 200));
+    await store.upsert('anime', renamed(1));
     expect(await pending()).toBeGreaterThan(0);
     // … and none after analyze().
-    await store.upsert('anime', demoAnime.slice(0, 200));
+    await store.upsert('anime', renamed(2));
     await store.analyze();
     expect(await pending()).toBe(0);
   });

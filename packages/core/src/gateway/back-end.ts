@@ -106,6 +106,17 @@ export interface CachedResponse {
   storedAt: number;
   /** When it stops being served. */
   expiresAt: number;
+  /**
+   * When what it says last changed, for `Last-Modified` (ms since the epoch): its `storedAt`, or
+   * that of the entry it replaced when the body is the same. @default storedAt
+   */
+  lastModified?: number | undefined;
+  /** The store's change-feed position it was made at (see `CatalogueStore.changes`); absent without a feed. */
+  seq?: number | undefined;
+  /** The id of that feed, when it has one. */
+  feed?: string | undefined;
+  /** What it depends on (dependency tokens); absent: any change after `seq` makes it stale. */
+  deps?: readonly string[] | undefined;
 }
 
 /** A response cache. The gateway keeps two: public and Server Key. */

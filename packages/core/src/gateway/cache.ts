@@ -47,6 +47,7 @@ const ENTRY_OVERHEAD = 1_024;
 export function toCacheEntrySize(key: string, entry: CachedResponse): number {
   let size = ENTRY_OVERHEAD + stringSize(key) + stringSize(entry.body) + entry.etag.length;
   for (const name in entry.headers) size += name.length + stringSize(entry.headers[name]!);
+  if (entry.deps) for (const token of entry.deps) size += 16 + stringSize(token);
   return size;
 }
 

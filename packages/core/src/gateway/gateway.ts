@@ -10,7 +10,10 @@ import type { BlockPolicy, CacheStore, CachedResponse, CounterWindow, GatewayBac
 import { DEFAULT_BLOCK_POLICY, createMemoryBlockStore } from './blocks.js';
 import { createMemoryCacheStore, matchesIfNoneMatch, toEtag, toHttpDate } from './cache.js';
 import { createClientIdentifier, type TrustProxy } from './client-address.js';
+import { createFreshness, type Freshness } from './freshness.js';
 import { createStaticKeyStore, type FingerprintSecret } from './keys.js';
+import { trackRequest } from './reads.js';
+import type { ChangeFeed } from '../seam/changes.js';
 import {
   createMemoryCounterStore,
   findBlockingWindow,
@@ -29,6 +32,13 @@ export interface GatewayCacheOptions {
   publicTtlMs?: number;
   /** Lifetime of Server Key cache entries (spec, "Caching"). @default 600_000 (10 minutes) */
   serverTtlMs?: number;
+  /**
+   * Longest lifetime of a list page (a search, a season, a schedule, a top list): with a store's
+   * change feed, a list is dropped when one of its members or its collection's membership changes,
+   * and a record that only starts to match, or moves in the order, shows once the page expires.
+   * @default 3_600_000 (1 hour)
+   */
+  listTtlMs?: number;
   /**
    * Which paths may be cached. A route of the app whose row says `cache: 'no-store'` (the random
    * picks: each request returns a fresh pick) never is, whatever this says.
@@ -94,6 +104,18 @@ export interface GatewayContext {
    * @default none
    */
   noStore?: ((path: string) => boolean) | undefined;
+  /**
+   * The store's change feed: each cached answer then records what it read and is dropped, on every
+   * instance, as soon as a change to any of it is committed (docs/deploying.md, "Caching and
+   * changes"). The app's routes must read through `trackReads` for it (`createCatalogueApp` does).
+   */
+  changes?: ChangeFeed | undefined;
+  /**
+   * The cache key of a request: its path and its query as its route parses it, so that one query
+   * has one entry (`createCacheKeys`); `undefined` for a query that does not parse.
+   * @default the path and the raw query
+   */
+  cacheKey?: ((path: string, query: string) => string | undefined) | undefined;
 }
 
 /** Options of {@link createMemoryGatewayBackend}. */
@@ -200,6 +222,11 @@ interface GatewayState {
   readonly caches: Record<Tier, CacheStore>;
   readonly cacheable: (path: string) => boolean;
   readonly noStore: (path: string) => boolean;
+  /** The longest life of a list page. */
+  readonly listTtl: number;
+  /** The change log the cache follows, when the store has a feed and caching is on. */
+  readonly freshness: Freshness | undefined;
+  readonly cacheKey: ((path: string, query: string) => string | undefined) | undefined;
   /** Blocks this process has seen, so a blocked client costs no back-end call (docs/specification.md: Blocks). */
   readonly knownBlocks: Map<string, number>;
   /** Cache misses being loaded, so concurrent misses for one key run the routes once. */
@@ -241,6 +268,9 @@ function gatewayState(options: GatewayOptions, context: GatewayContext): Gateway
     caches: { public: backend.publicCache, server: backend.serverCache },
     cacheable: (path) => cacheOptions !== undefined && !noStore(path) && userCacheable(path),
     noStore,
+    listTtl: cacheOptions?.listTtlMs ?? 3_600_000,
+    freshness: cacheOptions && context.changes ? createFreshness(context.changes, { onError: feedError(context.logger) }) : undefined,
+    cacheKey: context.cacheKey,
     knownBlocks: new Map(),
     inflight: new Map(),
     hitHeaders: new WeakMap(),
@@ -329,23 +359,62 @@ function forbidden(until: number, now: number, spec: WindowSpec | undefined): Ap
   return error;
 }
 
-/** Runs the routes for a cache miss and stores a 2xx answer with a body. */
-async function load(g: GatewayState, next: () => Promise<PlainResponse>, store: CacheStore, key: string, tier: Tier, now: number) {
+/**
+ * Runs the routes for a cache miss and stores a 2xx answer with a body; with a change feed, with
+ * the feed position read before the routes ran and what they read (see `freshness.ts`).
+ */
+async function load(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>, store: CacheStore, key: string, tier: Tier, now: number, previous: CachedResponse | undefined) {
+  const fresh = g.freshness;
+  const seq = fresh?.position;
+  const reads = fresh ? trackRequest(request) : undefined;
   const response = await next();
   if (response.status < 200 || response.status >= 300 || response.body === null) return response;
   // Kept as text, which every cache back end stores: a body a store wrote as bytes is read once here.
   const body = typeof response.body === 'string' ? response.body : decoder.decode(response.body);
+  const etag = toEtag(body);
   const entry: CachedResponse = {
     status: response.status,
     headers: response.headers,
     body,
-    etag: toEtag(body),
+    etag,
     storedAt: now,
     expiresAt: now + g.ttl[tier],
+    // The same body as the entry it replaces: what it says has not changed since.
+    lastModified: previous?.etag === etag ? Math.min(now, previous.lastModified ?? previous.storedAt) : now,
   };
+  let keep = true;
+  if (reads) {
+    // Routes that did not read through the tracking view depend, for all the gateway knows, on everything.
+    const deps = reads.tracked ? reads.tokens() : undefined;
+    keep = !reads.tracked || deps !== undefined;
+    Object.assign(entry, { seq, feed: fresh!.feedId, deps });
+    if (reads.list) entry.expiresAt = Math.min(entry.expiresAt, now + g.listTtl);
+  }
   // Storing is not on the answer's path: a cache that cannot store costs only a later reload.
-  settle(g, () => store.set(key, entry)).catch(() => undefined);
+  if (keep) settle(g, () => store.set(key, entry)).catch(() => undefined);
   return entry;
+}
+
+/** Logs a failing change feed once per failure run. */
+function feedError(logger: Logger | undefined): (error: unknown) => void {
+  return (error) => logger?.error('Change feed unavailable; answering without the response cache until it is back', error);
+}
+
+/**
+ * Waits for the change log to catch up, at most `ms`.
+ * @returns Whether it did (else the cache cannot tell what is fresh).
+ */
+function inStep(fresh: Freshness, ms: number): boolean | Promise<boolean> {
+  const waiting = fresh.pending();
+  // The common case, a hit with nothing new in the feed: no promise.
+  return waiting === undefined ? fresh.usable : caughtUp(fresh, waiting, ms);
+}
+
+async function caughtUp(fresh: Freshness, waiting: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const settled = await Promise.race([waiting.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)))]);
+  clearTimeout(timer);
+  return settled && fresh.usable;
 }
 
 /** The headers of a cache hit for one entry, tier and `max-age`. */
@@ -368,7 +437,7 @@ function fromEntry(g: GatewayState, entry: CachedResponse, request: PlainRequest
     const headers = {
       ...entry.headers,
       etag: entry.etag,
-      'last-modified': made?.headers['last-modified'] ?? toHttpDate(entry.storedAt),
+      'last-modified': made?.headers['last-modified'] ?? toHttpDate(entry.lastModified ?? entry.storedAt),
       expires: made?.headers.expires ?? toHttpDate(entry.expiresAt),
       // Server Key answers are per customer: never for shared caches (docs/specification.md: Caching of Server Key answers).
       'cache-control': `${tier === 'server' ? 'private' : 'public'}, max-age=${maxAge}`,
@@ -512,12 +581,16 @@ async function respond(g: GatewayState, request: PlainRequest, next: () => Promi
   if (tier !== 'server' && g.isRestricted(path)) {
     throw new ApiError(401, `${g.mountPath}${path} requires a Server Key.`, 'Send a valid Server Key in the X-Server-Key header. Authorization: Bearer is not supported.');
   }
-  if (!g.cacheable(path)) {
+  const fresh = g.freshness;
+  // With a change feed, nothing is served from or kept in the cache unless the log is in step with it.
+  let usable = g.cacheable(path) && (fresh === undefined || inStep(fresh, Math.max(g.timeoutMs, 1_000)));
+  if (typeof usable !== 'boolean') usable = await usable;
+  if (!usable) {
     if (request.trace) request.trace.cache = 'bypass';
     return await uncached(g, request, next, tier, extra);
   }
   const store = g.caches[tier];
-  const key = request.query ? `${path}?${request.query}` : path;
+  const key = g.cacheKey?.(path, request.query) ?? (request.query ? `${path}?${request.query}` : path);
   let entry: CachedResponse | undefined;
   try {
     entry = await settle(g, () => store.get(key, now));
@@ -525,12 +598,15 @@ async function respond(g: GatewayState, request: PlainRequest, next: () => Promi
     // An unreachable cache is a miss, not an outage: the routes can still answer.
     entry = undefined;
   }
+  let previous: CachedResponse | undefined;
+  if (entry && fresh?.stale(entry)) [previous, entry] = [entry, undefined];
   if (request.trace) request.trace.cache = entry ? 'hit' : 'miss';
   if (!entry) {
-    const flightKey = `${tier}:${key}`;
+    // A load begun before a change the log has since read is not joined.
+    const flightKey = fresh ? `${tier}:${fresh.position}:${key}` : `${tier}:${key}`;
     let flight = g.inflight.get(flightKey);
     if (!flight) {
-      flight = load(g, next, store, key, tier, now).finally(() => g.inflight.delete(flightKey));
+      flight = load(g, request, next, store, key, tier, now, previous).finally(() => g.inflight.delete(flightKey));
       g.inflight.set(flightKey, flight);
     }
     const loaded = await flight;
@@ -583,6 +659,8 @@ async function admit(g: GatewayState, request: PlainRequest, next: () => Promise
  */
 export function createGateway(options: GatewayOptions = {}, context: GatewayContext = {}): Middleware {
   const g = gatewayState(options, context);
+  // Reads the feed's recent history now, so that the first requests find the log ready.
+  void g.freshness?.pending();
   return function gateway(request, next) {
     return admit(g, request, next);
   };

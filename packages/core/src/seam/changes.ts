@@ -29,6 +29,13 @@ export interface RecordChange {
 
 /** What a store tells of its changes. */
 export interface ChangeFeed {
+  /**
+   * Optional: names the numbering. Two feeds with the same id number the same changes (the
+   * instances of one database); a cache entry made under another id (a memory store of an earlier
+   * process, a database made anew) cannot be checked against this feed and is not trusted. Known
+   * once `head()` has resolved (PostgreSQL reads it from the database).
+   */
+  readonly id?: string | undefined;
   /** The sequence number of the last committed change (0 when there has been none). */
   head(): Promise<number>;
   /**

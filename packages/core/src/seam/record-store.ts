@@ -5,6 +5,7 @@
  * @module
  */
 import { COLLECTIONS, collectionKey, fieldValues, type CollectionName, type CollectionRecord } from './collections.js';
+import { changedOwners, createChangeLog } from './change-log.js';
 import { compareFields, holdsAll, type Fields } from './evaluate.js';
 import { createSearchIndex, MatchTier, type SearchIndex } from '../search.js';
 import type { Page, RecordKey, RecordQuery, CatalogueStore, Tally } from './types.js';
@@ -14,6 +15,12 @@ interface Row {
   fields: Fields;
 }
 
+/** The `owners` a row holds (none when it has no row, or its collection no owners). */
+function ownersIn(row: Row | undefined): readonly (string | number)[] {
+  const owners = row?.fields.owners;
+  return Array.isArray(owners) ? owners : [];
+}
+
 /**
  * Creates an empty store that keeps every collection in `Map`s and answers queries by scanning.
  * @returns The store.
@@ -21,6 +28,7 @@ interface Row {
 export function createRecordStore(): CatalogueStore {
   const collections = new Map<CollectionName, Map<string, Row>>();
   const searchIndexes = new Map<CollectionName, { index: SearchIndex; rows: Row[] }>();
+  const changes = createChangeLog();
   const rowsOf = (c: CollectionName) => {
     let rows = collections.get(c);
     if (!rows) collections.set(c, (rows = new Map()));
@@ -98,22 +106,36 @@ export function createRecordStore(): CatalogueStore {
     },
     async upsert(collection, records) {
       const rows = rowsOf(collection);
-      const written = new Set<string>();
-      for (const record of records) {
-        const key = collectionKey(collection, record);
-        rows.set(key, { record, fields: fieldValues(collection, record) });
-        written.add(key);
+      const unique = new Map<string, unknown>();
+      for (const record of records) unique.set(collectionKey(collection, record), record);
+      let written = 0;
+      for (const [key, record] of unique) {
+        const before = rows.get(key);
+        // The same record again is no write (compared as the JSON text it is served as).
+        if (before && (before.record === record || JSON.stringify(before.record) === JSON.stringify(record))) continue;
+        const row = { record, fields: fieldValues(collection, record) };
+        rows.set(key, row);
+        written++;
+        changes.add(collection, key, before ? 'update' : 'insert', changedOwners(ownersIn(before), ownersIn(row)));
       }
-      searchIndexes.delete(collection);
-      return written.size;
+      if (written > 0) searchIndexes.delete(collection);
+      changes.flush();
+      return written;
     },
     async delete(collection, keys: readonly (RecordKey | number)[]) {
       const rows = rowsOf(collection);
       let removed = 0;
-      for (const k of keys) if (rows.delete(String(k))) removed++;
-      searchIndexes.delete(collection);
+      for (const k of keys) {
+        const row = rows.get(String(k));
+        if (!row || !rows.delete(String(k))) continue;
+        removed++;
+        changes.add(collection, String(k), 'delete', changedOwners(ownersIn(row), []));
+      }
+      if (removed > 0) searchIndexes.delete(collection);
+      changes.flush();
       return removed;
     },
+    changes: changes.feed,
   };
   return store;
 }

@@ -9,6 +9,7 @@
  * same (fuzzy `search` ranking excepted: it is the one place a store may use its own matcher).
  * @module
  */
+import type { ChangeFeed } from './changes.js';
 import type { CollectionName, CollectionRecord } from './collections.js';
 
 /** A value a record field holds: a number, a string, a boolean, or `null` (absent). */
@@ -167,9 +168,13 @@ export interface CatalogueStore {
   tally(collection: CollectionName, field: string, where?: readonly Condition[]): Promise<Tally>;
   /**
    * Inserts records, or replaces those whose key exists (keeping their place in the stored order).
+   * A record equal to the one stored (the same JSON text) is not written: nothing changes, and no
+   * change is fed to `changes`.
    * @param collection - The collection.
    * @param records - Valid records (see `COLLECTIONS[c].schema`).
-   * @returns How many records were written (a key repeated in `records` counts once; the last wins).
+   * @returns How many records were written: inserted, or replaced by a different one (a key
+   *   repeated in `records` counts once; the last wins; a record written again as it is stored
+   *   does not count).
    */
   upsert<C extends CollectionName>(collection: C, records: readonly CollectionRecord<C>[]): Promise<number>;
   /**
@@ -179,4 +184,11 @@ export interface CatalogueStore {
    * @returns How many records were removed.
    */
   delete(collection: CollectionName, keys: readonly (RecordKey | number)[]): Promise<number>;
+  /**
+   * Optional: the feed of committed changes (see `changes.ts`), whoever wrote them: this process,
+   * another instance, the importer. The gateway's response caches read it to drop every answer a
+   * change made stale, on every instance, as soon as the change is committed. A store without it
+   * has its answers cached until they expire.
+   */
+  readonly changes?: ChangeFeed | undefined;
 }

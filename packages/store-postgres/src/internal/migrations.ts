@@ -17,7 +17,7 @@ import type { Sql } from 'postgres';
 import { isCollectionName, type Manga } from '@catalogue-api/core';
 import { MANGA, mediaTables } from './media.js';
 import { STAT_COLUMNS } from './media-rows.js';
-import { fillTables, matchFunction, quoteIdentifier, REFILLS_TABLE, syncTables, writeRecords } from './tables.js';
+import { CHANGE_HEAD_TABLE, CHANGES_TABLE, fillTables, matchFunction, quoteIdentifier, REFILLS_TABLE, syncTables, writeRecords } from './tables.js';
 
 /** The orderable anime columns; each gets an index per direction (nulls last both ways, ties by `mal_id`). */
 export const ORDER_COLUMNS = [
@@ -279,6 +279,26 @@ const MIGRATIONS: ReadonlyArray<Migration | ((s: string) => string)> = [
   (s) => `
     alter table ${s}.anime drop column if exists title;
     alter table ${s}.manga drop column if exists title;`,
+  // The change feed (core's `CatalogueStore.changes`): each committed change of a record, numbered
+  // in commit order, so that the response caches of every instance drop what it made stale. The
+  // collection tables' triggers that write it are made by `syncTables` (internal/tables.ts), which
+  // runs after the last migration; the feed's id tells a cache entry made over this database from
+  // one made over another.
+  (s) => `
+    create table ${s}.${CHANGES_TABLE} (
+      seq bigint primary key,
+      collection text collate "C" not null,
+      key text collate "C" not null,
+      op text not null check (op in ('insert', 'update', 'delete')),
+      owners text[] not null,
+      at timestamptz not null
+    );
+    create table ${s}.${CHANGE_HEAD_TABLE} (
+      id boolean primary key default true check (id),
+      seq bigint not null,
+      feed text not null
+    );
+    insert into ${s}.${CHANGE_HEAD_TABLE} (seq, feed) values (0, md5(random()::text || clock_timestamp()::text));`,
 ];
 
 /** How often `migrate()` asks again for the lock another process holds, in milliseconds. */

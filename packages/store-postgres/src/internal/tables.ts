@@ -336,6 +336,113 @@ function keptTables(s: string, collection: CollectionName): KeptCounts[] {
   return kept;
 }
 
+
+// ---- the change feed ----
+
+/** The feed's table: one row per committed change of a record (`CatalogueStore.changes`). */
+export const CHANGES_TABLE = 'catalogue_changes';
+/** The feed's head: one row, the last number given and the feed's id. */
+export const CHANGE_HEAD_TABLE = 'catalogue_change_head';
+/** How many changes the feed keeps; older ones are pruned as new ones are written. */
+export const KEPT_CHANGES = 100_000;
+
+/**
+ * The `LISTEN`/`NOTIFY` channel of a schema's feed: a name within PostgreSQL's 63 bytes whatever
+ * the schema's name.
+ * @param schema - The schema (unquoted).
+ */
+export const changesChannel = (schema: string): string => `catalogue_changes_${createHash('sha256').update(schema).digest('hex').slice(0, 16)}`;
+
+/** The advisory lock every writer of a schema's records takes first, as a signed 64-bit integer. */
+const changesLockKey = (schema: string): string => BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(`catalogue-api/changes:${schema}`).digest('hex').slice(0, 16)}`)).toString();
+
+/** A function of the feed: its name, source and `create` statement. */
+interface FeedFunction {
+  name: string;
+  source: string;
+  create: string;
+}
+
+const feedFunction = (s: string, name: string, source: string): FeedFunction => ({
+  name,
+  source,
+  create: `create or replace function ${s}.${quoteIdentifier(name)}() returns trigger language plpgsql as $f$${source}$f$`,
+});
+
+/**
+ * The functions that feed a schema's changes, shared by every collection table (the collection's
+ * name is the trigger's argument; tables with `owners` have functions of their own that read it):
+ * - `catalogue_changes_lock`, before any write statement: the schema's writers' lock
+ *   (`pg_advisory_xact_lock`, held to the end of the transaction), so that numbers are given in
+ *   commit order: a reader that has seen change `n` has seen every change before it, and the
+ *   numbers have no gaps (a rolled-back transaction gives its numbers back). Taken before the
+ *   statement touches a row, so that no two writers wait on each other's rows and lock;
+ * - after it, from its transition tables, one row per record inserted, deleted, or updated to
+ *   different JSON text (an update to the same text, such as a refill of new columns, is no
+ *   change), numbered from the head row; then `NOTIFY` (sent on commit) with the new head, and the
+ *   changes older than the last {@link KEPT_CHANGES} pruned.
+ */
+function feedFunctions(s: string, schema: string): FeedFunction[] {
+  const changes = `${s}.${quoteIdentifier(CHANGES_TABLE)}`;
+  const head = `${s}.${quoteIdentifier(CHANGE_HEAD_TABLE)}`;
+  const write = (count: string, rows: string, op: string, owners: string) => `
+  declare n bigint; base bigint;
+  begin
+    select count(*) into n ${count};
+    if n = 0 then return null; end if;
+    update ${head} set seq = seq + n returning seq - n into base;
+    insert into ${changes} (seq, collection, key, op, owners, at)
+    select base + row_number() over (order by r.seq), tg_argv[0], r.key, '${op}', ${owners}, clock_timestamp() ${rows};
+    perform pg_notify('${changesChannel(schema)}', (base + n)::text);
+    delete from ${changes} where seq <= base + n - ${KEPT_CHANGES};
+    return null;
+  end`;
+  const differs = 'from new_rows r join old_rows o on o.key = r.key where r.record::text is distinct from o.record::text';
+  const none = "'{}'::text[]";
+  const functions = [
+    feedFunction(
+      s,
+      'catalogue_changes_lock',
+      `
+  begin
+    perform pg_advisory_xact_lock(${changesLockKey(schema)});
+    return null;
+  end`,
+    ),
+  ];
+  for (const owned of [false, true]) {
+    const suffix = owned ? '_owned' : '';
+    functions.push(
+      feedFunction(s, `catalogue_changes_insert${suffix}`, write('from new_rows r', 'from new_rows r', 'insert', owned ? 'r.owners' : none)),
+      feedFunction(s, `catalogue_changes_update${suffix}`, write(differs, differs, 'update', owned ? 'array(select distinct x from unnest(o.owners || r.owners) x order by x)' : none)),
+      feedFunction(s, `catalogue_changes_delete${suffix}`, write('from old_rows r', 'from old_rows r', 'delete', owned ? 'r.owners' : none)),
+    );
+  }
+  return functions;
+}
+
+/** The triggers that feed a collection's changes (see {@link feedFunctions}). */
+function feedTriggers(s: string, collection: CollectionName): Array<{ name: string; create: string }> {
+  const t = tableName(collection);
+  const table = `${s}.${quoteIdentifier(t)}`;
+  const suffix = Object.hasOwn(COLLECTIONS[collection].fields, 'owners') ? '_owned' : '';
+  const argument = `'${collection.replace(/'/g, "''")}'`;
+  const ops = [
+    { op: 'insert', referencing: 'new table as new_rows' },
+    { op: 'update', referencing: 'old table as old_rows new table as new_rows' },
+    { op: 'delete', referencing: 'old table as old_rows' },
+  ];
+  const triggers = ops.map(({ op, referencing }) => ({
+    name: `${t}_changes_${op}`,
+    create: `create trigger ${quoteIdentifier(`${t}_changes_${op}`)} after ${op} on ${table} referencing ${referencing} for each statement execute function ${s}.catalogue_changes_${op}${suffix}(${argument})`,
+  }));
+  triggers.push({
+    name: `${t}_changes_lock`,
+    create: `create trigger ${quoteIdentifier(`${t}_changes_lock`)} before insert or update or delete on ${table} for each statement execute function ${s}.catalogue_changes_lock()`,
+  });
+  return triggers;
+}
+
 /**
  * The narrow index of a collection's common fields (`FieldSpec.common`), if it has any. A list's
  * total or a random pick counts most of a collection; an index-only scan of a few bytes a record
@@ -397,6 +504,12 @@ export async function syncTables(q: Sql, schema: string, fillNow = false): Promi
   const refill = new Set<CollectionName>();
   let recreated = false;
   const recount = new Set<KeptCounts>();
+  // The change feed's triggers, once its tables exist (the migration that makes them runs after
+  // the one that made these tables, which calls this too).
+  const feed = have.relations.has(CHANGES_TABLE);
+  // Sent together, in one round trip: four triggers a table add up.
+  const feedStatements: string[] = [];
+  if (feed) for (const f of feedFunctions(s, schema)) if (have.functions.get(f.name) !== f.source) feedStatements.push(f.create);
   for (const collection of COLLECTION_NAMES) {
     const t = tableName(collection);
     const table = `${s}.${quoteIdentifier(t)}`;
@@ -486,8 +599,10 @@ export async function syncTables(q: Sql, schema: string, fillNow = false): Promi
         if (!have.triggers.has(name)) statements.push(trigger);
       }
     }
+    if (feed) for (const trigger of feedTriggers(s, collection)) if (!have.triggers.has(trigger.name)) feedStatements.push(trigger.create);
   }
   for (const statement of statements) await q.unsafe(statement);
+  if (feedStatements.length > 0) await q.unsafe(feedStatements.join(';\n'));
   const refills = `${s}.${quoteIdentifier(REFILLS_TABLE)}`;
   for (const collection of refill) await q.unsafe(`insert into ${refills} (collection) values ($1) on conflict do nothing`, [collection]);
   // Counted with the new columns still empty: the fill's writes then move each record's counts.
@@ -548,7 +663,7 @@ export async function fillTables(q: Sql, schema: string): Promise<void> {
           after,
         ]);
         if (rows.length === 0) break;
-        await writeRecords(q, schema, collection, rows.map((r) => r.record));
+        await writeRecords(q, schema, collection, rows.map((r) => r.record), true);
         after = Number(rows.at(-1)!.seq);
       }
     }
@@ -569,14 +684,18 @@ export function searchTexts(collection: CollectionName, record: unknown): string
 
 /**
  * Inserts records, or replaces those whose key exists (keeping their `seq`): their field columns,
- * and for a searchable collection their texts and word prefixes. Keys must be distinct.
+ * and for a searchable collection their texts and word prefixes. Keys must be distinct. A record
+ * whose JSON text is the one stored is left as it is (a write that changes nothing changes
+ * nothing, and the change feed sees none), unless `rewrite` asks for its columns again.
  * @param q - A transaction.
  * @param schema - The schema (unquoted).
  * @param collection - The collection.
  * @param records - Valid records with distinct keys.
+ * @param rewrite - Write every record, the same or not (a refill of new columns).
+ * @returns The keys written.
  */
-export async function writeRecords(q: Sql, schema: string, collection: CollectionName, records: readonly unknown[]): Promise<void> {
-  if (records.length === 0) return;
+export async function writeRecords(q: Sql, schema: string, collection: CollectionName, records: readonly unknown[], rewrite = false): Promise<string[]> {
+  if (records.length === 0) return [];
   const s = quoteIdentifier(schema);
   const t = tableName(collection);
   const table = `${s}.${quoteIdentifier(t)}`;
@@ -598,17 +717,23 @@ export async function writeRecords(q: Sql, schema: string, collection: Collectio
     .slice(1)
     .map((c) => `${c} = excluded.${c}`)
     .join(', ');
-  // One JSON parameter per statement, unpacked by PostgreSQL; a `json` value keeps its text as sent.
-  await q.unsafe(
-    `insert into ${table} (${list}) select ${list} from json_populate_recordset(null::${table}, $1::text::json) on conflict (key) do update set ${updates}`,
+  // One JSON parameter per statement, unpacked by PostgreSQL; a `json` value keeps its text as
+  // sent, and `json` has no equality: records are compared as text.
+  const unchanged = rewrite ? '' : ' where t.record::text is distinct from excluded.record::text';
+  const written = await q.unsafe<{ key: string }[]>(
+    `insert into ${table} as t (${list}) select ${list} from json_populate_recordset(null::${table}, $1::text::json) on conflict (key) do update set ${updates}${unchanged} returning t.key`,
     [JSON.stringify(rows)],
   );
-  if (!searchable) return;
+  const keys = written.map((r) => r.key);
+  if (!searchable || keys.length === 0) return keys;
   const textTable = `${s}.${quoteIdentifier(`${t}_texts`)}`;
-  await q.unsafe(`delete from ${textTable} where key = any($1::text[])`, [rows.map((r) => r.key as string)]);
-  if (texts.length > 0) {
+  const wrote = new Set(keys);
+  const kept = keys.length === rows.length ? texts : texts.filter((x) => wrote.has(x.key));
+  await q.unsafe(`delete from ${textTable} where key = any($1::text[])`, [keys]);
+  if (kept.length > 0) {
     await q.unsafe(`insert into ${textTable} (key, title) select key, title from json_populate_recordset(null::${textTable}, $1::text::json)`, [
-      JSON.stringify(texts),
+      JSON.stringify(kept),
     ]);
   }
+  return keys;
 }

@@ -1,0 +1,78 @@
+/**
+ * Normalized cache keys: one query, one entry. The key of a request is its canonical path and the
+ * query as its route parsed it (defaults filled in, parameter order and spellings gone: `?sfw`,
+ * `?sfw=` and `?sfw=true` are one key, as are `?page=1&limit=25`, `?limit=25&page=1` and no query),
+ * so that two spellings never hold two answers that could differ. A small bounded map from raw
+ * targets to keys keeps a hit from parsing the query again.
+ * @module
+ */
+import { Router } from 'itty-router';
+import type { z } from 'zod';
+import { withoutStackTraces } from '../internal/no-stack.js';
+import type { RawQuery } from '../query.js';
+
+/** What the key normalizer needs of a route. */
+export interface KeyedRoute {
+  /** Its path pattern (itty syntax). */
+  readonly path: string;
+  /** Its query schema; without one, the query is not read and never part of the key. */
+  readonly query?: z.ZodType | undefined;
+}
+
+/** Most raw targets remembered with their key. */
+const ALIASES = 8_192;
+/** Longest raw target remembered. */
+const ALIAS_CHARS = 1_024;
+
+/** The raw query as the pipeline hands it to a route (a repeated key gives an array). */
+function toRawQuery(query: string): RawQuery {
+  const raw: RawQuery = Object.create(null) as RawQuery;
+  for (const [key, value] of new URLSearchParams(query)) {
+    const seen = raw[key];
+    raw[key] = seen ? ([] as string[]).concat(seen, value) : value;
+  }
+  return raw;
+}
+
+/** JSON with object keys sorted, `undefined` left out: one text per value. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value instanceof Date) return JSON.stringify(value);
+  const record = value as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const key of Object.keys(record).sort()) if (record[key] !== undefined) parts.push(`${JSON.stringify(key)}:${canonical(record[key])}`);
+  return `{${parts.join(',')}}`;
+}
+
+/**
+ * Makes the cache-key function of an app's routes.
+ * @param routes - The routes, in matching order.
+ * @returns A function from canonical path and raw query to the key; `undefined` when the query does
+ *   not parse (the routes answer 400, which is never cached) or no route matches.
+ */
+export function createCacheKeys(routes: readonly KeyedRoute[]): (path: string, query: string) => string | undefined {
+  const router = Router();
+  for (const route of routes) router.get(route.path, () => undefined);
+  const patterns = router.routes.map((r, i) => [r[1], routes[i]!] as const);
+  const aliases = new Map<string, string>();
+  return (path, query) => {
+    const target = query ? `${path}?${query}` : path;
+    const known = aliases.get(target);
+    if (known !== undefined) return known;
+    const route = patterns.find(([pattern]) => pattern.test(path))?.[1];
+    if (!route) return undefined;
+    let key = path;
+    if (route.query) {
+      const schema = route.query;
+      const parsed = withoutStackTraces(() => schema.safeParse(toRawQuery(query)));
+      if (!parsed.success) return undefined;
+      key = `${path}?${canonical(parsed.data)}`;
+    }
+    if (target.length <= ALIAS_CHARS) {
+      if (aliases.size >= ALIASES) aliases.delete(aliases.keys().next().value!);
+      aliases.set(target, key);
+    }
+    return key;
+  };
+}
