@@ -132,6 +132,32 @@ describe('the memory cache over a memory store', () => {
   });
 });
 
+describe('a change feed that cannot be read', () => {
+  it('answers without the cache rather than from it, says so once, and caches again once the feed is back', async () => {
+    const store = createMemoryStore({ anime: [anime(1, 'One')] });
+    const feed = store.changes!;
+    let down = true;
+    const errors: string[] = [];
+    const flaky: CatalogueStore = Object.assign(Object.create(store) as CatalogueStore, {
+      changes: { ...feed, id: feed.id, head: () => (down ? Promise.reject(new Error('feed down')) : feed.head()), since: feed.since, subscribe: feed.subscribe },
+    });
+    const app = createCatalogueApp({ store: flaky, gateway: { rateLimit: false }, logger: { error: (message) => void errors.push(message) } });
+    const get = async () => {
+      const trace: RequestTrace = {};
+      await app.handle({ method: 'GET', path: '/v1/anime/1', query: '', header: () => undefined, trace });
+      return trace.cache;
+    };
+    expect(await get()).toBe('bypass');
+    expect(await get()).toBe('bypass');
+    expect(errors.filter((e) => e.startsWith('Change feed unavailable'))).toHaveLength(1);
+    down = false;
+    // Asked again at most a second after the last failure.
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    expect(await get()).toBe('miss');
+    expect(await get()).toBe('hit');
+  });
+});
+
 describe('the change log', () => {
   it('raises its floor when it forgets, and then trusts nothing made below it', async () => {
     const log = createChangeLog(5);

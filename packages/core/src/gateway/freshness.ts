@@ -18,7 +18,7 @@ export interface FreshnessOptions {
   maxTokens?: number | undefined;
   /** How many changes back to read at start-up (after it starts serving: entries older than its start are checked once they are read). @default 20_000 */
   history?: number | undefined;
-  /** Told when the feed fails (then answers are not cached until it answers again). */
+  /** Told when the feed starts failing (then answers are not cached until it answers again); once per outage. */
   onError?: ((error: unknown) => void) | undefined;
 }
 
@@ -67,6 +67,7 @@ export function createFreshness(feed: ChangeFeed, options: FreshnessOptions = {}
   let floor = 0;
   let started = false;
   let forgotten = false;
+  let reported = false;
   let failedAt = -Infinity;
   let usable = false;
   let dirty = false;
@@ -143,10 +144,13 @@ export function createFreshness(feed: ChangeFeed, options: FreshnessOptions = {}
           await (started ? catchUp() : start());
         } while (dirty);
         usable = true;
+        reported = false;
       } catch (error) {
         usable = false;
         failedAt = Date.now();
-        options.onError?.(error);
+        // Once per outage, not once per retry.
+        if (!reported) options.onError?.(error);
+        reported = true;
       } finally {
         running = undefined;
       }

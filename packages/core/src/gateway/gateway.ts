@@ -395,7 +395,7 @@ async function load(g: GatewayState, request: PlainRequest, next: () => Promise<
   return entry;
 }
 
-/** Logs a failing change feed once per failure run. */
+/** Logs a change feed that starts failing (once per outage: see `createFreshness`). */
 function feedError(logger: Logger | undefined): (error: unknown) => void {
   return (error) => logger?.error('Change feed unavailable; answering without the response cache until it is back', error);
 }
