@@ -27,7 +27,7 @@ export interface FolderFileDropOptions {
  * A file drop in a folder: each check lists the folder (files only, dot-files and partial
  * downloads ignored) and applies every file whose name and size/mtime the cursor does not hold.
  * @param options - The folder and the apply step.
- * @returns The file drop; each {@link DroppedFile} it hands to `apply` also has a `path`.
+ * @returns The file drop; each file it hands to `apply` also has a `path`.
  * @example
  * ```ts
  * const drop = createFolderFileDrop({ folder: '/srv/drop', apply: async (file) => importFile(file.path) });

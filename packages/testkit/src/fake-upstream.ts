@@ -47,6 +47,12 @@ export interface FakeRequestRecord {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/** A catalogue app the fake asks for the parts a test has not set (e.g. `createCatalogueApp({ store, gateway: false })`). */
+export interface FakeBacking {
+  /** Answers a Web request, as `CatalogueApp.fetch` does. */
+  fetch(request: Request): Promise<Response>;
+}
+
 /** Options of {@link createFakeUpstream}. */
 export interface FakeUpstreamOptions {
   /** The anime, as `/anime/{id}` serves them. */
@@ -57,7 +63,7 @@ export interface FakeUpstreamOptions {
    * A catalogue app (e.g. `createCatalogueApp` over the demo data) answering `/v1/{kind}/{id}/full` and the
    * sub-resources the test has not set; its `/full` gets the fake's current record laid over it.
    */
-  readonly backing?: { fetch(request: Request): Promise<Response> } | undefined;
+  readonly backing?: FakeBacking | undefined;
   /** Act as this library: base path `/v1`, with `/{kind}/ids?updated_at=` and `/{kind}/deleted`. @default false (base path `/v4`) */
   readonly thisLibrary?: boolean;
   /** Limits the fake enforces itself: a request over them answers 429 with `Retry-After: 1` and counts as a violation. */

@@ -23,6 +23,7 @@ export {
   checkRequestLog,
   createFakeUpstream,
   maxInWindow,
+  type FakeBacking,
   type FakeFailure,
   type FakeFailureScope,
   type FakeRecord,

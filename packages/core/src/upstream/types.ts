@@ -6,8 +6,10 @@
  */
 import type { CollectionName, CollectionRecord } from '../seam/collections.js';
 
-/** The kinds of entry an upstream keeps current. */
-export type MediaKind = 'anime' | 'manga';
+// The kinds of entry an upstream keeps current: the catalogue's own `MediaKind` ('anime' | 'manga'),
+// one declaration, so the API reference lists it once.
+import type { MediaKind } from '../store.js';
+export type { MediaKind };
 
 /**
  * The parts of an entry, each one request upstream: `full` is `/{kind}/{id}/full` (the entry with
