@@ -339,7 +339,7 @@ async function load(g: GatewayState, next: () => Promise<PlainResponse>, store: 
     status: response.status,
     headers: response.headers,
     body,
-    etag: toEtag(body),
+    etag: response.etag ?? toEtag(body),
     storedAt: now,
     expiresAt: now + g.ttl[tier],
   };
@@ -417,7 +417,8 @@ async function uncached(g: GatewayState, request: PlainRequest, next: () => Prom
   const response = await next();
   const headers = extra ? { ...response.headers, ...extra } : { ...response.headers };
   if (response.status < 200 || response.status >= 300 || response.body === null) return { ...response, headers };
-  const etag = toEtag(response.body);
+  // Tagged by whoever wrote the body, when it could (the catalogue's serializer): not hashed again.
+  const etag = response.etag ?? toEtag(response.body);
   headers.etag = etag;
   headers.vary = 'X-Server-Key';
   headers['cache-control'] = g.noStore(request.path) ? 'no-store' : `${tier === 'server' ? 'private' : 'public'}, max-age=0`;
@@ -535,7 +536,7 @@ async function respond(g: GatewayState, request: PlainRequest, next: () => Promi
     }
     const loaded = await flight;
     // Concurrent misses share `loaded`: each gets its own headers, which later stages may add to.
-    if (!('etag' in loaded)) return { ...loaded, headers: { ...loaded.headers, ...extra } };
+    if (!('storedAt' in loaded)) return { ...loaded, headers: { ...loaded.headers, ...extra } };
     entry = loaded;
   }
   return fromEntry(g, entry, request, tier, now, extra);
