@@ -8,7 +8,7 @@
  * package's built `dist/`, exactly as an installed package would.
  *
  * Environment: `PORT` (default 3000), `HOST` (default 127.0.0.1), `RATE_LIMIT=off` (no rate limits,
- * for load tests and contract runs), `STATUS_INTERVAL_SECONDS` (default 60), `SERVER_KEYS` and
+ * for load tests and contract runs), `CACHE=off` (no response cache; ETags and 304s remain), `STATUS_INTERVAL_SECONDS` (default 60), `SERVER_KEYS` and
  * `RESTRICTED_ROUTES` (comma-separated, as in the Node example: `/v1/top/*,/v1/anime/:id/full`),
  * `FINGERPRINT_SECRET` (the keyed fingerprints of Server Keys and clients, as in the Node example),
  * `TRUST_PROXY` (which proxies may set `X-Forwarded-For`: a number of hops, `true`, or addresses
@@ -67,7 +67,7 @@ process.once('uncaughtException', refuseToStart);
 
 // The variables this example reads besides the operations settings, checked as every example's are.
 const env = readServerEnv(process.env, {
-  only: ['PORT', 'HOST', 'RATE_LIMIT', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS', 'FINGERPRINT_SECRET'],
+  only: ['PORT', 'HOST', 'RATE_LIMIT', 'CACHE', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS', 'FINGERPRINT_SECRET'],
   warn: (line) => console.error(line),
 });
 const { PORT: port, HOST: hostname } = env;
@@ -85,6 +85,8 @@ const catalogue = createCatalogueApp({
     restrictedRoutes: env.RESTRICTED_ROUTES,
     trustProxy,
     ...(env.RATE_LIMIT ? {} : { rateLimit: false }),
+    // `CACHE=off`: no response cache (ETags and 304s remain), as in the Node example.
+    ...(env.CACHE ? {} : { cache: false }),
   },
   deprecation,
 });

@@ -13,7 +13,8 @@ import { createGateway, type GatewayOptions } from './gateway/gateway.js';
 import { createCacheKeys } from './gateway/cache-key.js';
 import { readsOf, trackReads } from './gateway/reads.js';
 import { createMemoryStore } from './memory-store.js';
-import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
+import { DEFAULT_CDN_URL } from './image-host.js';
+import { createRecordSerializer } from './record-json.js';
 import { createOpenApiRoute, OPENAPI_PATH } from './openapi.js';
 import { catalogueRoutes } from './routes/index.js';
 import type { CatalogueContext } from './routes/context.js';
@@ -177,7 +178,7 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     context,
     middleware: withGateway(options, routeMatcher(routes, (route) => route.cache === 'no-store'), changes, createCacheKeys(routes)),
     logger,
-    serialize: toJsonWithImageHost(options.cdnUrl ?? DEFAULT_CDN_URL),
+    serialize: createRecordSerializer(options.cdnUrl ?? DEFAULT_CDN_URL),
     headers: versionHeaders(options.deprecation),
     headersOn: isVersionPath,
   });
@@ -230,13 +231,3 @@ function withGateway(
   return [...(options.middleware ?? []), gateway];
 }
 
-/**
- * JSON with `/s/` image paths resolved. Most bodies have none, and one native `includes` over the
- * text is far cheaper than walking every object, so only bodies that have one are walked.
- */
-function toJsonWithImageHost(cdnUrl: string): (body: unknown) => string {
-  return (body) => {
-    const json = JSON.stringify(body);
-    return json.includes('"/s/') ? JSON.stringify(resolveImagePaths(body, cdnUrl)) : json;
-  };
-}

@@ -82,6 +82,12 @@ export interface PlainResponse {
   headers: Record<string, string>;
   /** The body bytes or text; `null` for 204, 304 and HEAD. */
   body: string | Uint8Array | null;
+  /**
+   * A strong entity tag (quoted) of exactly `body`, when whoever wrote the body made one as it did
+   * (the catalogue's serializer, from its records' digests): the gateway sends it rather than
+   * hashing the body again. Absent: the gateway hashes the body.
+   */
+  etag?: string | undefined;
 }
 
 /** What every adapter's `serve()` takes; the Node adapter adds connection limits and timeouts. */

@@ -18,6 +18,7 @@
 import { COLLECTION_NAMES, COLLECTIONS, collectionKey, type CollectionName, type CollectionRecord, type FieldSpec, type FieldType } from './seam/collections.js';
 import { changedOwners, createChangeLog } from './seam/change-log.js';
 import { compareFields, holdsAll, type Fields } from './seam/evaluate.js';
+import { markStoredRecord } from './record-json.js';
 import { createSearchIndex, MatchTier, type SearchIndex } from './search.js';
 import type { CatalogueData } from './store.js';
 import type { Condition, FieldValue, OrderKey, Page, RecordKey, RecordQuery, CatalogueStore, Tally } from './seam/types.js';
@@ -204,6 +205,8 @@ function indexOwners(c: Collection, slot: number, before: ArrayValue, after: Arr
 
 /** Writes one record (a new key at the end, an existing one in its slot); returns its slot. */
 function put(c: Collection, record: unknown): number {
+  // Its JSON is made once, when first answered, and forgotten when written again (record-json.ts).
+  markStoredRecord(record);
   const key = recordMapKey(c, record);
   let slot = c.slots.get(key);
   const owners = c.owners ? c.columns.get('owners')! : undefined;

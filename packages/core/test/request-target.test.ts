@@ -23,7 +23,9 @@ function request(target: string, headers: Record<string, string> = {}): PlainReq
 
 async function send(app: { handle(request: PlainRequest): Promise<{ status: number; headers: Record<string, string>; body: unknown }> }, target: string, headers?: Record<string, string>) {
   const response = await app.handle(request(target, headers));
-  return { ...response, json: typeof response.body === 'string' ? (JSON.parse(response.body) as Record<string, unknown>) : null };
+  // A body is text or UTF-8 bytes (the catalogue's serializer writes bytes).
+  const body = response.body instanceof Uint8Array ? new TextDecoder().decode(response.body) : response.body;
+  return { ...response, json: typeof body === 'string' ? (JSON.parse(body) as Record<string, unknown>) : null };
 }
 
 describe('restricted routes read the canonical path', () => {

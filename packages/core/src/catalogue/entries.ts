@@ -5,6 +5,7 @@
  * @module
  */
 import { pageSlice } from '../paginate.js';
+import { extendRecord } from '../record-json.js';
 import type { SfwMode } from '../sfw.js';
 import type { Anime, AnimeFull } from '../schemas/anime.js';
 import type { Manga, MangaFull } from '../schemas/manga.js';
@@ -112,7 +113,7 @@ function animeMethods(records: CatalogueStore) {
         streamingOf(records, id),
         moreinfoOf(records, 'anime', id),
       ]);
-      return { ...anime, relations, theme, external, streaming, moreinfo };
+      return extendRecord(anime, { relations, theme, external, streaming, moreinfo });
     },
     characters: (id) => animeCastOf(records, id),
   });
@@ -142,7 +143,7 @@ function mangaMethods(records: CatalogueStore) {
     async full(manga, sfw) {
       const id = manga.mal_id;
       const [relations, external] = await Promise.all([relationsOf(records, 'manga', id, sfw), externalOf(records, 'manga', id)]);
-      return { ...manga, relations, external };
+      return extendRecord(manga, { relations, external });
     },
     characters: (id) => mangaCastOf(records, id),
   });

@@ -371,7 +371,7 @@ async function load(g: GatewayState, request: PlainRequest, next: () => Promise<
   if (response.status < 200 || response.status >= 300 || response.body === null) return response;
   // Kept as text, which every cache back end stores: a body a store wrote as bytes is read once here.
   const body = typeof response.body === 'string' ? response.body : decoder.decode(response.body);
-  const etag = toEtag(body);
+  const etag = response.etag ?? toEtag(body);
   const entry: CachedResponse = {
     status: response.status,
     headers: response.headers,
@@ -486,7 +486,8 @@ async function uncached(g: GatewayState, request: PlainRequest, next: () => Prom
   const response = await next();
   const headers = extra ? { ...response.headers, ...extra } : { ...response.headers };
   if (response.status < 200 || response.status >= 300 || response.body === null) return { ...response, headers };
-  const etag = toEtag(response.body);
+  // Tagged by whoever wrote the body, when it could (the catalogue's serializer): not hashed again.
+  const etag = response.etag ?? toEtag(response.body);
   headers.etag = etag;
   headers.vary = 'X-Server-Key';
   headers['cache-control'] = g.noStore(request.path) ? 'no-store' : `${tier === 'server' ? 'private' : 'public'}, max-age=0`;
@@ -611,7 +612,7 @@ async function respond(g: GatewayState, request: PlainRequest, next: () => Promi
     }
     const loaded = await flight;
     // Concurrent misses share `loaded`: each gets its own headers, which later stages may add to.
-    if (!('etag' in loaded)) return { ...loaded, headers: { ...loaded.headers, ...extra } };
+    if (!('storedAt' in loaded)) return { ...loaded, headers: { ...loaded.headers, ...extra } };
     entry = loaded;
   }
   return fromEntry(g, entry, request, tier, now, extra);

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
+import { createRecordSerializer, extendRecord, markStoredRecord } from './record-json.js';
+
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const expected = (body: unknown) => JSON.stringify(resolveImagePaths(body, DEFAULT_CDN_URL));
+
+function stored<T extends object>(record: T): T {
+  markStoredRecord(record);
+  return record;
+}
+
+describe('createRecordSerializer', () => {
+  const serialize = createRecordSerializer();
+  const a = stored({ mal_id: 1, title: 'Ōkami „quoted" \\ ☃', images: { jpg: { image_url: '/s/a.jpg' } }, gone: undefined, list: ['/s/x', 1, null] });
+  const b = stored({ mal_id: 2, title: 'Two', score: -0, big: 1e21, nan: Number.NaN });
+  const shapes: Record<string, unknown> = {
+    'a page of records': { data: [a, b], pagination: { last_visible_page: 1, has_next_page: false, items: { count: 2 } } },
+    'one record': { data: a },
+    'a record alone': a,
+    'an array of records': [a, b],
+    'records mixed with other values': { data: [a, { mal_id: 3, url: '/s/c.jpg' }, null, 4, b] },
+    'members to leave out or write as null': { skip: undefined, fn: () => 1, data: [a], tail: 'Ünïcödé ✓ /s/not-a-path', nested: { path: '/s/n.jpg' } },
+    'an extended record': { data: extendRecord(a, { relations: [{ entry: [{ url: '/s/r' }] }], none: undefined, theme: { openings: [] } }) },
+    'an extension that replaces a member': { data: extendRecord(b, { title: 'Replaced', more: 1 }) },
+    'an extension of an empty record': { data: extendRecord(stored({}), { one: 1 }) },
+    'a record that is not stored': { data: [{ mal_id: 9, images: { jpg: { image_url: '/s/z.jpg' } } }] },
+    'an empty envelope': {},
+    'a string': 'just text',
+    'null': null,
+  };
+  for (const [name, body] of Object.entries(shapes)) {
+    it(`writes ${name} exactly as JSON.stringify with image paths resolved`, () => {
+      expect(decode(serialize(body).bytes)).toBe(expected(body));
+    });
+  }
+
+  it('tags equal bodies alike and different bodies differently', () => {
+    const page = (records: object[]) => serialize({ data: records, pagination: { count: records.length } });
+    expect(page([a, b]).etag).toBe(page([a, b]).etag);
+    expect(page([a, b]).etag).not.toBe(page([b, a]).etag);
+    expect(page([a]).etag).not.toBe(page([a, b]).etag);
+    expect(page([a, b]).etag).toMatch(/^"[0-9a-f]+-[0-9a-f]{16}"$/);
+  });
+
+  it('forgets a record’s JSON when the record is written again', () => {
+    const record = stored({ mal_id: 5, score: 7 });
+    const before = serialize({ data: [record] });
+    record.score = 8;
+    // Still the kept text until the store writes it again: records are never changed in place.
+    markStoredRecord(record);
+    const after = serialize({ data: [record] });
+    expect(decode(after.bytes)).toBe('{"data":[{"mal_id":5,"score":8}]}');
+    expect(after.etag).not.toBe(before.etag);
+  });
+
+  it('resolves against each serializer’s own image host', () => {
+    const other = createRecordSerializer('https://img.example/');
+    const record = stored({ image: '/s/p.jpg' });
+    expect(decode(serialize({ data: record }).bytes)).toBe(`{"data":{"image":"${DEFAULT_CDN_URL}/images/s/p.jpg"}}`);
+    expect(decode(other({ data: record }).bytes)).toBe('{"data":{"image":"https://img.example/images/s/p.jpg"}}');
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * Records serialized once: a stored record's JSON text (its `/s/` image paths resolved), as UTF-8
+ * bytes with a digest of them, is made the first time the record is answered and kept beside it
+ * until the record is written again. A page is then its records' bytes spliced into the envelope
+ * with its pagination object, and its strong entity tag comes from the records' digests and the
+ * envelope's own text rather than from hashing the whole body again.
+ * @module
+ */
+import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
+
+/** A record's JSON as it is answered: UTF-8 bytes, and a digest of exactly those bytes. */
+interface RecordJson {
+  /** The image host it was resolved against. */
+  readonly host: string;
+  readonly bytes: Uint8Array;
+  /** 16 hex digits over `bytes` (see {@link digestOf}). */
+  readonly digest: string;
+}
+
+/**
+ * Objects a store holds and hands out as they are (the memory store's records): their JSON is
+ * kept in `texts` once made. Other objects (made per request, or parsed per query) are written by
+ * `JSON.stringify` each time.
+ */
+const stored = new WeakSet<object>();
+const texts = new WeakMap<object, RecordJson>();
+/** Objects made as `{ ...base, ...extra }` by {@link extendRecord}: written as `base`'s text with `extra`'s keys appended. */
+const extensions = new WeakMap<object, { base: object; extra: Record<string, unknown> }>();
+
+/**
+ * Marks a record as held by a store and handed out as it is, never changed in place: its JSON is
+ * made once and kept. A store calls this whenever it writes a record (also again for the same
+ * object), which forgets the JSON made before.
+ * @param record - The record as the store keeps it.
+ */
+export function markStoredRecord(record: unknown): void {
+  if (record === null || typeof record !== 'object') return;
+  texts.delete(record);
+  stored.add(record);
+}
+
+/**
+ * `{ ...base, ...extra }`, remembered as such: when `base` is a stored record (see
+ * {@link markStoredRecord}) and shares no key with `extra`, its JSON is `base`'s kept text with
+ * `extra`'s members appended (a detail's `/full` form: the record and what hangs off it).
+ * @param base - The record.
+ * @param extra - The members added after its own.
+ * @returns The new object.
+ */
+export function extendRecord<B extends object, E extends Record<string, unknown>>(base: B, extra: E): B & E {
+  const out = { ...base, ...extra };
+  extensions.set(out, { base, extra });
+  return out;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Two 32-bit multiply-xor lanes over the bytes, a word at a time, with a final avalanche: the hash
+ * of the gateway's entity tags (`toEtag` in gateway/cache.ts), as 16 hex digits.
+ * @param bytes - The bytes.
+ * @returns The digest.
+ */
+export function digestOf(bytes: Uint8Array): string {
+  const length = bytes.length;
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const words = new Int32Array(aligned.buffer, aligned.byteOffset, length >> 2);
+  let h1 = 0x9e3779b9;
+  let h2 = 0x85ebca6b;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    h1 = Math.imul(h1 ^ word, 0x9e3779b1);
+    h2 = Math.imul(h2 ^ word, 0x5bd1e995);
+  }
+  for (let i = length & ~3; i < length; i++) h1 = Math.imul(h1 ^ aligned[i]!, 0x9e3779b1);
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b) ^ Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b) ^ Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
+  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+}
+
+/** A serialized body: UTF-8 bytes and their strong entity tag, quoted. */
+export interface SerializedBody {
+  bytes: Uint8Array;
+  etag: string;
+}
+
+/**
+ * Makes the catalogue's serializer: a reply's body as the UTF-8 bytes of `JSON.stringify` with
+ * every string that begins with `/s/` resolved against `{cdnUrl}/images` (as `resolveImagePaths`),
+ * byte for byte, and a strong entity tag for them.
+ *
+ * The envelope (`{ data, pagination, … }`) is walked: a stored record found as a member of it, or
+ * as an element of an array member whose first element is one, is spliced in as its kept bytes;
+ * everything else is written by `JSON.stringify`. The tag is the body's length and a hash over the
+ * envelope's own text with each record's digest in its place, so it changes whenever a byte of the
+ * body would, without the body being hashed again.
+ * @param cdnUrl - The image CDN, without a trailing slash.
+ * @returns The serializer.
+ */
+export function createRecordSerializer(cdnUrl: string = DEFAULT_CDN_URL): (body: unknown) => SerializedBody {
+  const host = `${cdnUrl.replace(/\/+$/, '')}/images`;
+  const native = (value: unknown): string => {
+    const json = JSON.stringify(value);
+    if (json === undefined) return 'null';
+    return json.includes('"/s/') ? JSON.stringify(resolveImagePaths(value, cdnUrl)) : json;
+  };
+  const recordJson = (record: object): RecordJson => {
+    const known = texts.get(record);
+    if (known !== undefined && known.host === host) return known;
+    const bytes = encoder.encode(native(record));
+    const made = { host, bytes, digest: digestOf(bytes) };
+    texts.set(record, made);
+    return made;
+  };
+
+  // The body in pieces: text, and records' kept JSON, in order.
+  let pieces: Array<string | RecordJson> = [];
+  let text = '';
+  const splice = (json: RecordJson) => {
+    if (text !== '') pieces.push(text);
+    text = '';
+    pieces.push(json);
+  };
+
+  /** Writes a value that may be a stored record or one extended; `false` when it is neither. */
+  const writeRecord = (value: object): boolean => {
+    if (stored.has(value)) {
+      splice(recordJson(value));
+      return true;
+    }
+    const extended = extensions.get(value);
+    if (extended === undefined || !stored.has(extended.base)) return false;
+    const { base, extra } = extended;
+    for (const key in extra) if (Object.hasOwn(base, key)) return false;
+    const json = recordJson(base);
+    // The record's text less its closing brace, then the extra members and the brace.
+    const members = json.bytes.length > 2;
+    splice({ host, bytes: json.bytes.subarray(0, json.bytes.length - 1), digest: json.digest });
+    let first = !members;
+    for (const key in extra) {
+      const v = extra[key];
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+      first = false;
+      writeMember(v);
+    }
+    text += '}';
+    return true;
+  };
+
+  /** A member of the envelope: a record, an array of records, or anything else as JSON.stringify writes it. */
+  const writeMember = (value: unknown) => {
+    if (value !== null && typeof value === 'object') {
+      if (writeRecord(value)) return;
+      if (Array.isArray(value) && value.length > 0 && typeof value[0] === 'object' && value[0] !== null && (stored.has(value[0]) || extensions.has(value[0]))) {
+        text += '[';
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) text += ',';
+          const item: unknown = value[i];
+          if (item === null || typeof item !== 'object' || !writeRecord(item)) text += native(item);
+        }
+        text += ']';
+        return;
+      }
+    }
+    text += native(value);
+  };
+
+  return (body) => {
+    pieces = [];
+    text = '';
+    if (body !== null && typeof body === 'object' && !Array.isArray(body) && typeof (body as { toJSON?: unknown }).toJSON !== 'function' && !writeRecord(body)) {
+      text = '{';
+      let first = true;
+      const envelope = body as Record<string, unknown>;
+      for (const key in envelope) {
+        if (!Object.hasOwn(envelope, key)) continue;
+        const v = envelope[key];
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+        text += `${first ? '' : ','}${JSON.stringify(key)}:`;
+        first = false;
+        writeMember(v);
+      }
+      text += '}';
+    } else if (pieces.length === 0) {
+      writeMember(body);
+    }
+    if (text !== '') pieces.push(text);
+    return assemble(pieces);
+  };
+}
+
+/** Joins the pieces into one body and tags it. */
+function assemble(pieces: ReadonlyArray<string | RecordJson>): SerializedBody {
+  if (pieces.length === 1 && typeof pieces[0] === 'string') {
+    const bytes = encoder.encode(pieces[0]);
+    return { bytes, etag: `"${bytes.length.toString(16)}-${digestOf(bytes)}"` };
+  }
+  let room = 0;
+  for (const piece of pieces) room += typeof piece === 'string' ? piece.length * 3 : piece.bytes.length;
+  const out = new Uint8Array(room);
+  // What the tag hashes: the text as it is, each record as a NUL (never raw in JSON text) and its digest.
+  let tagged = '';
+  let at = 0;
+  for (const piece of pieces) {
+    if (typeof piece === 'string') {
+      at += encoder.encodeInto(piece, out.subarray(at)).written;
+      tagged += piece;
+    } else {
+      out.set(piece.bytes, at);
+      at += piece.bytes.length;
+      tagged += `\u0000${piece.bytes.length.toString(16)}:${piece.digest}`;
+    }
+  }
+  // A view, not a copy: the room left over is at most twice the envelope's own text.
+  const bytes = out.subarray(0, at);
+  return { bytes, etag: `"${at.toString(16)}-${digestOf(encoder.encode(tagged))}"` };
+}
