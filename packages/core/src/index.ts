@@ -166,3 +166,5 @@ export type {
   ServiceView,
   StatusSnapshot,
 } from './status/types.js';
+export { mapEntryPart, mapListItem, MappingError, PART_COLLECTIONS, partsOf, type MappedPart } from './upstream/mapping.js';
+export { canonicalJson, createRecordWriter, type RecordWriterOptions } from './upstream/writer.js';
