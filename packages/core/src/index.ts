@@ -168,3 +168,4 @@ export type {
 } from './status/types.js';
 export { mapEntryPart, mapListItem, MappingError, PART_COLLECTIONS, partsOf, type MappedPart } from './upstream/mapping.js';
 export { canonicalJson, createRecordWriter, type RecordWriterOptions } from './upstream/writer.js';
+export type { EntryPart, MappedRecords, RecordWriter, WriteOutcome } from './upstream/types.js';
