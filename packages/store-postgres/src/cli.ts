@@ -18,12 +18,12 @@
  * change no exit code.
  * @module
  */
-import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
-import { basename } from "node:path";
-import { parseArgs } from "node:util";
-import cliProgress from "cli-progress";
-import { createPostgresStore } from "./catalogue-store.js";
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+import { createPostgresStore } from './catalogue-store.js';
 import {
   createSnapshotSink,
   detectResource,
@@ -38,15 +38,8 @@ import {
   type ImportProgress,
   type ImportSink,
   type Rejection,
-} from "./import.js";
-import {
-  isResourceName,
-  parseRequest,
-  REQUESTS,
-  RESOURCE_NAMES,
-  type ImportKind,
-  type ResourceName,
-} from "./resources.js";
+} from './import.js';
+import { isResourceName, parseRequest, REQUESTS, RESOURCE_NAMES, type ImportKind, type ResourceName } from './resources.js';
 
 const USAGE = `usage: catalogue-api import FILE --store memory-snapshot|postgres [options]
 
@@ -54,7 +47,7 @@ const USAGE = `usage: catalogue-api import FILE --store memory-snapshot|postgres
   --resource R       what FILE holds (default: told from its records; else from the file
                      name, else anime); one of ${REQUESTS} (NDJSON lines of Jikan responses:
                      { "request": "/anime/20/characters", "body": { "data": [...] } }),
-                     ${RESOURCE_NAMES.join(", ")}
+                     ${RESOURCE_NAMES.join(', ')}
   --request PATH     FILE is the one Jikan response of PATH, e.g. /anime/20/characters,
                      /manga/2/relations or /anime/20/full: the owner comes from PATH
   --database-url U   PostgreSQL URL (default: $DATABASE_URL)
@@ -70,12 +63,8 @@ theme songs, external and streaming links; a response of an entry's part (/anime
 needs its request (--request, or the "request" of its NDJSON line); deletedAnimeIds and
 deletedMangaIds remove those entries with what they own.
 
-FILE is UTF-8 JSON (an array of records, or { "data": [...] }, up to ${
-  MAX_DOCUMENT_BYTES / 1024 / 1024
-} MiB, nested at most
-${MAX_NESTING} levels) or NDJSON (one record per line, any size; a line over ${
-  MAX_LINE_BYTES / 1024 / 1024
-} MiB, nested deeper or not
+FILE is UTF-8 JSON (an array of records, or { "data": [...] }, up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB, nested at most
+${MAX_NESTING} levels) or NDJSON (one record per line, any size; a line over ${MAX_LINE_BYTES / 1024 / 1024} MiB, nested deeper or not
 UTF-8 is rejected). Records that repeat an id of an earlier record of FILE replace it (the
 last one is kept) and are counted as duplicates.
 
@@ -101,13 +90,8 @@ const EXIT = {
 
 /** The resource named by a file (`manga.ndjson` → manga, `anime-2024.json` → anime), if any. */
 function resourceFromFileName(file: string): ResourceName | undefined {
-  const stem = basename(file).replace(/\..*$/, "");
-  return RESOURCE_NAMES.find(
-    (name) =>
-      stem === name ||
-      stem.startsWith(`${name}-`) ||
-      stem.startsWith(`${name}_`)
-  );
+  const stem = basename(file).replace(/\..*$/, '');
+  return RESOURCE_NAMES.find((name) => stem === name || stem.startsWith(`${name}-`) || stem.startsWith(`${name}_`));
 }
 
 /**
@@ -122,22 +106,16 @@ async function resourceOf(file: string): Promise<ImportKind> {
   if (detected.resource) return detected.resource;
   if (detected.candidates) {
     if (named && detected.candidates.includes(named)) return named;
-    throw new UsageError(
-      `the records of "${file}" fit ${detected.candidates.join(
-        " and "
-      )} alike: pass --resource`
-    );
+    throw new UsageError(`the records of "${file}" fit ${detected.candidates.join(' and ')} alike: pass --resource`);
   }
   if (detected.part) {
     throw new UsageError(
-      `"${file}" holds a Jikan response of ${
-        detected.part
-      }, whose owner is not in its records: pass --request with the path it answered (e.g. ${detected.part
-        .replace("{kind}", "anime")
-        .replace("{id}", "20")})`
+      `"${file}" holds a Jikan response of ${detected.part}, whose owner is not in its records: pass --request with the path it answered (e.g. ${detected.part
+        .replace('{kind}', 'anime')
+        .replace('{id}', '20')})`,
     );
   }
-  return named ?? "anime";
+  return named ?? 'anime';
 }
 
 function progressReporter(label: string): {
@@ -151,7 +129,7 @@ function progressReporter(label: string): {
         format: `${label} [{bar}] {percentage}% | {imported} imported, {rejected} rejected | {eta_formatted} left`,
         stream: process.stderr,
       },
-      cliProgress.Presets.shades_classic
+      cliProgress.Presets.shades_classic,
     );
     bar.start(1000, 0, { imported: 0, rejected: 0 });
     return {
@@ -172,11 +150,7 @@ function progressReporter(label: string): {
       const now = Date.now();
       if (now - last < 2000) return;
       last = now;
-      console.error(
-        `${label}: ${(p.fraction * 100).toFixed(0)}% read, ${
-          p.imported
-        } imported, ${p.rejected} rejected`
-      );
+      console.error(`${label}: ${(p.fraction * 100).toFixed(0)}% read, ${p.imported} imported, ${p.rejected} rejected`);
     },
     stop() {},
     log: (line) => console.error(line),
@@ -188,81 +162,49 @@ async function runImport(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      store: { type: "string" },
-      resource: { type: "string" },
-      "database-url": { type: "string" },
-      schema: { type: "string" },
-      out: { type: "string" },
-      "batch-size": { type: "string" },
-      "list-rejected": { type: "string" },
-      request: { type: "string" },
+      store: { type: 'string' },
+      resource: { type: 'string' },
+      'database-url': { type: 'string' },
+      schema: { type: 'string' },
+      out: { type: 'string' },
+      'batch-size': { type: 'string' },
+      'list-rejected': { type: 'string' },
+      request: { type: 'string' },
     },
   });
   const [file, ...extra] = positionals;
-  if (!file || extra.length > 0)
-    throw new UsageError("import takes exactly one FILE");
-  const request =
-    values.request === undefined ? undefined : parseRequest(values.request);
+  if (!file || extra.length > 0) throw new UsageError('import takes exactly one FILE');
+  const request = values.request === undefined ? undefined : parseRequest(values.request);
   if (values.request !== undefined && !request) {
-    throw new UsageError(
-      `--request "${values.request}" names no part of an anime or manga: /anime/{id}/{part} or /manga/{id}/{part}`
-    );
+    throw new UsageError(`--request "${values.request}" names no part of an anime or manga: /anime/{id}/{part} or /manga/{id}/{part}`);
   }
-  if (request && values.resource !== undefined && values.resource !== REQUESTS)
-    throw new UsageError("--request and --resource exclude each other");
-  if (
-    values.resource !== undefined &&
-    values.resource !== REQUESTS &&
-    !isResourceName(values.resource)
-  ) {
+  if (request && values.resource !== undefined && values.resource !== REQUESTS) throw new UsageError('--request and --resource exclude each other');
+  if (values.resource !== undefined && values.resource !== REQUESTS && !isResourceName(values.resource)) {
     throw new UsageError(`unknown --resource "${values.resource}"`);
   }
-  const batchSize =
-    values["batch-size"] === undefined
-      ? undefined
-      : Number(values["batch-size"]);
-  if (
-    batchSize !== undefined &&
-    !(Number.isInteger(batchSize) && batchSize > 0)
-  )
-    throw new UsageError("--batch-size must be a positive integer");
-  const listed =
-    values["list-rejected"] === undefined
-      ? KEPT_REJECTIONS
-      : Number(values["list-rejected"]);
-  if (!(Number.isInteger(listed) && listed >= 0))
-    throw new UsageError("--list-rejected must be an integer of 0 or more");
-  if (values.store !== "postgres" && values.store !== "memory-snapshot")
-    throw new UsageError("--store must be memory-snapshot or postgres");
+  const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
+  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new UsageError('--batch-size must be a positive integer');
+  const listed = values['list-rejected'] === undefined ? KEPT_REJECTIONS : Number(values['list-rejected']);
+  if (!(Number.isInteger(listed) && listed >= 0)) throw new UsageError('--list-rejected must be an integer of 0 or more');
+  if (values.store !== 'postgres' && values.store !== 'memory-snapshot') throw new UsageError('--store must be memory-snapshot or postgres');
   // Checked before connecting anywhere: a mistyped path is a usage error, not a failed import.
   try {
     await access(file, constants.R_OK);
   } catch (error) {
-    const why =
-      (error as NodeJS.ErrnoException).code === "ENOENT"
-        ? "no such file"
-        : "not readable";
+    const why = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not readable';
     throw new UsageError(`cannot read FILE "${file}": ${why}`);
   }
   // A directory, a device (/dev/zero) or a pipe has no records to read to an end.
-  if (!(await stat(file)).isFile())
-    throw new UsageError(`FILE "${file}" is not a regular file`);
-  const resource = request
-    ? REQUESTS
-    : (values.resource as ImportKind | undefined) ?? (await resourceOf(file));
+  if (!(await stat(file)).isFile()) throw new UsageError(`FILE "${file}" is not a regular file`);
+  const resource = request ? REQUESTS : (values.resource as ImportKind | undefined) ?? (await resourceOf(file));
 
   let sink: ImportSink;
   let target: string;
-  if (values.store === "postgres") {
-    const url = values["database-url"] ?? process.env.DATABASE_URL;
-    if (!url)
-      throw new UsageError(
-        "--store postgres needs --database-url or DATABASE_URL"
-      );
-    if (!/^postgres(ql)?:$/.test(URL.parse(url)?.protocol ?? "")) {
-      throw new UsageError(
-        `--database-url (or DATABASE_URL) must be a postgres:// URL, got "${url}"`
-      );
+  if (values.store === 'postgres') {
+    const url = values['database-url'] ?? process.env.DATABASE_URL;
+    if (!url) throw new UsageError('--store postgres needs --database-url or DATABASE_URL');
+    if (!/^postgres(ql)?:$/.test(URL.parse(url)?.protocol ?? '')) {
+      throw new UsageError(`--database-url (or DATABASE_URL) must be a postgres:// URL, got "${url}"`);
     }
     // No client waits on an import: a statement may run long (the final `analyze()` of a large
     // catalogue takes seconds), so only a connection silent for a minute is taken as lost.
@@ -280,12 +222,12 @@ async function runImport(argv: string[]): Promise<number> {
     }
     sink = toStoreSink(store, { closeStore: true });
     target = `PostgreSQL schema ${store.schema}`;
-  } else if (values.store === "memory-snapshot") {
-    const out = values.out ?? "snapshot.json";
+  } else if (values.store === 'memory-snapshot') {
+    const out = values.out ?? 'snapshot.json';
     sink = await createSnapshotSink(out);
     target = out;
   } else {
-    throw new UsageError("--store must be memory-snapshot or postgres");
+    throw new UsageError('--store must be memory-snapshot or postgres');
   }
 
   const progress = progressReporter(`${resource} ← ${basename(file)}`);
@@ -294,12 +236,8 @@ async function runImport(argv: string[]): Promise<number> {
   let rejections = 0;
   const onReject = (r: Rejection) => {
     rejections++;
-    if (rejections <= listed)
-      progress.log(`rejected ${r.position}: ${r.reason}`);
-    else if (rejections === listed + 1)
-      progress.log(
-        `(more rejections are counted, not listed; --list-rejected N lists more)`
-      );
+    if (rejections <= listed) progress.log(`rejected ${r.position}: ${r.reason}`);
+    else if (rejections === listed + 1) progress.log(`(more rejections are counted, not listed; --list-rejected N lists more)`);
   };
   try {
     const summary = await importFile(file, {
@@ -308,9 +246,7 @@ async function runImport(argv: string[]): Promise<number> {
       sink,
       // A snapshot batch rewrites the whole file: 500-record batches made a 70k-record import
       // write the growing file 140 times.
-      batchSize:
-        batchSize ??
-        (values.store === "memory-snapshot" ? SNAPSHOT_BATCH : undefined),
+      batchSize: batchSize ?? (values.store === 'memory-snapshot' ? SNAPSHOT_BATCH : undefined),
       onProgress: (p) => progress.update(p),
       onReject,
       keepRejections: 0,
@@ -319,32 +255,18 @@ async function runImport(argv: string[]): Promise<number> {
     const seconds = (Date.now() - started) / 1000;
     // Read = imported + duplicates + rejected: a repeated id is not one more record imported.
     const duplicates =
-      summary.duplicates > 0
-        ? `, ${summary.duplicates} duplicate${
-            summary.duplicates === 1 ? "" : "s"
-          } of an id already in this input (the last one of each id is kept)`
-        : "";
+      summary.duplicates > 0 ? `, ${summary.duplicates} duplicate${summary.duplicates === 1 ? '' : 's'} of an id already in this input (the last one of each id is kept)` : '';
     // Written through the record writer, a record equal to the stored one is imported but writes nothing.
-    const unchanged =
-      summary.unchanged > 0
-        ? `, ${summary.unchanged} already stored as they are`
-        : "";
+    const unchanged = summary.unchanged > 0 ? `, ${summary.unchanged} already stored as they are` : '';
     console.error(
-      `${resource}: ${summary.imported} of ${
-        summary.read
-      } records imported into ${target} in ${seconds.toFixed(1)} s` +
-        ` (${Math.round(summary.imported / Math.max(seconds, 0.001))}/s, ${
-          summary.batches
-        } batches)${unchanged}, ${summary.rejectedCount} rejected${duplicates}`
+      `${resource}: ${summary.imported} of ${summary.read} records imported into ${target} in ${seconds.toFixed(1)} s` +
+        ` (${Math.round(summary.imported / Math.max(seconds, 0.001))}/s, ${summary.batches} batches)${unchanged}, ${summary.rejectedCount} rejected${duplicates}`,
     );
     return summary.rejectedCount > 0 ? EXIT.rejected : EXIT.ok;
   } catch (error) {
     progress.stop();
     if (error instanceof ImportInterruptedError) {
-      console.error(
-        `${error.message}; ${error.summary.rejectedCount} rejected so far\n` +
-          "Batches committed so far are kept; re-running the same command finishes the import."
-      );
+      console.error(`${error.message}; ${error.summary.rejectedCount} rejected so far\n` + 'Batches committed so far are kept; re-running the same command finishes the import.');
       return EXIT.failed;
     }
     if (error instanceof ImportInputError) {
@@ -363,19 +285,14 @@ async function runImport(argv: string[]): Promise<number> {
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    if (command === "import") return await runImport(rest);
-    if (command === "--help" || command === "-h" || command === "help") {
+    if (command === 'import') return await runImport(rest);
+    if (command === '--help' || command === '-h' || command === 'help') {
       console.log(USAGE);
       return 0;
     }
-    throw new UsageError(
-      command ? `unknown command "${command}"` : "no command"
-    );
+    throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   } catch (error) {
-    if (
-      error instanceof UsageError ||
-      (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
-    ) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`${(error as Error).message}\n\n${USAGE}`);
       return EXIT.usage;
     }
@@ -390,7 +307,7 @@ export async function main(argv: string[]): Promise<number> {
 // 1, which means "records rejected" here. Every batch is a transaction, so the database holds
 // whole batches only.
 let uncaught = false;
-process.on("uncaughtException", (error) => {
+process.on('uncaughtException', (error) => {
   uncaught = true;
   console.error(`catalogue-api: ${error.message}`);
   process.exitCode = EXIT.failed;

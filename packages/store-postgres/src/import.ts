@@ -16,10 +16,10 @@
  * are kept. Text must be UTF-8: bytes that are not are refused with their offset, never replaced.
  * @module
  */
-import { isUtf8 } from "node:buffer";
-import { createReadStream } from "node:fs";
-import { open, readFile, rename, stat, writeFile } from "node:fs/promises";
-import { extname } from "node:path";
+import { isUtf8 } from 'node:buffer';
+import { createReadStream } from 'node:fs';
+import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import {
   createRecordWriter,
   fieldValues,
@@ -30,7 +30,7 @@ import {
   type Fields,
   type RecordWriter,
   type WriteOutcome,
-} from "@catalogue-api/core";
+} from '@catalogue-api/core';
 import {
   isRequestLine,
   mismatchHint,
@@ -43,8 +43,8 @@ import {
   type EntryRequest,
   type ImportKind,
   type ResourceName,
-} from "./resources.js";
-import type { PostgresStore } from "./catalogue-store.js";
+} from './resources.js';
+import type { PostgresStore } from './catalogue-store.js';
 
 /** The longest NDJSON line read (16 MiB); a longer one is rejected without being held in memory. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -190,13 +190,8 @@ export class ImportInterruptedError extends Error {
    * @param cause - The sink's error.
    */
   constructor(readonly summary: ImportSummary, cause: unknown) {
-    super(
-      `import interrupted after ${summary.batches} committed batch(es) (${
-        summary.imported
-      } records): ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause }
-    );
-    this.name = "ImportInterruptedError";
+    super(`import interrupted after ${summary.batches} committed batch(es) (${summary.imported} records): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'ImportInterruptedError';
   }
 }
 
@@ -212,22 +207,18 @@ export class ImportInputError extends Error {
    */
   constructor(message: string) {
     super(message);
-    this.name = "ImportInputError";
+    this.name = 'ImportInputError';
   }
 }
 
-const NDJSON_EXTENSIONS = new Set([".ndjson", ".jsonl", ".ldjson"]);
+const NDJSON_EXTENSIONS = new Set(['.ndjson', '.jsonl', '.ldjson']);
 
 async function firstChar(file: string): Promise<string> {
-  const handle = await open(file, "r");
+  const handle = await open(file, 'r');
   try {
     const buffer = Buffer.alloc(4096);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return (
-      /\S/.exec(
-        buffer.toString("utf8", 0, bytesRead).replace(/^\uFEFF/, "")
-      )?.[0] ?? ""
-    );
+    return /\S/.exec(buffer.toString('utf8', 0, bytesRead).replace(/^\uFEFF/, ''))?.[0] ?? '';
   } finally {
     await handle.close();
   }
@@ -242,7 +233,7 @@ const MIB = 1024 * 1024;
  */
 async function* readLines(
   file: string,
-  maxLineBytes: number
+  maxLineBytes: number,
 ): AsyncGenerator<{
   line: number;
   bytes?: Buffer;
@@ -257,8 +248,7 @@ async function* readLines(
   let lineStart = 0;
   const take = () => {
     line++;
-    const bytes =
-      length > maxLineBytes ? undefined : Buffer.concat(parts, length);
+    const bytes = length > maxLineBytes ? undefined : Buffer.concat(parts, length);
     const result = { line, bytes, length, start: lineStart, end: offset };
     parts = [];
     length = 0;
@@ -292,21 +282,14 @@ async function* readLines(
  * @returns The offset of the first bracket past the limit (`undefined` when none is) and the
  * number of complete top-level values before it.
  */
-function nesting(
-  bytes: Uint8Array,
-  limit: number
-): { deeperAt: number | undefined; values: number } {
+function nesting(bytes: Uint8Array, limit: number): { deeperAt: number | undefined; values: number } {
   let depth = 0;
   let values = 0;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
     if (b === 0x22) {
       // Skip the string: find its closing quote, one not escaped by an odd run of backslashes.
-      for (
-        let end = bytes.indexOf(0x22, i + 1);
-        ;
-        end = bytes.indexOf(0x22, end + 1)
-      ) {
+      for (let end = bytes.indexOf(0x22, i + 1); ; end = bytes.indexOf(0x22, end + 1)) {
         if (end === -1) return { deeperAt: undefined, values };
         let slashes = 0;
         while (bytes[end - 1 - slashes] === 0x5c) slashes++;
@@ -331,25 +314,14 @@ function nesting(
  */
 function notUtf8At(bytes: Buffer): number | undefined {
   if (isUtf8(bytes)) return undefined;
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   // Counted on from the previous U+FFFD, so that many genuine ones cost one pass, not one each.
   let offset = 0;
   let counted = 0;
-  for (
-    let at = text.indexOf("\uFFFD");
-    at !== -1;
-    at = text.indexOf("\uFFFD", at + 1)
-  ) {
+  for (let at = text.indexOf('\uFFFD'); at !== -1; at = text.indexOf('\uFFFD', at + 1)) {
     offset += Buffer.byteLength(text.slice(counted, at));
     counted = at;
-    if (
-      !(
-        bytes[offset] === 0xef &&
-        bytes[offset + 1] === 0xbf &&
-        bytes[offset + 2] === 0xbd
-      )
-    )
-      return offset;
+    if (!(bytes[offset] === 0xef && bytes[offset + 1] === 0xbf && bytes[offset + 2] === 0xbd)) return offset;
   }
   return 0;
 }
@@ -358,25 +330,17 @@ function notUtf8At(bytes: Buffer): number | undefined {
  * Decodes text {@link notUtf8At} found to be UTF-8; `fatal`, so that whatever it might have missed
  * throws rather than become U+FFFD. A BOM is kept, for the callers to drop.
  */
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-async function* readNdjson(
-  file: string,
-  maxLineBytes: number
-): AsyncGenerator<SourceRecord> {
+async function* readNdjson(file: string, maxLineBytes: number): AsyncGenerator<SourceRecord> {
   const size = (await stat(file)).size || 1;
-  for await (const { line, bytes, length, start, end } of readLines(
-    file,
-    maxLineBytes
-  )) {
+  for await (const { line, bytes, length, start, end } of readLines(file, maxLineBytes)) {
     const progress = Math.min(1, end / size);
     const position = `line ${line}`;
     if (bytes === undefined) {
       yield {
         position,
-        error: `line is ${(length / MIB).toFixed(1)} MiB, longer than the ${
-          maxLineBytes / MIB
-        } MiB a record may have`,
+        error: `line is ${(length / MIB).toFixed(1)} MiB, longer than the ${maxLineBytes / MIB} MiB a record may have`,
         progress,
       };
       continue;
@@ -385,11 +349,7 @@ async function* readNdjson(
     if (bad !== undefined) {
       yield {
         position,
-        error: `not UTF-8: byte ${
-          start + bad
-        } of the file (${bad} of the line) is 0x${bytes[bad]!.toString(
-          16
-        ).padStart(2, "0")}`,
+        error: `not UTF-8: byte ${start + bad} of the file (${bad} of the line) is 0x${bytes[bad]!.toString(16).padStart(2, '0')}`,
         progress,
       };
       continue;
@@ -398,16 +358,13 @@ async function* readNdjson(
     if (deeperAt !== undefined) {
       yield {
         position,
-        error: `nested deeper than ${MAX_NESTING} levels (at byte ${
-          start + deeperAt
-        } of the file); a record nests at most ${MAX_DEPTH}`,
+        error: `nested deeper than ${MAX_NESTING} levels (at byte ${start + deeperAt} of the file); a record nests at most ${MAX_DEPTH}`,
         progress,
       };
       continue;
     }
     const text = utf8.decode(bytes);
-    const trimmed =
-      line === 1 ? text.replace(/^\uFEFF/, "").trim() : text.trim();
+    const trimmed = line === 1 ? text.replace(/^\uFEFF/, '').trim() : text.trim();
     if (!trimmed) continue;
     try {
       yield { position, value: JSON.parse(trimmed), progress, bytes: length };
@@ -445,77 +402,54 @@ export interface ReadOptions {
  * for await (const record of readRecords('anime.ndjson')) console.log(record.position, record.error ?? 'ok');
  * ```
  */
-export async function* readRecords(
-  file: string,
-  options: ReadOptions = {}
-): AsyncGenerator<SourceRecord> {
+export async function* readRecords(file: string, options: ReadOptions = {}): AsyncGenerator<SourceRecord> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
   const maxDocumentBytes = options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
   const info = await stat(file);
   // A directory, a device (/dev/zero) or a pipe: nothing to read to an end, or nothing to read twice.
-  if (!info.isFile())
-    throw new ImportInputError(`${file} is not a regular file`);
+  if (!info.isFile()) throw new ImportInputError(`${file} is not a regular file`);
   const whole = options.whole === true;
-  if (!whole && NDJSON_EXTENSIONS.has(extname(file).toLowerCase()))
-    return yield* readNdjson(file, maxLineBytes);
+  if (!whole && NDJSON_EXTENSIONS.has(extname(file).toLowerCase())) return yield* readNdjson(file, maxLineBytes);
   const first = await firstChar(file);
-  if (whole && first !== "{")
-    throw new ImportInputError(
-      `${file} is not a JSON object: a response is { "data": ... }`
-    );
-  if (first !== "[" && first !== "{")
-    return yield* readNdjson(file, maxLineBytes);
+  if (whole && first !== '{') throw new ImportInputError(`${file} is not a JSON object: a response is { "data": ... }`);
+  if (first !== '[' && first !== '{') return yield* readNdjson(file, maxLineBytes);
   if (info.size > maxDocumentBytes) {
-    if (first === "{" && !whole) return yield* readNdjson(file, maxLineBytes);
+    if (first === '{' && !whole) return yield* readNdjson(file, maxLineBytes);
     throw new ImportInputError(
-      `${file} is a JSON document of ${(info.size / MIB).toFixed(
-        0
-      )} MiB; documents are read whole up to ${maxDocumentBytes / MIB} MiB. ` +
-        `Import it as NDJSON, one record per line, which has no size limit: jq -c '.[]' (or '.data[]') ${file} > records.ndjson`
+      `${file} is a JSON document of ${(info.size / MIB).toFixed(0)} MiB; documents are read whole up to ${maxDocumentBytes / MIB} MiB. ` +
+        `Import it as NDJSON, one record per line, which has no size limit: jq -c '.[]' (or '.data[]') ${file} > records.ndjson`,
     );
   }
   const bytes = await readFile(file);
   const { deeperAt, values } = nesting(bytes, MAX_NESTING);
   // Several values (`{…}\n{…}`) are NDJSON, whose lines are checked one by one.
-  if (first === "{" && values > 1 && !whole)
-    return yield* readNdjson(file, maxLineBytes);
+  if (first === '{' && values > 1 && !whole) return yield* readNdjson(file, maxLineBytes);
   if (deeperAt !== undefined) {
-    if (first === "{" && values > 0 && !whole)
-      return yield* readNdjson(file, maxLineBytes);
+    if (first === '{' && values > 0 && !whole) return yield* readNdjson(file, maxLineBytes);
     throw new ImportInputError(
-      `${file} nests JSON deeper than ${MAX_NESTING} levels (at byte ${deeperAt}); a record nests at most ${MAX_DEPTH}, so this holds no catalogue records`
+      `${file} nests JSON deeper than ${MAX_NESTING} levels (at byte ${deeperAt}); a record nests at most ${MAX_DEPTH}, so this holds no catalogue records`,
     );
   }
   const bad = notUtf8At(bytes);
   if (bad !== undefined) {
-    throw new ImportInputError(
-      `${file} is not UTF-8: byte ${bad} is 0x${bytes[bad]!.toString(
-        16
-      ).padStart(2, "0")}. Convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8)`
-    );
+    throw new ImportInputError(`${file} is not UTF-8: byte ${bad} is 0x${bytes[bad]!.toString(16).padStart(2, '0')}. Convert it to UTF-8 (e.g. iconv -f latin1 -t utf-8)`);
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(utf8.decode(bytes).replace(/^\uFEFF/, ""));
+    doc = JSON.parse(utf8.decode(bytes).replace(/^\uFEFF/, ''));
   } catch (error) {
     // `{…}\n{…}` is NDJSON; a broken `[…]` is a broken file.
-    if (first === "{" && !whole) return yield* readNdjson(file, maxLineBytes);
-    throw new ImportInputError(
-      `${file} is not valid JSON: ${(error as Error).message}`
-    );
+    if (first === '{' && !whole) return yield* readNdjson(file, maxLineBytes);
+    throw new ImportInputError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
-  if (whole) return yield { position: "document", value: doc, progress: 1 };
+  if (whole) return yield { position: 'document', value: doc, progress: 1 };
   const list = Array.isArray(doc) ? doc : (doc as { data?: unknown }).data;
   if (!Array.isArray(list)) {
     // `{ "data": {…} }`, the response of one record (`GET /v4/anime/{id}`): that record.
-    if (list !== null && typeof list === "object")
-      return yield { position: "line 1", value: list, progress: 1 };
+    if (list !== null && typeof list === 'object') return yield { position: 'line 1', value: list, progress: 1 };
     // One object without `data`: a single record.
-    if (first === "{")
-      return yield { position: "line 1", value: doc, progress: 1 };
-    throw new ImportInputError(
-      `${file} holds neither an array of records nor { "data": [...] }`
-    );
+    if (first === '{') return yield { position: 'line 1', value: doc, progress: 1 };
+    throw new ImportInputError(`${file} holds neither an array of records nor { "data": [...] }`);
   }
   for (let i = 0; i < list.length; i++)
     yield {
@@ -529,20 +463,10 @@ export async function* readRecords(
  * Formats zod issues as `path: message; …`.
  * @param issues - zod's issues.
  */
-export function formatIssues(
-  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>
-): string {
-  const listed = issues
-    .slice(0, LISTED_ISSUES)
-    .map(
-      (i) =>
-        `${i.path.length ? i.path.map(String).join(".") : "(record)"}: ${
-          i.message
-        }`
-    );
-  if (issues.length > LISTED_ISSUES)
-    listed.push(`and ${issues.length - LISTED_ISSUES} more issues`);
-  return listed.join("; ");
+export function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+  const listed = issues.slice(0, LISTED_ISSUES).map((i) => `${i.path.length ? i.path.map(String).join('.') : '(record)'}: ${i.message}`);
+  if (issues.length > LISTED_ISSUES) listed.push(`and ${issues.length - LISTED_ISSUES} more issues`);
+  return listed.join('; ');
 }
 
 /** The largest value of a PostgreSQL `integer` column (ids, counts and ranks of anime and manga). */
@@ -550,29 +474,13 @@ const INT4_MAX = 2_147_483_647;
 
 /** The typed `integer` columns of the anime and manga search tables, besides `mal_id`. */
 const INTEGER_COLUMNS: Partial<Record<ResourceName, readonly string[]>> = {
-  anime: [
-    "scored_by",
-    "rank",
-    "popularity",
-    "members",
-    "favorites",
-    "episodes",
-  ],
-  manga: [
-    "scored_by",
-    "rank",
-    "popularity",
-    "members",
-    "favorites",
-    "chapters",
-    "volumes",
-  ],
+  anime: ['scored_by', 'rank', 'popularity', 'members', 'favorites', 'episodes'],
+  manga: ['scored_by', 'rank', 'popularity', 'members', 'favorites', 'chapters', 'volumes'],
 };
 
-const isIdKey = (key: string) => key === "mal_id" || key.endsWith("_id");
-const isIdListKey = (key: string) => key.endsWith("_ids");
-const badId = (n: unknown) =>
-  typeof n === "number" && !(Number.isInteger(n) && n >= 0 && n <= INT4_MAX);
+const isIdKey = (key: string) => key === 'mal_id' || key.endsWith('_id');
+const isIdListKey = (key: string) => key.endsWith('_ids');
+const badId = (n: unknown) => typeof n === 'number' && !(Number.isInteger(n) && n >= 0 && n <= INT4_MAX);
 // With the `u` flag a surrogate pair is one code point, so only an unpaired surrogate is `Cs`.
 const UNPAIRED_SURROGATE = /\p{Cs}/u;
 /**
@@ -596,71 +504,39 @@ const MAX_DEPTH = 32;
  * // ['mal_id: an id must be an integer from 0 to 2147483647, got -1', 'title: holds U+0000 (NUL), …']
  * ```
  */
-export function storageIssues(
-  resource: ResourceName,
-  record: unknown
-): string[] {
+export function storageIssues(resource: ResourceName, record: unknown): string[] {
   const issues: string[] = [];
-  const at = (path: string) => path || "(record)";
+  const at = (path: string) => path || '(record)';
   const visit = (value: unknown, path: string, depth = 0): void => {
-    if (depth > MAX_DEPTH && value !== null && typeof value === "object") {
+    if (depth > MAX_DEPTH && value !== null && typeof value === 'object') {
       issues.push(`${at(path)}: nested deeper than ${MAX_DEPTH} levels`);
-    } else if (typeof value === "string") {
-      if (value.includes("\0"))
-        issues.push(
-          `${at(path)}: holds U+0000 (NUL), which PostgreSQL cannot store`
-        );
-      else if (UNPAIRED_SURROGATE.test(value))
-        issues.push(
-          `${at(
-            path
-          )}: holds an unpaired UTF-16 surrogate, which is not Unicode text`
-        );
+    } else if (typeof value === 'string') {
+      if (value.includes('\0')) issues.push(`${at(path)}: holds U+0000 (NUL), which PostgreSQL cannot store`);
+      else if (UNPAIRED_SURROGATE.test(value)) issues.push(`${at(path)}: holds an unpaired UTF-16 surrogate, which is not Unicode text`);
     } else if (Array.isArray(value)) {
-      value.forEach((v, i) =>
-        visit(v, path ? `${path}.${i}` : String(i), depth + 1)
-      );
-    } else if (value !== null && typeof value === "object") {
+      value.forEach((v, i) => visit(v, path ? `${path}.${i}` : String(i), depth + 1));
+    } else if (value !== null && typeof value === 'object') {
       for (const [key, v] of Object.entries(value)) {
         const where = path ? `${path}.${key}` : key;
-        if (key.includes("\0"))
-          issues.push(`${where}: a field name holds U+0000 (NUL)`);
-        if (isIdKey(key) && badId(v))
-          issues.push(
-            `${where}: an id must be an integer from 0 to ${INT4_MAX}, got ${String(
-              v
-            )}`
-          );
+        if (key.includes('\0')) issues.push(`${where}: a field name holds U+0000 (NUL)`);
+        if (isIdKey(key) && badId(v)) issues.push(`${where}: an id must be an integer from 0 to ${INT4_MAX}, got ${String(v)}`);
         if (isIdListKey(key) && Array.isArray(v)) {
           v.forEach((id, i) => {
-            if (badId(id))
-              issues.push(
-                `${where}.${i}: an id must be an integer from 0 to ${INT4_MAX}, got ${String(
-                  id
-                )}`
-              );
+            if (badId(id)) issues.push(`${where}.${i}: an id must be an integer from 0 to ${INT4_MAX}, got ${String(id)}`);
           });
         }
         visit(v, where, depth + 1);
       }
     }
   };
-  if (
-    (resource === "deletedAnimeIds" || resource === "deletedMangaIds") &&
-    badId(record)
-  ) {
-    issues.push(
-      `(record): an id must be an integer from 0 to ${INT4_MAX}, got ${String(
-        record
-      )}`
-    );
+  if ((resource === 'deletedAnimeIds' || resource === 'deletedMangaIds') && badId(record)) {
+    issues.push(`(record): an id must be an integer from 0 to ${INT4_MAX}, got ${String(record)}`);
   }
   for (const column of INTEGER_COLUMNS[resource] ?? []) {
     const n = (record as Record<string, unknown>)[column];
-    if (typeof n === "number" && Math.abs(n) > INT4_MAX)
-      issues.push(`${column}: must be at most ${INT4_MAX} in size, got ${n}`);
+    if (typeof n === 'number' && Math.abs(n) > INT4_MAX) issues.push(`${column}: must be at most ${INT4_MAX} in size, got ${n}`);
   }
-  visit(record, "");
+  visit(record, '');
   return issues.slice(0, LISTED_ISSUES);
 }
 
@@ -690,10 +566,7 @@ const DETECTION_RECORDS = 10;
  * await detectResource('character-objects.json'); // { resource: 'characters' }
  * ```
  */
-export async function detectResource(
-  file: string,
-  options: ReadOptions = {}
-): Promise<Detection> {
+export async function detectResource(file: string, options: ReadOptions = {}): Promise<Detection> {
   let looked = 0;
   try {
     for await (const source of readRecords(file, options)) {
@@ -713,7 +586,7 @@ export async function detectResource(
 }
 
 /** The fields a `/full` anime or manga adds to the entry, which are records of their own. */
-const FULL_PARTS = ["relations", "theme", "external", "streaming", "moreinfo"];
+const FULL_PARTS = ['relations', 'theme', 'external', 'streaming', 'moreinfo'];
 
 /** Rejections given a hint (what the record is instead), at most: each hint tries every resource's schema. */
 const HINTED_REJECTIONS = 20;
@@ -739,10 +612,7 @@ const HINTED_REJECTIONS = 20;
  * for (const r of summary.rejected) console.error(`${r.position}: ${r.reason}`);
  * ```
  */
-export async function importFile(
-  file: string,
-  options: ImportOptions & ReadOptions
-): Promise<ImportSummary> {
+export async function importFile(file: string, options: ImportOptions & ReadOptions): Promise<ImportSummary> {
   const { resource, sink } = options;
   const now = options.now ?? Date.now;
   const batchSize = Math.max(1, options.batchSize ?? 500);
@@ -784,13 +654,11 @@ export async function importFile(
     summary.imported = written.size;
   };
   const write = async (records: readonly unknown[]) => {
-    if (resource === REQUESTS)
-      throw new Error("requests are written through the record writer");
+    if (resource === REQUESTS) throw new Error('requests are written through the record writer');
     try {
       await sink.write(resource, records);
     } catch (error) {
-      if (!sink.refusesRecords?.(error))
-        throw new ImportInterruptedError(summary, error);
+      if (!sink.refusesRecords?.(error)) throw new ImportInterruptedError(summary, error);
       return error;
     }
     summary.batches++;
@@ -799,21 +667,15 @@ export async function importFile(
   };
   const flush = async () => {
     if (batch.length === 0) return;
-    if (resource === "deletedAnimeIds" || resource === "deletedMangaIds")
-      await removeListed(resource === "deletedAnimeIds" ? "anime" : "manga");
+    if (resource === 'deletedAnimeIds' || resource === 'deletedMangaIds') await removeListed(resource === 'deletedAnimeIds' ? 'anime' : 'manga');
     const refused = await write(batch.map((b) => b.record));
     // The target refused something the checks above let through: the batch rolled back, so write
     // its records one at a time and reject only those it refuses.
-    if (refused !== undefined && batch.length === 1)
-      reject(
-        batch[0]!.position,
-        `the store refused it: ${(refused as Error).message}`
-      );
+    if (refused !== undefined && batch.length === 1) reject(batch[0]!.position, `the store refused it: ${(refused as Error).message}`);
     else if (refused !== undefined) {
       for (const { position, record } of batch) {
         const error = await write([record]);
-        if (error !== undefined)
-          reject(position, `the store refused it: ${(error as Error).message}`);
+        if (error !== undefined) reject(position, `the store refused it: ${(error as Error).message}`);
       }
     }
     batch = [];
@@ -830,12 +692,9 @@ export async function importFile(
     }
   };
   /** Writes through the record writer: what it did, or why the record was rejected. */
-  const viaWriter = async (
-    key: string,
-    run: (w: RecordWriter) => Promise<WriteOutcome | boolean>
-  ): Promise<string | undefined> => {
+  const viaWriter = async (key: string, run: (w: RecordWriter) => Promise<WriteOutcome | boolean>): Promise<string | undefined> => {
     await flush();
-    if (!sink.store) return "this target takes plain records only";
+    if (!sink.store) return 'this target takes plain records only';
     writer ??= createRecordWriter(sink.store, {
       check: (collection, record) => storageIssues(collection, record),
     });
@@ -843,17 +702,11 @@ export async function importFile(
     try {
       outcome = await run(writer);
     } catch (error) {
-      if (sink.refusesRecords?.(error))
-        return `the store refused it: ${(error as Error).message}`;
+      if (sink.refusesRecords?.(error)) return `the store refused it: ${(error as Error).message}`;
       throw new ImportInterruptedError(summary, error);
     }
-    if (typeof outcome === "object" && outcome.outcome === "invalid")
-      return outcome.reason;
-    if (
-      outcome === false ||
-      (typeof outcome === "object" && outcome.outcome === "unchanged")
-    )
-      summary.unchanged++;
+    if (typeof outcome === 'object' && outcome.outcome === 'invalid') return outcome.reason;
+    if (outcome === false || (typeof outcome === 'object' && outcome.outcome === 'unchanged')) summary.unchanged++;
     else summary.batches++;
     count(key);
     if (++uncommitted >= batchSize) await commit();
@@ -866,7 +719,7 @@ export async function importFile(
    * never imported: one read per batch finds the few that are. The batch's write that follows
    * makes the removals durable with it (a snapshot is written whole).
    */
-  const removeListed = async (kind: "anime" | "manga") => {
+  const removeListed = async (kind: 'anime' | 'manga') => {
     if (!sink.store) return;
     const store = sink.store;
     const ids = batch.map((b) => b.record as number);
@@ -892,44 +745,25 @@ export async function importFile(
   const take = async (source: SourceRecord): Promise<string | undefined> => {
     const value = source.value;
     if (resource === REQUESTS) {
-      const line = options.request
-        ? { request: undefined, body: value }
-        : value;
-      if (!options.request && !isRequestLine(line))
-        return '(record): expected { "request": "/anime/{id}/{part}", "body": { "data": ... } }';
-      const request =
-        options.request ?? parseRequest((line as { request: string }).request);
+      const line = options.request ? { request: undefined, body: value } : value;
+      if (!options.request && !isRequestLine(line)) return '(record): expected { "request": "/anime/{id}/{part}", "body": { "data": ... } }';
+      const request = options.request ?? parseRequest((line as { request: string }).request);
       if (!request)
-        return `request: "${String(
-          (line as { request: unknown }).request
-        ).slice(
-          0,
-          80
-        )}" names no part of an anime or manga (/anime/{id}/characters, /manga/{id}/full, …)`;
+        return `request: "${String((line as { request: unknown }).request).slice(0, 80)}" names no part of an anime or manga (/anime/{id}/characters, /manga/{id}/full, …)`;
       const { kind, id, part } = request;
-      return viaWriter(`${kind}/${id}/${part}`, (w) =>
-        w.part(kind, id, part, (line as { body: unknown }).body, now())
-      );
+      return viaWriter(`${kind}/${id}/${part}`, (w) => w.part(kind, id, part, (line as { body: unknown }).body, now()));
     }
     const { schema } = RESOURCES[resource];
     const parsed = schema.safeParse(value);
     if (!parsed.success) {
-      const hint =
-        hinted < HINTED_REJECTIONS
-          ? (hinted++, mismatchHint(value, resource))
-          : undefined;
-      return formatIssues(parsed.error.issues) + (hint ? ` (${hint})` : "");
+      const hint = hinted < HINTED_REJECTIONS ? (hinted++, mismatchHint(value, resource)) : undefined;
+      return formatIssues(parsed.error.issues) + (hint ? ` (${hint})` : '');
     }
     const issues = storageIssues(resource, parsed.data);
-    if (issues.length > 0) return issues.join("; ");
-    if (
-      (resource === "anime" || resource === "manga") &&
-      FULL_PARTS.some((f) => f in (value as object))
-    ) {
+    if (issues.length > 0) return issues.join('; ');
+    if ((resource === 'anime' || resource === 'manga') && FULL_PARTS.some((f) => f in (value as object))) {
       const id = (parsed.data as { mal_id: number }).mal_id;
-      return viaWriter(String(id), (w) =>
-        w.part(resource, id, "full", { data: value }, now())
-      );
+      return viaWriter(String(id), (w) => w.part(resource, id, 'full', { data: value }, now()));
     }
     batch.push({ position: source.position, record: parsed.data });
     batchBytes += source.bytes ?? 0;
@@ -947,8 +781,7 @@ export async function importFile(
         reject(source.position, reason);
         report();
       }
-      if (batch.length >= batchSize || batchBytes >= MAX_BATCH_BYTES)
-        await flush();
+      if (batch.length >= batchSize || batchBytes >= MAX_BATCH_BYTES) await flush();
     }
     await flush();
     await commit();
@@ -968,10 +801,7 @@ export async function importFile(
  * @param store - A migrated store.
  * @param options - Whether closing the sink closes the store. @default { closeStore: false }
  */
-export function toStoreSink(
-  store: PostgresStore,
-  options: { closeStore?: boolean } = {}
-): ImportSink {
+export function toStoreSink(store: PostgresStore, options: { closeStore?: boolean } = {}): ImportSink {
   return {
     async write(resource, records) {
       await store.upsert(resource, records);
@@ -979,8 +809,7 @@ export function toStoreSink(
     // SQLSTATE classes 22 (data exception), 23 (integrity constraint violation) and 54 (program
     // limit exceeded, e.g. a title too long for its B-tree index): PostgreSQL read the batch and
     // refused a value in it (https://www.postgresql.org/docs/current/errcodes-appendix.html).
-    refusesRecords: (error) =>
-      /^(22|23|54)/.test(String((error as { code?: unknown }).code ?? "")),
+    refusesRecords: (error) => /^(22|23|54)/.test(String((error as { code?: unknown }).code ?? '')),
     finish: () => store.analyze(),
     store,
     async close() {
@@ -995,10 +824,7 @@ export function toStoreSink(
  * string any non-ASCII character makes of it (190 ms of 860 for 30k anime).
  */
 function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[\u0080-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -1012,23 +838,15 @@ function asciiJson(value: unknown): string {
 export async function createSnapshotSink(out: string): Promise<ImportSink> {
   const data: Record<string, unknown[]> = {};
   try {
-    Object.assign(
-      data,
-      JSON.parse(await readFile(out, "utf8")) as Record<string, unknown[]>
-    );
+    Object.assign(data, JSON.parse(await readFile(out, 'utf8')) as Record<string, unknown[]>);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
-      throw new Error(
-        `cannot read snapshot ${out}: ${(error as Error).message}`
-      );
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read snapshot ${out}: ${(error as Error).message}`);
   }
   const indexes = new Map<string, Map<string, number>>();
   const indexOf = (resource: ResourceName) => {
     let index = indexes.get(resource);
     if (!index) {
-      index = new Map(
-        (data[resource] ?? []).map((r, i) => [recordKey(resource, r), i])
-      );
+      index = new Map((data[resource] ?? []).map((r, i) => [recordKey(resource, r), i]));
       indexes.set(resource, index);
     }
     return index;
@@ -1055,9 +873,7 @@ export async function createSnapshotSink(out: string): Promise<ImportSink> {
       put(resource, records);
       await save();
     },
-    store: snapshotStore(data, indexOf, put, (resource) =>
-      indexes.delete(resource)
-    ),
+    store: snapshotStore(data, indexOf, put, (resource) => indexes.delete(resource)),
     commit: save,
     async close() {},
   };
@@ -1071,37 +887,26 @@ function snapshotStore(
   data: Record<string, unknown[]>,
   indexOf: (resource: ResourceName) => Map<string, number>,
   put: (resource: ResourceName, records: readonly unknown[]) => void,
-  forget: (resource: ResourceName) => void
+  forget: (resource: ResourceName) => void,
 ): CatalogueStore {
   const at = (c: CollectionName, key: string | number) => {
     const i = indexOf(c).get(String(key));
     return i === undefined ? undefined : data[c]![i];
   };
-  const unsupported = (what: string) =>
-    Promise.reject(new Error(`a snapshot import does not ${what}`));
+  const unsupported = (what: string) => Promise.reject(new Error(`a snapshot import does not ${what}`));
   return {
-    get: async <C extends CollectionName>(c: C, key: string | number) =>
-      at(c, key) as CollectionRecord<C> | undefined,
-    getMany: async <C extends CollectionName>(
-      c: C,
-      keys: readonly (string | number)[]
-    ) => keys.map((k) => at(c, k) as CollectionRecord<C> | undefined),
-    async query<C extends CollectionName>(
-      c: C,
-      q: Parameters<CatalogueStore["query"]>[1]
-    ) {
-      if (q.search !== undefined || q.orderBy)
-        return unsupported("search or order records");
-      const rows = (data[c] ?? []).filter((r) =>
-        holdsAll(fieldValues(c, r) as Fields, q.where)
-      );
+    get: async <C extends CollectionName>(c: C, key: string | number) => at(c, key) as CollectionRecord<C> | undefined,
+    getMany: async <C extends CollectionName>(c: C, keys: readonly (string | number)[]) => keys.map((k) => at(c, k) as CollectionRecord<C> | undefined),
+    async query<C extends CollectionName>(c: C, q: Parameters<CatalogueStore['query']>[1]) {
+      if (q.search !== undefined || q.orderBy) return unsupported('search or order records');
+      const rows = (data[c] ?? []).filter((r) => holdsAll(fieldValues(c, r) as Fields, q.where));
       return {
         data: rows.slice(q.offset, q.offset + q.limit) as CollectionRecord<C>[],
         total: rows.length,
       };
     },
-    pluck: () => unsupported("pluck fields"),
-    tally: () => unsupported("tally fields"),
+    pluck: () => unsupported('pluck fields'),
+    tally: () => unsupported('tally fields'),
     async upsert(c, records) {
       put(c, records);
       return new Set(records.map((r) => recordKey(c, r))).size;

@@ -12,8 +12,8 @@
  * {@link MappingError} naming the field.
  * @module
  */
-import type { CollectionName, CollectionRecord } from "../seam/collections.js";
-import type { EntryPart, MappedRecords, MediaKind } from "./types.js";
+import type { CollectionName, CollectionRecord } from '../seam/collections.js';
+import type { EntryPart, MappedRecords, MediaKind } from './types.js';
 
 /** Thrown when a body is not of the shape of the part it was fetched as; `message` names the field. */
 export class MappingError extends Error {
@@ -23,7 +23,7 @@ export class MappingError extends Error {
    */
   constructor(message: string) {
     super(message);
-    this.name = "MappingError";
+    this.name = 'MappingError';
   }
 }
 
@@ -56,33 +56,33 @@ export const PART_COLLECTIONS: {
   };
 } = {
   anime: {
-    full: ["anime", "relations", "themes", "external", "streaming", "moreinfo"],
-    characters: ["animeCharacters"],
-    staff: ["animeStaff"],
-    episodes: ["episodes"],
-    pictures: ["pictures"],
-    statistics: ["animeStatistics"],
-    moreinfo: ["moreinfo"],
-    recommendations: ["recommendations"],
-    videos: ["videos"],
-    news: ["news"],
-    reviews: ["reviews"],
-    relations: ["relations"],
-    themes: ["themes"],
-    external: ["external"],
-    streaming: ["streaming"],
+    full: ['anime', 'relations', 'themes', 'external', 'streaming', 'moreinfo'],
+    characters: ['animeCharacters'],
+    staff: ['animeStaff'],
+    episodes: ['episodes'],
+    pictures: ['pictures'],
+    statistics: ['animeStatistics'],
+    moreinfo: ['moreinfo'],
+    recommendations: ['recommendations'],
+    videos: ['videos'],
+    news: ['news'],
+    reviews: ['reviews'],
+    relations: ['relations'],
+    themes: ['themes'],
+    external: ['external'],
+    streaming: ['streaming'],
   },
   manga: {
-    full: ["manga", "relations", "external", "moreinfo"],
-    characters: ["mangaCharacters"],
-    pictures: ["pictures"],
-    statistics: ["mangaStatistics"],
-    moreinfo: ["moreinfo"],
-    recommendations: ["recommendations"],
-    news: ["news"],
-    reviews: ["reviews"],
-    relations: ["relations"],
-    external: ["external"],
+    full: ['manga', 'relations', 'external', 'moreinfo'],
+    characters: ['mangaCharacters'],
+    pictures: ['pictures'],
+    statistics: ['mangaStatistics'],
+    moreinfo: ['moreinfo'],
+    recommendations: ['recommendations'],
+    news: ['news'],
+    reviews: ['reviews'],
+    relations: ['relations'],
+    external: ['external'],
   },
 };
 
@@ -93,51 +93,34 @@ export function partsOf(kind: MediaKind): EntryPart[] {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function object(value: unknown, path: string): Json {
-  if (!isObject(value))
-    throw new MappingError(
-      `${path}: expected an object, got ${describe(value)}`
-    );
+  if (!isObject(value)) throw new MappingError(`${path}: expected an object, got ${describe(value)}`);
   return value;
 }
 
 function list(value: unknown, path: string): unknown[] {
-  if (!Array.isArray(value))
-    throw new MappingError(
-      `${path}: expected an array, got ${describe(value)}`
-    );
+  if (!Array.isArray(value)) throw new MappingError(`${path}: expected an array, got ${describe(value)}`);
   return value;
 }
 
 function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "string"
-    ? `the string ${JSON.stringify(value.slice(0, 40))}`
-    : typeof value;
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? `the string ${JSON.stringify(value.slice(0, 40))}` : typeof value;
 }
 
 /** The `data` of a body (`{ data: … }`). */
 function dataOf(body: unknown): unknown {
-  const b = object(body, "(body)");
-  if (!("data" in b))
-    throw new MappingError(
-      `data: missing (the body has ${
-        Object.keys(b).slice(0, 5).join(", ") || "no fields"
-      })`
-    );
+  const b = object(body, '(body)');
+  if (!('data' in b)) throw new MappingError(`data: missing (the body has ${Object.keys(b).slice(0, 5).join(', ') || 'no fields'})`);
   return b.data;
 }
 
 /** The elements of `data` as objects, with their paths. */
 function items(body: unknown): Array<[Json, string]> {
-  return list(dataOf(body), "data").map((item, i) => [
-    object(item, `data.${i}`),
-    `data.${i}`,
-  ]);
+  return list(dataOf(body), 'data').map((item, i) => [object(item, `data.${i}`), `data.${i}`]);
 }
 
 /** A short reference's `mal_id`, or the reference itself when it is not an object (the schema then says what is wrong). */
@@ -149,39 +132,20 @@ function idOf(ref: unknown, path: string): unknown {
 function wholeList(body: unknown): boolean {
   const pagination = (body as Json).pagination;
   if (!isObject(pagination)) return true;
-  return (
-    pagination.has_next_page !== true &&
-    !(
-      typeof pagination.last_visible_page === "number" &&
-      pagination.last_visible_page > 1
-    )
-  );
+  return pagination.has_next_page !== true && !(typeof pagination.last_visible_page === 'number' && pagination.last_visible_page > 1);
 }
 
 /** The fields of `record` but those named: an anime of `/full` without its parts. */
 function without(record: Json, fields: readonly string[]): Json {
-  return Object.fromEntries(
-    Object.entries(record).filter(([k]) => !fields.includes(k))
-  );
+  return Object.fromEntries(Object.entries(record).filter(([k]) => !fields.includes(k)));
 }
 
 /** The parts `/full` adds to an entry, which are records of their own. */
-const FULL_PARTS = [
-  "relations",
-  "theme",
-  "external",
-  "streaming",
-  "moreinfo",
-] as const;
+const FULL_PARTS = ['relations', 'theme', 'external', 'streaming', 'moreinfo'] as const;
 
 /** Relation records of an entry from `[{ relation, entry: [{ mal_id, type, … }] }]`, in source order. */
-function relationRecords(
-  kind: MediaKind,
-  id: number,
-  groups: unknown,
-  path: string
-): CollectionRecord<"relations">[] {
-  const out: CollectionRecord<"relations">[] = [];
+function relationRecords(kind: MediaKind, id: number, groups: unknown, path: string): CollectionRecord<'relations'>[] {
+  const out: CollectionRecord<'relations'>[] = [];
   list(groups, path).forEach((group, g) => {
     const at = `${path}.${g}`;
     const { relation, entry } = object(group, at);
@@ -193,7 +157,7 @@ function relationRecords(
         relation,
         to_type: e.type,
         to_id: e.mal_id,
-      } as CollectionRecord<"relations">);
+      } as CollectionRecord<'relations'>);
     });
   });
   return out;
@@ -243,11 +207,7 @@ function distinct(records: Json[], key: (r: Json) => unknown): Json[] {
 
 /** Records by collection, before validation. */
 type Unchecked = Partial<Record<CollectionName, unknown[]>>;
-const part = (
-  records: Unchecked,
-  replaces: readonly CollectionName[],
-  references: Unchecked = {}
-): MappedPart => ({
+const part = (records: Unchecked, replaces: readonly CollectionName[], references: Unchecked = {}): MappedPart => ({
   records: records as MappedRecords,
   replaces,
   references: references as MappedRecords,
@@ -266,7 +226,7 @@ const part = (
  * ```
  */
 export function mapListItem(kind: MediaKind, item: unknown): MappedRecords {
-  const record = without(object(item, "(item)"), FULL_PARTS);
+  const record = without(object(item, '(item)'), FULL_PARTS);
   return part({ [kind]: [record] }, [kind]).records;
 }
 
@@ -286,55 +246,40 @@ export function mapListItem(kind: MediaKind, item: unknown): MappedRecords {
  * mapped.replaces; // ['animeCharacters']
  * ```
  */
-export function mapEntryPart(
-  kind: MediaKind,
-  id: number,
-  which: EntryPart,
-  body: unknown
-): MappedPart {
+export function mapEntryPart(kind: MediaKind, id: number, which: EntryPart, body: unknown): MappedPart {
   const replaces = PART_COLLECTIONS[kind][which];
-  if (!replaces)
-    throw new MappingError(`(request): ${kind} has no ${which} part`);
-  const anime = kind === "anime";
+  if (!replaces) throw new MappingError(`(request): ${kind} has no ${which} part`);
+  const anime = kind === 'anime';
   switch (which) {
-    case "full": {
-      const data = object(dataOf(body), "data");
+    case 'full': {
+      const data = object(dataOf(body), 'data');
       const records: Record<string, unknown[]> = {
         [kind]: [without(data, FULL_PARTS)],
       };
       const covered: CollectionName[] = [kind];
-      if ("relations" in data) {
-        records.relations = relationRecords(
-          kind,
-          id,
-          data.relations,
-          "data.relations"
-        );
-        covered.push("relations");
+      if ('relations' in data) {
+        records.relations = relationRecords(kind, id, data.relations, 'data.relations');
+        covered.push('relations');
       }
-      if ("external" in data) {
+      if ('external' in data) {
         records.external = [{ type: kind, mal_id: id, links: data.external }];
-        covered.push("external");
+        covered.push('external');
       }
-      if (anime && "theme" in data) {
-        records.themes = [
-          { anime_id: id, ...object(data.theme, "data.theme") },
-        ];
-        covered.push("themes");
+      if (anime && 'theme' in data) {
+        records.themes = [{ anime_id: id, ...object(data.theme, 'data.theme') }];
+        covered.push('themes');
       }
-      if (anime && "streaming" in data) {
+      if (anime && 'streaming' in data) {
         records.streaming = [{ anime_id: id, links: data.streaming }];
-        covered.push("streaming");
+        covered.push('streaming');
       }
-      if ("moreinfo" in data) {
-        records.moreinfo = [
-          { type: kind, mal_id: id, moreinfo: data.moreinfo },
-        ];
-        covered.push("moreinfo");
+      if ('moreinfo' in data) {
+        records.moreinfo = [{ type: kind, mal_id: id, moreinfo: data.moreinfo }];
+        covered.push('moreinfo');
       }
       return part(records, covered);
     }
-    case "characters": {
+    case 'characters': {
       const rows = items(body);
       if (!anime) {
         const cast = rows.map(([item, at]) => ({
@@ -342,47 +287,29 @@ export function mapEntryPart(
           character_id: idOf(item.character, `${at}.character`),
           role: item.role,
         }));
-        const characters = rows.map(([item]) =>
-          characterStub(item.character as Json, undefined)
-        );
-        return part(
-          { mangaCharacters: distinct(cast, (r) => r.character_id) },
-          replaces,
-          { characters: distinct(characters, (r) => r.mal_id) }
-        );
+        const characters = rows.map(([item]) => characterStub(item.character as Json, undefined));
+        return part({ mangaCharacters: distinct(cast, (r) => r.character_id) }, replaces, { characters: distinct(characters, (r) => r.mal_id) });
       }
       const cast = rows.map(([item, at]) => ({
         anime_id: id,
         character_id: idOf(item.character, `${at}.character`),
         role: item.role,
-        voice_actors: list(item.voice_actors ?? [], `${at}.voice_actors`).map(
-          (va, v) => {
-            const actor = object(va, `${at}.voice_actors.${v}`);
-            return {
-              person_id: idOf(actor.person, `${at}.voice_actors.${v}.person`),
-              language: actor.language,
-            };
-          }
-        ),
+        voice_actors: list(item.voice_actors ?? [], `${at}.voice_actors`).map((va, v) => {
+          const actor = object(va, `${at}.voice_actors.${v}`);
+          return {
+            person_id: idOf(actor.person, `${at}.voice_actors.${v}.person`),
+            language: actor.language,
+          };
+        }),
       }));
-      const characters = rows.map(([item]) =>
-        characterStub(item.character as Json, item.favorites)
-      );
-      const people = rows.flatMap(([item]) =>
-        ((item.voice_actors ?? []) as Json[]).map((va) =>
-          personStub(va.person as Json)
-        )
-      );
-      return part(
-        { animeCharacters: distinct(cast, (r) => r.character_id) },
-        replaces,
-        {
-          characters: distinct(characters, (r) => r.mal_id),
-          people: distinct(people, (r) => r.mal_id),
-        }
-      );
+      const characters = rows.map(([item]) => characterStub(item.character as Json, item.favorites));
+      const people = rows.flatMap(([item]) => ((item.voice_actors ?? []) as Json[]).map((va) => personStub(va.person as Json)));
+      return part({ animeCharacters: distinct(cast, (r) => r.character_id) }, replaces, {
+        characters: distinct(characters, (r) => r.mal_id),
+        people: distinct(people, (r) => r.mal_id),
+      });
     }
-    case "staff": {
+    case 'staff': {
       const rows = items(body);
       const staff = rows.map(([item, at]) => ({
         anime_id: id,
@@ -392,72 +319,58 @@ export function mapEntryPart(
       const people = rows.map(([item]) => personStub(item.person as Json));
       return part(
         {
-          animeStaff: distinct(
-            staff,
-            (r) => `${String(r.person_id)}:${JSON.stringify(r.positions)}`
-          ),
+          animeStaff: distinct(staff, (r) => `${String(r.person_id)}:${JSON.stringify(r.positions)}`),
         },
         replaces,
         {
           people: distinct(people, (r) => r.mal_id),
-        }
+        },
       );
     }
-    case "episodes": {
+    case 'episodes': {
       // The list's elements lack the detail's fields (`duration`, `synopsis`) and the v1 additions;
       // the writer keeps what the store holds for those.
       const episodes = items(body).map(([item]) => ({ anime_id: id, ...item }));
       return part({ episodes }, wholeList(body) ? replaces : []);
     }
-    case "pictures":
+    case 'pictures':
       return part(
         {
-          pictures: [
-            { type: kind, mal_id: id, pictures: list(dataOf(body), "data") },
-          ],
+          pictures: [{ type: kind, mal_id: id, pictures: list(dataOf(body), 'data') }],
         },
-        replaces
+        replaces,
       );
-    case "statistics": {
-      const data = object(dataOf(body), "data");
-      return anime
-        ? part({ animeStatistics: [{ anime_id: id, ...data }] }, replaces)
-        : part({ mangaStatistics: [{ manga_id: id, ...data }] }, replaces);
+    case 'statistics': {
+      const data = object(dataOf(body), 'data');
+      return anime ? part({ animeStatistics: [{ anime_id: id, ...data }] }, replaces) : part({ mangaStatistics: [{ manga_id: id, ...data }] }, replaces);
     }
-    case "moreinfo":
+    case 'moreinfo':
       return part(
         {
           moreinfo: [
             {
               type: kind,
               mal_id: id,
-              moreinfo: object(dataOf(body), "data").moreinfo,
+              moreinfo: object(dataOf(body), 'data').moreinfo,
             },
           ],
         },
-        replaces
+        replaces,
       );
-    case "recommendations": {
+    case 'recommendations': {
       // Jikan serves an entry's recommendations as vote counts per other entry, not the users'
       // recommendations themselves: each vote is a record naming both entries, with no user, text
       // or date (the writer counts the users' recommendations the store holds among the votes).
       const votes = items(body).flatMap(([item, at]) => {
         const other = idOf(item.entry, `${at}.entry`);
-        const count =
-          typeof item.votes === "number" &&
-          Number.isInteger(item.votes) &&
-          item.votes > 0
-            ? Math.min(item.votes, MAX_VOTES)
-            : 1;
-        const url = typeof item.url === "string" ? item.url : "";
-        return Array.from({ length: count }, (_, n) =>
-          voteRecord(kind, id, other, url, n + 1)
-        );
+        const count = typeof item.votes === 'number' && Number.isInteger(item.votes) && item.votes > 0 ? Math.min(item.votes, MAX_VOTES) : 1;
+        const url = typeof item.url === 'string' ? item.url : '';
+        return Array.from({ length: count }, (_, n) => voteRecord(kind, id, other, url, n + 1));
       });
       return part({ recommendations: votes }, replaces);
     }
-    case "videos": {
-      const data = object(dataOf(body), "data");
+    case 'videos': {
+      const data = object(dataOf(body), 'data');
       return part(
         {
           videos: [
@@ -469,10 +382,10 @@ export function mapEntryPart(
             },
           ],
         },
-        replaces
+        replaces,
       );
     }
-    case "news": {
+    case 'news': {
       // The list's element carries no text, tags or other entries: the writer keeps what the store
       // holds of those and adds this entry to it; a new item gets its excerpt as its text.
       const news = items(body).map(([item]) => ({
@@ -484,7 +397,7 @@ export function mapEntryPart(
       }));
       return part({ news }, []);
     }
-    case "reviews": {
+    case 'reviews': {
       const reviews = items(body).map(([item]) => {
         const { episodes_watched, chapters_read, ...rest } = item;
         return {
@@ -507,26 +420,14 @@ export function mapEntryPart(
       // time: never the whole list.
       return part({ reviews }, []);
     }
-    case "relations":
-      return part(
-        { relations: relationRecords(kind, id, dataOf(body), "data") },
-        replaces
-      );
-    case "themes":
-      return part(
-        { themes: [{ anime_id: id, ...object(dataOf(body), "data") }] },
-        replaces
-      );
-    case "external":
-      return part(
-        { external: [{ type: kind, mal_id: id, links: dataOf(body) }] },
-        replaces
-      );
-    case "streaming":
-      return part(
-        { streaming: [{ anime_id: id, links: dataOf(body) }] },
-        replaces
-      );
+    case 'relations':
+      return part({ relations: relationRecords(kind, id, dataOf(body), 'data') }, replaces);
+    case 'themes':
+      return part({ themes: [{ anime_id: id, ...object(dataOf(body), 'data') }] }, replaces);
+    case 'external':
+      return part({ external: [{ type: kind, mal_id: id, links: dataOf(body) }] }, replaces);
+    case 'streaming':
+      return part({ streaming: [{ anime_id: id, links: dataOf(body) }] }, replaces);
   }
 }
 
@@ -543,21 +444,14 @@ export const MAX_VOTES = 1000;
  * @param url - The pair's recommendation page.
  * @param n - The vote's number, from 1.
  */
-function voteRecord(
-  kind: MediaKind,
-  id: number,
-  other: unknown,
-  url: string,
-  n: number
-): Json {
-  const pair =
-    typeof other === "number" && other < id ? [other, id] : [id, other];
+function voteRecord(kind: MediaKind, id: number, other: unknown, url: string, n: number): Json {
+  const pair = typeof other === 'number' && other < id ? [other, id] : [id, other];
   return {
     type: kind,
     entry_ids: pair,
-    content: "",
-    date: "",
-    user: { url: `${url}#vote-${n}`, username: "" },
+    content: '',
+    date: '',
+    user: { url: `${url}#vote-${n}`, username: '' },
   };
 }
 
@@ -566,12 +460,6 @@ function voteRecord(
  * user's recommendation, imported from `/recommendations/{kind}`).
  * @param record - A recommendation record.
  */
-export function isVoteRecord(
-  record: CollectionRecord<"recommendations">
-): boolean {
-  return (
-    record.user.username === "" &&
-    record.date === "" &&
-    /#vote-\d+$/.test(record.user.url)
-  );
+export function isVoteRecord(record: CollectionRecord<'recommendations'>): boolean {
+  return record.user.username === '' && record.date === '' && /#vote-\d+$/.test(record.user.url);
 }

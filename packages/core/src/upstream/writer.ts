@@ -7,27 +7,10 @@
  * it. Runtime-agnostic: it speaks only the `CatalogueStore` seam.
  * @module
  */
-import {
-  COLLECTIONS,
-  collectionKey,
-  type CollectionName,
-  type CollectionRecord,
-} from "../seam/collections.js";
-import type { CatalogueStore, Condition } from "../seam/types.js";
-import {
-  isVoteRecord,
-  mapEntryPart,
-  mapListItem,
-  MappingError,
-  PART_COLLECTIONS,
-  type MappedPart,
-} from "./mapping.js";
-import type {
-  EntryPart,
-  MediaKind,
-  RecordWriter,
-  WriteOutcome,
-} from "./types.js";
+import { COLLECTIONS, collectionKey, type CollectionName, type CollectionRecord } from '../seam/collections.js';
+import type { CatalogueStore, Condition } from '../seam/types.js';
+import { isVoteRecord, mapEntryPart, mapListItem, MappingError, PART_COLLECTIONS, type MappedPart } from './mapping.js';
+import type { EntryPart, MediaKind, RecordWriter, WriteOutcome } from './types.js';
 
 /** Options of {@link createRecordWriter}. */
 export interface RecordWriterOptions {
@@ -35,10 +18,7 @@ export interface RecordWriterOptions {
    * More checks of a valid record, for what the store cannot keep (the PostgreSQL importer: a NUL
    * character, an id past 2³¹−1): issues as `path: message`, none when it can be written.
    */
-  readonly check?: (
-    collection: CollectionName,
-    record: unknown
-  ) => readonly string[];
+  readonly check?: (collection: CollectionName, record: unknown) => readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -56,41 +36,32 @@ const ALL = { offset: 0, limit: Number.MAX_SAFE_INTEGER } as const;
  */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        )
-      : v
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
   );
 }
 
 /** `2026-11-28T00:15:00+00:00`: an instant as the `updates` records write it. */
-const isoSeconds = (now: number) =>
-  new Date(now).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+const isoSeconds = (now: number) => new Date(now).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
 /** The owner condition of an entry's rows (`owners` has `anime:20`). */
 const ownedBy = (kind: MediaKind, id: number): Condition => ({
-  field: "owners",
-  op: "has",
+  field: 'owners',
+  op: 'has',
   value: `${kind}:${id}`,
 });
 
 /** Whether a collection's records name their owners (`owners`), so an entry's rows are a query. */
-const hasOwners = (c: CollectionName) => "owners" in COLLECTIONS[c].fields;
+const hasOwners = (c: CollectionName) => 'owners' in COLLECTIONS[c].fields;
 
 /** The union of two id lists, in first-seen order. */
-const union = (a: unknown, b: unknown): unknown[] => [
-  ...new Set([...(Array.isArray(a) ? a : []), ...(Array.isArray(b) ? b : [])]),
-];
+const union = (a: unknown, b: unknown): unknown[] => [...new Set([...(Array.isArray(a) ? a : []), ...(Array.isArray(b) ? b : [])])];
 
 /**
  * How a record keeps what the store holds of the fields its body does not carry, beyond the
  * general rule (a top-level field the mapped record lacks keeps its stored value): a news item of
  * an entry's list keeps its stored text and tags, and adds the entry to those it concerns.
  */
-const MERGES: Partial<
-  Record<CollectionName, (mapped: Json, stored: Json) => Json>
-> = {
+const MERGES: Partial<Record<CollectionName, (mapped: Json, stored: Json) => Json>> = {
   news: (mapped, stored) => ({
     ...mapped,
     content: stored.content,
@@ -106,19 +77,18 @@ const MERGES: Partial<
  * `moreinfo: null`), so that an upstream's empty answer writes nothing where there was nothing.
  */
 function isEmpty(c: CollectionName, r: Json): boolean {
-  const none = (field: string) =>
-    Array.isArray(r[field]) && (r[field] as unknown[]).length === 0;
+  const none = (field: string) => Array.isArray(r[field]) && (r[field] as unknown[]).length === 0;
   switch (c) {
-    case "themes":
-      return none("openings") && none("endings");
-    case "streaming":
-    case "external":
-      return none("links");
-    case "pictures":
-      return none("pictures");
-    case "videos":
-      return none("promo") && none("episodes") && none("music_videos");
-    case "moreinfo":
+    case 'themes':
+      return none('openings') && none('endings');
+    case 'streaming':
+    case 'external':
+      return none('links');
+    case 'pictures':
+      return none('pictures');
+    case 'videos':
+      return none('promo') && none('episodes') && none('music_videos');
+    case 'moreinfo':
       return r.moreinfo === null;
     default:
       return false;
@@ -147,29 +117,14 @@ class Invalid extends Error {}
  * if (outcome.outcome === 'invalid') console.warn(outcome.reason);
  * ```
  */
-export function createRecordWriter(
-  store: CatalogueStore,
-  options: RecordWriterOptions = {}
-): RecordWriter {
+export function createRecordWriter(store: CatalogueStore, options: RecordWriterOptions = {}): RecordWriter {
   /** Validates one record (schema, then `check`); its schema output, or `Invalid` naming the field. */
-  function validate(
-    collection: CollectionName,
-    record: unknown,
-    at: string
-  ): Json {
+  function validate(collection: CollectionName, record: unknown, at: string): Json {
     const parsed = COLLECTIONS[collection].schema.safeParse(record);
     if (!parsed.success) {
-      const issues = parsed.error.issues
-        .slice(0, LISTED_ISSUES)
-        .map(
-          (i) =>
-            `${[collection, at, ...i.path.map(String)].join(".")}: ${i.message}`
-        );
-      if (parsed.error.issues.length > LISTED_ISSUES)
-        issues.push(
-          `and ${parsed.error.issues.length - LISTED_ISSUES} more issues`
-        );
-      throw new Invalid(issues.join("; "));
+      const issues = parsed.error.issues.slice(0, LISTED_ISSUES).map((i) => `${[collection, at, ...i.path.map(String)].join('.')}: ${i.message}`);
+      if (parsed.error.issues.length > LISTED_ISSUES) issues.push(`and ${parsed.error.issues.length - LISTED_ISSUES} more issues`);
+      throw new Invalid(issues.join('; '));
     }
     const issues = options.check?.(collection, parsed.data) ?? [];
     if (issues.length > 0)
@@ -177,7 +132,7 @@ export function createRecordWriter(
         issues
           .slice(0, LISTED_ISSUES)
           .map((i) => `${collection}.${at}.${i}`)
-          .join("; ")
+          .join('; '),
       );
     return parsed.data as Json;
   }
@@ -187,35 +142,23 @@ export function createRecordWriter(
    * store holds (the general rule, then `MERGES`).
    * @returns The records by key (a key repeated: the last wins) and what the store holds for those keys.
    */
-  async function prepare(
-    collection: CollectionName,
-    records: readonly unknown[]
-  ): Promise<{ next: Map<string, Json>; stored: Map<string, Json> }> {
+  async function prepare(collection: CollectionName, records: readonly unknown[]): Promise<{ next: Map<string, Json>; stored: Map<string, Json> }> {
     const raw = records.map((r, i) => ({
       raw: r as Json,
       valid: validate(collection, r, String(i)),
       at: String(i),
     }));
-    const keys = [
-      ...new Set(raw.map((r) => collectionKey(collection, r.valid))),
-    ];
+    const keys = [...new Set(raw.map((r) => collectionKey(collection, r.valid)))];
     const found = keys.length > 0 ? await store.getMany(collection, keys) : [];
     const stored = new Map<string, Json>();
-    keys.forEach(
-      (k, i) => found[i] !== undefined && stored.set(k, found[i] as Json)
-    );
+    keys.forEach((k, i) => found[i] !== undefined && stored.set(k, found[i] as Json));
     const next = new Map<string, Json>();
     for (const { raw: r, valid, at } of raw) {
       const key = collectionKey(collection, valid);
       const before = stored.get(key);
       let record = valid;
-      if (before && r !== null && typeof r === "object") {
-        const kept = Object.fromEntries(
-          Object.keys(valid).map((f) => [
-            f,
-            f in r || !(f in before) ? valid[f] : before[f],
-          ])
-        );
+      if (before && r !== null && typeof r === 'object') {
+        const kept = Object.fromEntries(Object.keys(valid).map((f) => [f, f in r || !(f in before) ? valid[f] : before[f]]));
         const merged = MERGES[collection]?.(kept, before) ?? kept;
         record = merged === valid ? valid : validate(collection, merged, at);
       }
@@ -225,11 +168,7 @@ export function createRecordWriter(
   }
 
   /** What writing a mapped part would change, or `Invalid`. */
-  async function plan(
-    kind: MediaKind,
-    id: number,
-    mapped: MappedPart
-  ): Promise<Plan> {
+  async function plan(kind: MediaKind, id: number, mapped: MappedPart): Promise<Plan> {
     const result: Plan = { upserts: new Map(), deletes: new Map(), keys: [] };
     const upsert = (c: CollectionName, key: string, record: unknown) => {
       const list = result.upserts.get(c) ?? [];
@@ -245,60 +184,34 @@ export function createRecordWriter(
     };
     // Every record is validated before anything is read for comparison: one invalid record
     // refuses the whole body.
-    for (const [c, records] of Object.entries(mapped.records) as [
-      CollectionName,
-      unknown[]
-    ][])
-      for (const [i, r] of records.entries()) validate(c, r, String(i));
-    for (const [c, records] of Object.entries(mapped.references) as [
-      CollectionName,
-      unknown[]
-    ][])
-      for (const [i, r] of records.entries()) validate(c, r, String(i));
+    for (const [c, records] of Object.entries(mapped.records) as [CollectionName, unknown[]][]) for (const [i, r] of records.entries()) validate(c, r, String(i));
+    for (const [c, records] of Object.entries(mapped.references) as [CollectionName, unknown[]][]) for (const [i, r] of records.entries()) validate(c, r, String(i));
 
-    const collections = new Set<CollectionName>([
-      ...(Object.keys(mapped.records) as CollectionName[]),
-      ...mapped.replaces,
-    ]);
+    const collections = new Set<CollectionName>([...(Object.keys(mapped.records) as CollectionName[]), ...mapped.replaces]);
     for (const c of collections) {
       let records = (mapped.records[c] ?? []) as readonly unknown[];
       const replacing = mapped.replaces.includes(c) && hasOwners(c);
-      const owned = replacing
-        ? ((await store.query(c, { where: [ownedBy(kind, id)], ...ALL }))
-            .data as Json[])
-        : [];
-      if (c === "recommendations")
-        records = votesToWrite(
-          records as CollectionRecord<"recommendations">[],
-          owned as CollectionRecord<"recommendations">[]
-        );
+      const owned = replacing ? ((await store.query(c, { where: [ownedBy(kind, id)], ...ALL })).data as Json[]) : [];
+      if (c === 'recommendations') records = votesToWrite(records as CollectionRecord<'recommendations'>[], owned as CollectionRecord<'recommendations'>[]);
       const { next, stored } = await prepare(c, records);
       for (const [key, record] of next) {
         const before = stored.get(key);
         if (!replacing && isEmpty(c, record)) {
           if (before) remove(c, key);
-        } else if (!before || canonicalJson(before) !== canonicalJson(record))
-          upsert(c, key, record);
+        } else if (!before || canonicalJson(before) !== canonicalJson(record)) upsert(c, key, record);
       }
       if (replacing) {
         // Rows the upstream no longer lists go; of recommendations, only the votes (a user's
         // recommendation is not the entry's to remove).
         const gone = owned
-          .filter(
-            (r) =>
-              c !== "recommendations" ||
-              isVoteRecord(r as CollectionRecord<"recommendations">)
-          )
+          .filter((r) => c !== 'recommendations' || isVoteRecord(r as CollectionRecord<'recommendations'>))
           .map((r) => collectionKey(c, r))
           .filter((k) => !next.has(k));
         for (const k of gone) remove(c, k);
       }
     }
     // Characters and people a cast or staff list names: written only where the store has none.
-    for (const [c, records] of Object.entries(mapped.references) as [
-      CollectionName,
-      unknown[]
-    ][]) {
+    for (const [c, records] of Object.entries(mapped.references) as [CollectionName, unknown[]][]) {
       const valid = records.map((r, i) => validate(c, r, String(i)));
       const keys = valid.map((r) => collectionKey(c, r));
       const found = keys.length > 0 ? await store.getMany(c, keys) : [];
@@ -308,35 +221,21 @@ export function createRecordWriter(
   }
 
   /** Writes a plan and the entry's `updates` row; `unchanged` when the plan is empty. */
-  async function apply(
-    kind: MediaKind,
-    id: number,
-    p: Plan,
-    now: number
-  ): Promise<WriteOutcome> {
-    if (p.keys.length === 0) return { outcome: "unchanged" };
-    for (const [c, records] of p.upserts)
-      await store.upsert(c, records as CollectionRecord<typeof c>[]);
+  async function apply(kind: MediaKind, id: number, p: Plan, now: number): Promise<WriteOutcome> {
+    if (p.keys.length === 0) return { outcome: 'unchanged' };
+    for (const [c, records] of p.upserts) await store.upsert(c, records as CollectionRecord<typeof c>[]);
     for (const [c, keys] of p.deletes) await store.delete(c, keys);
     // Last: a write cut short is written again in full by the next fetch, and notes its change then.
-    await store.upsert("updates", [
-      { type: kind, mal_id: id, updated_at: isoSeconds(now) },
-    ]);
-    return { outcome: "changed", keys: p.keys };
+    await store.upsert('updates', [{ type: kind, mal_id: id, updated_at: isoSeconds(now) }]);
+    return { outcome: 'changed', keys: p.keys };
   }
 
-  async function write(
-    kind: MediaKind,
-    id: number,
-    mapped: () => MappedPart,
-    now: number
-  ): Promise<WriteOutcome> {
+  async function write(kind: MediaKind, id: number, mapped: () => MappedPart, now: number): Promise<WriteOutcome> {
     let p: Plan;
     try {
       p = await plan(kind, id, mapped());
     } catch (error) {
-      if (error instanceof Invalid || error instanceof MappingError)
-        return { outcome: "invalid", reason: error.message };
+      if (error instanceof Invalid || error instanceof MappingError) return { outcome: 'invalid', reason: error.message };
       throw error;
     }
     return apply(kind, id, p, now);
@@ -350,9 +249,9 @@ export function createRecordWriter(
       const outcomes: WriteOutcome[] = [];
       for (const [i, item] of list.entries()) {
         const id = (item as { mal_id?: unknown } | null)?.mal_id;
-        if (typeof id !== "number" || !Number.isInteger(id)) {
+        if (typeof id !== 'number' || !Number.isInteger(id)) {
           outcomes.push({
-            outcome: "invalid",
+            outcome: 'invalid',
             reason: `items.${i}.mal_id: expected an integer id`,
           });
           continue;
@@ -366,8 +265,8 @@ export function createRecordWriter(
               replaces: [kind],
               references: {},
             }),
-            now
-          )
+            now,
+          ),
         );
       }
       return outcomes;
@@ -377,23 +276,15 @@ export function createRecordWriter(
       removed += await store.delete(kind, [id]);
       for (const c of ownedCollections(kind)) {
         if (hasOwners(c)) {
-          const rows = (
-            await store.query(c, { where: [ownedBy(kind, id)], ...ALL })
-          ).data as Json[];
-          const keys = rows
-            .filter(
-              (r) =>
-                c !== "recommendations" ||
-                isVoteRecord(r as CollectionRecord<"recommendations">)
-            )
-            .map((r) => collectionKey(c, r));
+          const rows = (await store.query(c, { where: [ownedBy(kind, id)], ...ALL })).data as Json[];
+          const keys = rows.filter((r) => c !== 'recommendations' || isVoteRecord(r as CollectionRecord<'recommendations'>)).map((r) => collectionKey(c, r));
           if (keys.length > 0) removed += await store.delete(c, keys);
         } else {
           removed += await store.delete(c, [singletonKey(c, kind, id)]);
         }
       }
-      removed += await store.delete("updates", [`${kind}:${id}`]);
-      const deleted = kind === "anime" ? "deletedAnimeIds" : "deletedMangaIds";
+      removed += await store.delete('updates', [`${kind}:${id}`]);
+      const deleted = kind === 'anime' ? 'deletedAnimeIds' : 'deletedMangaIds';
       const listed = (await store.get(deleted, id)) !== undefined;
       if (!listed) await store.upsert(deleted, [id]);
       return removed > 0 || !listed;
@@ -406,16 +297,11 @@ export function createRecordWriter(
  * recommendations it holds: Jikan's `votes` of a pair count every user's recommendation of it,
  * so a pair with `V` votes of which the store holds `R` users' recommendations gets `V − R` votes.
  */
-function votesToWrite(
-  votes: readonly CollectionRecord<"recommendations">[],
-  owned: readonly CollectionRecord<"recommendations">[]
-): CollectionRecord<"recommendations">[] {
-  const pair = (r: CollectionRecord<"recommendations">) =>
-    [...r.entry_ids].sort((a, b) => a - b).join("-");
-  const count = (records: readonly CollectionRecord<"recommendations">[]) => {
+function votesToWrite(votes: readonly CollectionRecord<'recommendations'>[], owned: readonly CollectionRecord<'recommendations'>[]): CollectionRecord<'recommendations'>[] {
+  const pair = (r: CollectionRecord<'recommendations'>) => [...r.entry_ids].sort((a, b) => a - b).join('-');
+  const count = (records: readonly CollectionRecord<'recommendations'>[]) => {
     const counts = new Map<string, number>();
-    for (const r of records)
-      counts.set(pair(r), (counts.get(pair(r)) ?? 0) + 1);
+    for (const r of records) counts.set(pair(r), (counts.get(pair(r)) ?? 0) + 1);
     return counts;
   };
   const total = count(votes);
@@ -431,13 +317,11 @@ function votesToWrite(
 
 /** The collections an entry owns records in (those `remove` clears): its parts' and its forum. */
 function ownedCollections(kind: MediaKind): CollectionName[] {
-  const all = new Set<CollectionName>(
-    Object.values(PART_COLLECTIONS[kind]).flat()
-  );
+  const all = new Set<CollectionName>(Object.values(PART_COLLECTIONS[kind]).flat());
   all.delete(kind);
   // News are about several entries, and kept with the others.
-  all.delete("news");
-  if (kind === "anime") all.add("forum");
+  all.delete('news');
+  if (kind === 'anime') all.add('forum');
   return [...all];
 }
 
