@@ -4,6 +4,7 @@
  * ids remove their entries, and what a file holds is told from its records (with a hint when a
  * record is something else). Runs the real CLI into memory snapshots.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { catalogueOver, createMemoryStore, type CatalogueData } from '@catalogue
 import { demoData } from '@catalogue-api/demo-data';
 import { detectResource } from '../src/import.js';
 import { parseRequest } from '../src/resources.js';
-import { runCli } from './cli.js';
+import { CLI_COMMAND, runCli } from './cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-import-bodies-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -95,6 +96,15 @@ describe('catalogue-api import of Jikan bodies', () => {
     expect(snapshot.animeCharacters!.some((r) => r.anime_id === 20)).toBe(false);
     expect(snapshot.deletedAnimeIds).toEqual(expect.arrayContaining([20, 9_999_991]));
     expect(await catalogueOver(createMemoryStore(snapshot)).getAnime(20)).toBeUndefined();
+  }, 60_000);
+
+  it("lists every option of --help in the configuration guide's importer table", async () => {
+    const guide = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+    const table = guide.slice(guide.indexOf('## The importer'), guide.indexOf('`catalogue-api --help`'));
+    const help = spawnSync(CLI_COMMAND[0]!, [...CLI_COMMAND.slice(1), '--help'], { encoding: 'utf8' }).stdout;
+    const options = [...new Set(help.match(/^ {2}--[a-z-]+/gm) ?? [])].map((o) => o.trim());
+    expect(options.length).toBeGreaterThan(0);
+    for (const option of options) expect(table, option).toContain(`| \`${option}\` |`);
   }, 60_000);
 
   it('reads the request of a response from a path or a URL', () => {
