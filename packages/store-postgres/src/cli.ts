@@ -5,6 +5,7 @@
  * ```
  * catalogue-api import FILE --store postgres [--resource anime] [--database-url URL] [--schema catalogue]
  * catalogue-api import FILE --store memory-snapshot [--resource anime] [--out snapshot.json]
+ * catalogue-api import FILE --request /anime/20/characters --store postgres   # one Jikan response of an entry's part
  * ```
  *
  * Exit codes: 0 every record imported; 1 some records rejected (the valid ones are imported, the

@@ -253,9 +253,9 @@ export function mapEntryPart(kind: MediaKind, id: number, which: EntryPart, body
   switch (which) {
     case 'full': {
       const data = object(dataOf(body), 'data');
-      const records: Record<string, unknown[]> = {
-        [kind]: [without(data, FULL_PARTS)],
-      };
+      // The owner is the request's: a body of another entry is not this one's.
+      if (data.mal_id !== id) throw new MappingError(`data.mal_id: ${JSON.stringify(data.mal_id)}, but the request was for ${kind} ${id}`);
+      const records: Record<string, unknown[]> = { [kind]: [without(data, FULL_PARTS)] };
       const covered: CollectionName[] = [kind];
       if ('relations' in data) {
         records.relations = relationRecords(kind, id, data.relations, 'data.relations');

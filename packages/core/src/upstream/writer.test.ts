@@ -155,6 +155,7 @@ describe('createRecordWriter', () => {
       reason: 'data.0.character: expected an object, got the string "x"',
     });
     expect((await writer.part('manga', 2, 'staff', { data: [] }, T1)).outcome).toBe('invalid');
+    expect(await writer.part('anime', 21, 'full', { data: anime20 }, T1)).toEqual({ outcome: 'invalid', reason: 'data.mal_id: 20, but the request was for anime 21' });
     expect(await store.get('updates', 'anime:20')).toEqual(demoData.updates!.find((u) => u.type === 'anime' && u.mal_id === 20));
   });
 
