@@ -14,6 +14,7 @@ import { demoData } from '@catalogue-api/demo-data';
 import { detectResource } from '../src/import.js';
 import { parseRequest } from '../src/resources.js';
 import { CLI_COMMAND, runCli } from './cli.js';
+import { suiteDatabase } from './suite-database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'catalogue-import-bodies-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -114,4 +115,30 @@ describe('catalogue-api import of Jikan bodies', () => {
     expect(parseRequest('/manga/2/staff')).toBeUndefined();
     expect(parseRequest('/people/2/full')).toBeUndefined();
   });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('catalogue-api import of Jikan bodies --store postgres', () => {
+  const { fresh } = suiteDatabase('pgseam_b_mapping_bodies', 2);
+
+  it('writes /full parts and responses through the record writer, writes nothing for an equal record, and removes deleted ids', async () => {
+    const store = await fresh();
+    const into = ['--store', 'postgres', '--database-url', process.env.DATABASE_URL!, '--schema', store.schema];
+    const without = demoData.anime!.filter((a) => a.mal_id !== 20);
+    expect((await runCli(['import', write('pg-anime.ndjson', without.map((a) => JSON.stringify(a)).join('\n')), ...into])).code).toBe(0);
+    expect((await runCli(['import', write('pg-manga.ndjson', demoData.manga!.map((m) => JSON.stringify(m)).join('\n')), ...into])).code).toBe(0);
+    const full = await source.getAnimeFull(20, 'off');
+    const first = await runCli(['import', write('pg-full.json', { data: [full] }), ...into]);
+    expect(first.code).toBe(0);
+    expect(await catalogueOver(store).getAnimeFull(20, 'off')).toEqual(full);
+    const updated = await store.get('updates', 'anime:20');
+    expect(updated).toBeDefined();
+    const again = await runCli(['import', join(dir, 'pg-full.json'), ...into]);
+    expect(again.stderr).toMatch(/1 already stored as they are/);
+    expect(await store.get('updates', 'anime:20')).toEqual(updated);
+    const deleted = await runCli(['import', write('deletedAnimeIds-pg.json', [20]), ...into]);
+    expect(deleted.code).toBe(0);
+    expect(await store.get('anime', 20)).toBeUndefined();
+    expect(await store.query('relations', { where: [{ field: 'owners', op: 'has', value: 'anime:20' }], offset: 0, limit: 10 })).toMatchObject({ total: 0 });
+    expect(await catalogueOver(store).getDeletedAnimeIds()).toContain(20);
+  }, 120_000);
 });
