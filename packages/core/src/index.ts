@@ -185,4 +185,6 @@ export {
   type FileDropResult,
   type UrlFileDropOptions,
 } from './upstream/file-drop.js';
-export type { Budget, BudgetLedger, EntryPart, Fetched, ListName, ListPage, SourceHealth, UpstreamLimits, UpstreamSource } from './upstream/types.js';
+export { mapEntryPart, mapListItem, MappingError, PART_COLLECTIONS, partsOf, type MappedPart } from './upstream/mapping.js';
+export { canonicalJson, createRecordWriter, type RecordWriterOptions } from './upstream/writer.js';
+export type { Budget, BudgetLedger, EntryPart, Fetched, ListName, ListPage, MappedRecords, RecordWriter, SourceHealth, UpstreamLimits, UpstreamSource, WriteOutcome } from './upstream/types.js';

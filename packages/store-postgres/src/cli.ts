@@ -5,6 +5,7 @@
  * ```
  * catalogue-api import FILE --store postgres [--resource anime] [--database-url URL] [--schema catalogue]
  * catalogue-api import FILE --store memory-snapshot [--resource anime] [--out snapshot.json]
+ * catalogue-api import FILE --request /anime/20/characters --store postgres   # one Jikan response of an entry's part
  * ```
  *
  * Exit codes: 0 every record imported; 1 some records rejected (the valid ones are imported, the
@@ -26,6 +27,7 @@ import cliProgress from 'cli-progress';
 import { createPostgresStore } from './catalogue-store.js';
 import {
   createSnapshotSink,
+  detectResource,
   importFile,
   ImportInputError,
   ImportInterruptedError,
@@ -38,13 +40,17 @@ import {
   type ImportSink,
   type Rejection,
 } from './import.js';
-import { isResourceName, RESOURCE_NAMES, type ResourceName } from './resources.js';
+import { isResourceName, parseRequest, REQUESTS, RESOURCE_NAMES, type ImportKind, type ResourceName } from './resources.js';
 
 const USAGE = `usage: catalogue-api import FILE --store memory-snapshot|postgres [options]
 
   --store S          postgres, or memory-snapshot (a JSON file the memory store loads)
-  --resource R       what FILE holds (default: from the file name, else anime); one of
+  --resource R       what FILE holds (default: told from its records; else from the file
+                     name, else anime); one of ${REQUESTS} (NDJSON lines of Jikan responses:
+                     { "request": "/anime/20/characters", "body": { "data": [...] } }),
                      ${RESOURCE_NAMES.join(', ')}
+  --request PATH     FILE is the one Jikan response of PATH, e.g. /anime/20/characters,
+                     /manga/2/relations or /anime/20/full: the owner comes from PATH
   --database-url U   PostgreSQL URL (default: $DATABASE_URL)
   --schema S         PostgreSQL schema (default: catalogue)
   --out F            snapshot file for memory-snapshot (default: snapshot.json)
@@ -52,6 +58,11 @@ const USAGE = `usage: catalogue-api import FILE --store memory-snapshot|postgres
                      memory-snapshot, where each batch rewrites the whole file)
   --list-rejected N  rejected records listed with their reason (default: ${KEPT_REJECTIONS});
                      the rest are counted
+
+Records exactly as Jikan v4 serves them: an anime or manga of /full keeps its relations,
+theme songs, external and streaming links; a response of an entry's part (/anime/{id}/staff…)
+needs its request (--request, or the "request" of its NDJSON line); deletedAnimeIds and
+deletedMangaIds remove those entries with what they own.
 
 FILE is UTF-8 JSON (an array of records, or { "data": [...] }, up to ${MAX_DOCUMENT_BYTES / 1024 / 1024} MiB, nested at most
 ${MAX_NESTING} levels) or NDJSON (one record per line, any size; a line over ${MAX_LINE_BYTES / 1024 / 1024} MiB, nested deeper or not
@@ -70,7 +81,13 @@ const SNAPSHOT_BATCH = 10_000;
 class UsageError extends Error {}
 
 /** Exit codes; see the module comment. */
-const EXIT = { ok: 0, rejected: 1, usage: 2, failed: 3, unreadable: 4 } as const;
+const EXIT = {
+  ok: 0,
+  rejected: 1,
+  usage: 2,
+  failed: 3,
+  unreadable: 4,
+} as const;
 
 /** The resource named by a file (`manga.ndjson` → manga, `anime-2024.json` → anime), if any. */
 function resourceFromFileName(file: string): ResourceName | undefined {
@@ -78,15 +95,50 @@ function resourceFromFileName(file: string): ResourceName | undefined {
   return RESOURCE_NAMES.find((name) => stem === name || stem.startsWith(`${name}-`) || stem.startsWith(`${name}_`));
 }
 
-function progressReporter(label: string): { update(p: ImportProgress): void; stop(): void; log(line: string): void } {
+/**
+ * What FILE holds when `--resource` does not say: told from its records (a record only one
+ * resource's schema accepts); among resources that all accept them (bare ids), the one the file
+ * is named after; else the file name, else anime. A file of a Jikan sub-resource response is a
+ * usage error naming `--request`.
+ */
+async function resourceOf(file: string): Promise<ImportKind> {
+  const detected = await detectResource(file);
+  const named = resourceFromFileName(file);
+  if (detected.resource) return detected.resource;
+  if (detected.candidates) {
+    if (named && detected.candidates.includes(named)) return named;
+    throw new UsageError(`the records of "${file}" fit ${detected.candidates.join(' and ')} alike: pass --resource`);
+  }
+  if (detected.part) {
+    throw new UsageError(
+      `"${file}" holds a Jikan response of ${detected.part}, whose owner is not in its records: pass --request with the path it answered (e.g. ${detected.part
+        .replace('{kind}', 'anime')
+        .replace('{id}', '20')})`,
+    );
+  }
+  return named ?? 'anime';
+}
+
+function progressReporter(label: string): {
+  update(p: ImportProgress): void;
+  stop(): void;
+  log(line: string): void;
+} {
   if (process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {percentage}% | {imported} imported, {rejected} rejected | {eta_formatted} left`, stream: process.stderr },
+      {
+        format: `${label} [{bar}] {percentage}% | {imported} imported, {rejected} rejected | {eta_formatted} left`,
+        stream: process.stderr,
+      },
       cliProgress.Presets.shades_classic,
     );
     bar.start(1000, 0, { imported: 0, rejected: 0 });
     return {
-      update: (p) => bar.update(Math.round(p.fraction * 1000), { imported: p.imported, rejected: p.rejected }),
+      update: (p) =>
+        bar.update(Math.round(p.fraction * 1000), {
+          imported: p.imported,
+          rejected: p.rejected,
+        }),
       stop: () => bar.stop(),
       // Clears the bar's line; the bar draws itself again below on its next update.
       log: (line) => process.stderr.write(`\r\x1b[2K${line}\n`),
@@ -118,12 +170,19 @@ async function runImport(argv: string[]): Promise<number> {
       out: { type: 'string' },
       'batch-size': { type: 'string' },
       'list-rejected': { type: 'string' },
+      request: { type: 'string' },
     },
   });
   const [file, ...extra] = positionals;
   if (!file || extra.length > 0) throw new UsageError('import takes exactly one FILE');
-  const resource = values.resource ?? resourceFromFileName(file) ?? 'anime';
-  if (!isResourceName(resource)) throw new UsageError(`unknown --resource "${resource}"`);
+  const request = values.request === undefined ? undefined : parseRequest(values.request);
+  if (values.request !== undefined && !request) {
+    throw new UsageError(`--request "${values.request}" names no part of an anime or manga: /anime/{id}/{part} or /manga/{id}/{part}`);
+  }
+  if (request && values.resource !== undefined && values.resource !== REQUESTS) throw new UsageError('--request and --resource exclude each other');
+  if (values.resource !== undefined && values.resource !== REQUESTS && !isResourceName(values.resource)) {
+    throw new UsageError(`unknown --resource "${values.resource}"`);
+  }
   const batchSize = values['batch-size'] === undefined ? undefined : Number(values['batch-size']);
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) throw new UsageError('--batch-size must be a positive integer');
   const listed = values['list-rejected'] === undefined ? KEPT_REJECTIONS : Number(values['list-rejected']);
@@ -138,6 +197,7 @@ async function runImport(argv: string[]): Promise<number> {
   }
   // A directory, a device (/dev/zero) or a pipe has no records to read to an end.
   if (!(await stat(file)).isFile()) throw new UsageError(`FILE "${file}" is not a regular file`);
+  const resource = request ? REQUESTS : (values.resource as ImportKind | undefined) ?? (await resourceOf(file));
 
   let sink: ImportSink;
   let target: string;
@@ -149,7 +209,12 @@ async function runImport(argv: string[]): Promise<number> {
     }
     // No client waits on an import: a statement may run long (the final `analyze()` of a large
     // catalogue takes seconds), so only a connection silent for a minute is taken as lost.
-    const store = createPostgresStore({ url, schema: values.schema, max: 2, timeoutMs: IMPORT_TIMEOUT_MS });
+    const store = createPostgresStore({
+      url,
+      schema: values.schema,
+      max: 2,
+      timeoutMs: IMPORT_TIMEOUT_MS,
+    });
     try {
       await store.migrate();
     } catch (error) {
@@ -178,6 +243,7 @@ async function runImport(argv: string[]): Promise<number> {
   try {
     const summary = await importFile(file, {
       resource,
+      request,
       sink,
       // A snapshot batch rewrites the whole file: 500-record batches made a 70k-record import
       // write the growing file 140 times.
@@ -190,21 +256,18 @@ async function runImport(argv: string[]): Promise<number> {
     const seconds = (Date.now() - started) / 1000;
     // Read = imported + duplicates + rejected: a repeated id is not one more record imported.
     const duplicates =
-      summary.duplicates > 0
-        ? `, ${summary.duplicates} duplicate${summary.duplicates === 1 ? '' : 's'} of an id already in this input (the last one of each id is kept)`
-        : '';
+      summary.duplicates > 0 ? `, ${summary.duplicates} duplicate${summary.duplicates === 1 ? '' : 's'} of an id already in this input (the last one of each id is kept)` : '';
+    // Written through the record writer, a record equal to the stored one is imported but writes nothing.
+    const unchanged = summary.unchanged > 0 ? `, ${summary.unchanged} already stored as they are` : '';
     console.error(
       `${resource}: ${summary.imported} of ${summary.read} records imported into ${target} in ${seconds.toFixed(1)} s` +
-        ` (${Math.round(summary.imported / Math.max(seconds, 0.001))}/s, ${summary.batches} batches), ${summary.rejectedCount} rejected${duplicates}`,
+        ` (${Math.round(summary.imported / Math.max(seconds, 0.001))}/s, ${summary.batches} batches)${unchanged}, ${summary.rejectedCount} rejected${duplicates}`,
     );
     return summary.rejectedCount > 0 ? EXIT.rejected : EXIT.ok;
   } catch (error) {
     progress.stop();
     if (error instanceof ImportInterruptedError) {
-      console.error(
-        `${error.message}; ${error.summary.rejectedCount} rejected so far\n` +
-          'Batches committed so far are kept; re-running the same command finishes the import.',
-      );
+      console.error(`${error.message}; ${error.summary.rejectedCount} rejected so far\n` + 'Batches committed so far are kept; re-running the same command finishes the import.');
       return EXIT.failed;
     }
     if (error instanceof ImportInputError) {

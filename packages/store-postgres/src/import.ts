@@ -20,7 +20,30 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { recordKey, RESOURCES, type ResourceName } from './resources.js';
+import {
+  createRecordWriter,
+  fieldValues,
+  holdsAll,
+  type CatalogueStore,
+  type CollectionName,
+  type CollectionRecord,
+  type Fields,
+  type RecordWriter,
+  type WriteOutcome,
+} from '@catalogue-api/core';
+import {
+  isRequestLine,
+  mismatchHint,
+  parseRequest,
+  partLike,
+  recordKey,
+  REQUESTS,
+  RESOURCES,
+  resourcesOf,
+  type EntryRequest,
+  type ImportKind,
+  type ResourceName,
+} from './resources.js';
 import type { PostgresStore } from './catalogue-store.js';
 
 /** The longest NDJSON line read (16 MiB); a longer one is rejected without being held in memory. */
@@ -90,6 +113,14 @@ export interface ImportSink {
    * @param error - What `write` threw.
    */
   refusesRecords?(error: unknown): boolean;
+  /**
+   * The target as a catalogue store, for what is written through core's record writer (a `/full`
+   * record with its parts, a sub-resource response, a deleted id removing its entry). Absent: the
+   * sink takes plain records only.
+   */
+  readonly store?: CatalogueStore;
+  /** Makes what was written through `store` durable (a snapshot file rewritten); called every batch of such writes and at the end. */
+  commit?(): Promise<void>;
 }
 
 /** Progress of an import, reported after each batch and each rejection. */
@@ -106,8 +137,16 @@ export interface ImportProgress {
 
 /** Options of {@link importFile}. */
 export interface ImportOptions {
-  /** The resource the file holds. */
-  resource: ResourceName;
+  /**
+   * The resource the file holds, or `requests`: NDJSON lines `{ "request": "/anime/20/characters",
+   * "body": { "data": [...] } }`, each a Jikan response with the request it answered (or, with
+   * `request`, the file is that one response).
+   */
+  resource: ImportKind;
+  /** With `resource: 'requests'`: the request the whole file answered (`--request /anime/20/characters`). */
+  request?: EntryRequest;
+  /** The clock of the `updates` rows of entries whose records changed. @default Date.now */
+  now?: () => number;
   /** Where valid records go. */
   sink: ImportSink;
   /** Records per batch (one transaction each). @default 500 */
@@ -123,7 +162,7 @@ export interface ImportOptions {
 /** What an import did. */
 export interface ImportSummary {
   /** What the file held. */
-  resource: ResourceName;
+  resource: ImportKind;
   /** Records read (valid or not). */
   read: number;
   /**
@@ -139,6 +178,8 @@ export interface ImportSummary {
   rejectedCount: number;
   /** Batches committed. */
   batches: number;
+  /** Of the records imported through the record writer (`/full` records, responses, deleted ids): those that changed nothing stored. */
+  unchanged: number;
 }
 
 /** Thrown when the sink fails mid-import; says how far the import got. */
@@ -148,14 +189,8 @@ export class ImportInterruptedError extends Error {
    * @param summary - What was committed before the failure.
    * @param cause - The sink's error.
    */
-  constructor(
-    readonly summary: ImportSummary,
-    cause: unknown,
-  ) {
-    super(
-      `import interrupted after ${summary.batches} committed batch(es) (${summary.imported} records): ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
+  constructor(readonly summary: ImportSummary, cause: unknown) {
+    super(`import interrupted after ${summary.batches} committed batch(es) (${summary.imported} records): ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'ImportInterruptedError';
   }
 }
@@ -196,7 +231,16 @@ const MIB = 1024 * 1024;
  * only, its bytes dropped as they are read, so no line (nor a file with no newline) is ever held
  * whole beyond the limit.
  */
-async function* readLines(file: string, maxLineBytes: number): AsyncGenerator<{ line: number; bytes?: Buffer; length: number; start: number; end: number }> {
+async function* readLines(
+  file: string,
+  maxLineBytes: number,
+): AsyncGenerator<{
+  line: number;
+  bytes?: Buffer;
+  length: number;
+  start: number;
+  end: number;
+}> {
   let parts: Buffer[] = [];
   let length = 0;
   let line = 0;
@@ -294,17 +338,29 @@ async function* readNdjson(file: string, maxLineBytes: number): AsyncGenerator<S
     const progress = Math.min(1, end / size);
     const position = `line ${line}`;
     if (bytes === undefined) {
-      yield { position, error: `line is ${(length / MIB).toFixed(1)} MiB, longer than the ${maxLineBytes / MIB} MiB a record may have`, progress };
+      yield {
+        position,
+        error: `line is ${(length / MIB).toFixed(1)} MiB, longer than the ${maxLineBytes / MIB} MiB a record may have`,
+        progress,
+      };
       continue;
     }
     const bad = notUtf8At(bytes);
     if (bad !== undefined) {
-      yield { position, error: `not UTF-8: byte ${start + bad} of the file (${bad} of the line) is 0x${bytes[bad]!.toString(16).padStart(2, '0')}`, progress };
+      yield {
+        position,
+        error: `not UTF-8: byte ${start + bad} of the file (${bad} of the line) is 0x${bytes[bad]!.toString(16).padStart(2, '0')}`,
+        progress,
+      };
       continue;
     }
     const { deeperAt } = nesting(bytes, MAX_NESTING);
     if (deeperAt !== undefined) {
-      yield { position, error: `nested deeper than ${MAX_NESTING} levels (at byte ${start + deeperAt} of the file); a record nests at most ${MAX_DEPTH}`, progress };
+      yield {
+        position,
+        error: `nested deeper than ${MAX_NESTING} levels (at byte ${start + deeperAt} of the file); a record nests at most ${MAX_DEPTH}`,
+        progress,
+      };
       continue;
     }
     const text = utf8.decode(bytes);
@@ -313,7 +369,11 @@ async function* readNdjson(file: string, maxLineBytes: number): AsyncGenerator<S
     try {
       yield { position, value: JSON.parse(trimmed), progress, bytes: length };
     } catch (error) {
-      yield { position, error: `invalid JSON: ${(error as Error).message}`, progress };
+      yield {
+        position,
+        error: `invalid JSON: ${(error as Error).message}`,
+        progress,
+      };
     }
   }
 }
@@ -324,6 +384,8 @@ export interface ReadOptions {
   maxLineBytes?: number;
   /** The largest JSON document read. @default MAX_DOCUMENT_BYTES */
   maxDocumentBytes?: number;
+  /** Whether the file is one JSON document read as one value (a response, with `--request`), not split into its `data`. */
+  whole?: boolean;
 }
 
 /**
@@ -346,11 +408,13 @@ export async function* readRecords(file: string, options: ReadOptions = {}): Asy
   const info = await stat(file);
   // A directory, a device (/dev/zero) or a pipe: nothing to read to an end, or nothing to read twice.
   if (!info.isFile()) throw new ImportInputError(`${file} is not a regular file`);
-  if (NDJSON_EXTENSIONS.has(extname(file).toLowerCase())) return yield* readNdjson(file, maxLineBytes);
+  const whole = options.whole === true;
+  if (!whole && NDJSON_EXTENSIONS.has(extname(file).toLowerCase())) return yield* readNdjson(file, maxLineBytes);
   const first = await firstChar(file);
+  if (whole && first !== '{') throw new ImportInputError(`${file} is not a JSON object: a response is { "data": ... }`);
   if (first !== '[' && first !== '{') return yield* readNdjson(file, maxLineBytes);
   if (info.size > maxDocumentBytes) {
-    if (first === '{') return yield* readNdjson(file, maxLineBytes);
+    if (first === '{' && !whole) return yield* readNdjson(file, maxLineBytes);
     throw new ImportInputError(
       `${file} is a JSON document of ${(info.size / MIB).toFixed(0)} MiB; documents are read whole up to ${maxDocumentBytes / MIB} MiB. ` +
         `Import it as NDJSON, one record per line, which has no size limit: jq -c '.[]' (or '.data[]') ${file} > records.ndjson`,
@@ -359,9 +423,9 @@ export async function* readRecords(file: string, options: ReadOptions = {}): Asy
   const bytes = await readFile(file);
   const { deeperAt, values } = nesting(bytes, MAX_NESTING);
   // Several values (`{…}\n{…}`) are NDJSON, whose lines are checked one by one.
-  if (first === '{' && values > 1) return yield* readNdjson(file, maxLineBytes);
+  if (first === '{' && values > 1 && !whole) return yield* readNdjson(file, maxLineBytes);
   if (deeperAt !== undefined) {
-    if (first === '{' && values > 0) return yield* readNdjson(file, maxLineBytes);
+    if (first === '{' && values > 0 && !whole) return yield* readNdjson(file, maxLineBytes);
     throw new ImportInputError(
       `${file} nests JSON deeper than ${MAX_NESTING} levels (at byte ${deeperAt}); a record nests at most ${MAX_DEPTH}, so this holds no catalogue records`,
     );
@@ -375,9 +439,10 @@ export async function* readRecords(file: string, options: ReadOptions = {}): Asy
     doc = JSON.parse(utf8.decode(bytes).replace(/^\uFEFF/, ''));
   } catch (error) {
     // `{…}\n{…}` is NDJSON; a broken `[…]` is a broken file.
-    if (first === '{') return yield* readNdjson(file, maxLineBytes);
+    if (first === '{' && !whole) return yield* readNdjson(file, maxLineBytes);
     throw new ImportInputError(`${file} is not valid JSON: ${(error as Error).message}`);
   }
+  if (whole) return yield { position: 'document', value: doc, progress: 1 };
   const list = Array.isArray(doc) ? doc : (doc as { data?: unknown }).data;
   if (!Array.isArray(list)) {
     // `{ "data": {…} }`, the response of one record (`GET /v4/anime/{id}`): that record.
@@ -386,7 +451,12 @@ export async function* readRecords(file: string, options: ReadOptions = {}): Asy
     if (first === '{') return yield { position: 'line 1', value: doc, progress: 1 };
     throw new ImportInputError(`${file} holds neither an array of records nor { "data": [...] }`);
   }
-  for (let i = 0; i < list.length; i++) yield { position: `index ${i}`, value: list[i], progress: (i + 1) / list.length };
+  for (let i = 0; i < list.length; i++)
+    yield {
+      position: `index ${i}`,
+      value: list[i],
+      progress: (i + 1) / list.length,
+    };
 }
 
 /**
@@ -470,8 +540,66 @@ export function storageIssues(resource: ResourceName, record: unknown): string[]
   return issues.slice(0, LISTED_ISSUES);
 }
 
+/** What a file's first records say it holds (see {@link detectResource}). */
+export interface Detection {
+  /** The resource every schema but its own refuses, or `requests` (lines `{ "request", "body" }`). */
+  resource?: ImportKind;
+  /** The resources whose schemas all accept the first record (bare ids: anime or manga deleted). */
+  candidates?: ResourceName[];
+  /** The Jikan sub-resource the records look like the response of (`/anime/{id}/characters`). */
+  part?: string;
+}
+
+/** Records {@link detectResource} looks at, at most, for one that tells. */
+const DETECTION_RECORDS = 10;
+
+/**
+ * What a file holds, told from its records rather than its name: the first record (of the first
+ * ten that parse) that only one resource's schema accepts names it; lines `{ "request", "body" }`
+ * are responses; an element of a Jikan sub-resource (`{ character, role, voice_actors }`) names
+ * the response it belongs to.
+ * @param file - The file.
+ * @param options - Limits of a line and of a JSON document.
+ * @returns What the records say; empty when they say nothing (or the file cannot be read: the import then says why).
+ * @example
+ * ```ts
+ * await detectResource('character-objects.json'); // { resource: 'characters' }
+ * ```
+ */
+export async function detectResource(file: string, options: ReadOptions = {}): Promise<Detection> {
+  let looked = 0;
+  try {
+    for await (const source of readRecords(file, options)) {
+      if (source.error !== undefined) continue;
+      if (isRequestLine(source.value)) return { resource: REQUESTS };
+      const fits = resourcesOf(source.value);
+      if (fits.length === 1) return { resource: fits[0] };
+      if (fits.length > 1) return { candidates: fits };
+      const part = partLike(source.value);
+      if (part) return { part };
+      if (++looked >= DETECTION_RECORDS) break;
+    }
+  } catch (error) {
+    if (!(error instanceof ImportInputError)) throw error;
+  }
+  return {};
+}
+
+/** The fields a `/full` anime or manga adds to the entry, which are records of their own. */
+const FULL_PARTS = ['relations', 'theme', 'external', 'streaming', 'moreinfo'];
+
+/** Rejections given a hint (what the record is instead), at most: each hint tries every resource's schema. */
+const HINTED_REJECTIONS = 20;
+
 /**
  * Imports one file into a sink.
+ *
+ * Plain records of a resource are validated and written in batches. Through core's record writer
+ * (`createRecordWriter` over the sink's `store`), one at a time, go what owns other records: an
+ * anime or manga as `/full` serves it (its relations, theme songs, external and streaming links
+ * written with it, replacing those it had), each Jikan response of `resource: 'requests'`, and each
+ * id of `deletedAnimeIds`/`deletedMangaIds` (the entry and what it owns removed, the id listed as
+ * deleted). A record rejected as the wrong resource says what it looks like instead.
  * @param file - JSON or NDJSON of records of `options.resource`.
  * @param options - Resource, sink, batch size and callbacks.
  * @returns What was imported and rejected. The sink is closed either way.
@@ -486,23 +614,47 @@ export function storageIssues(resource: ResourceName, record: unknown): string[]
  */
 export async function importFile(file: string, options: ImportOptions & ReadOptions): Promise<ImportSummary> {
   const { resource, sink } = options;
-  const { schema } = RESOURCES[resource];
+  const now = options.now ?? Date.now;
   const batchSize = Math.max(1, options.batchSize ?? 500);
   const keep = Math.max(0, options.keepRejections ?? KEPT_REJECTIONS);
-  const summary: ImportSummary = { resource, read: 0, imported: 0, duplicates: 0, rejected: [], rejectedCount: 0, batches: 0 };
+  const summary: ImportSummary = {
+    resource,
+    read: 0,
+    imported: 0,
+    duplicates: 0,
+    rejected: [],
+    rejectedCount: 0,
+    batches: 0,
+    unchanged: 0,
+  };
   // The ids written so far, to count records that repeat one (the store keeps the last).
   const written = new Set<string>();
   let batch: Array<{ position: string; record: unknown }> = [];
   let batchBytes = 0;
   let fraction = 0;
-  const report = () => options.onProgress?.({ read: summary.read, imported: summary.imported, rejected: summary.rejectedCount, fraction });
+  let hinted = 0;
+  let writer: RecordWriter | undefined;
+  let uncommitted = 0;
+  const report = () =>
+    options.onProgress?.({
+      read: summary.read,
+      imported: summary.imported,
+      rejected: summary.rejectedCount,
+      fraction,
+    });
   const reject = (position: string, reason: string) => {
     const rejection = { position, reason };
     summary.rejectedCount++;
     if (summary.rejected.length < keep) summary.rejected.push(rejection);
     options.onReject?.(rejection);
   };
+  const count = (key: string) => {
+    if (written.has(key)) summary.duplicates++;
+    else written.add(key);
+    summary.imported = written.size;
+  };
   const write = async (records: readonly unknown[]) => {
+    if (resource === REQUESTS) throw new Error('requests are written through the record writer');
     try {
       await sink.write(resource, records);
     } catch (error) {
@@ -510,16 +662,12 @@ export async function importFile(file: string, options: ImportOptions & ReadOpti
       return error;
     }
     summary.batches++;
-    for (const record of records) {
-      const key = recordKey(resource, record);
-      if (written.has(key)) summary.duplicates++;
-      else written.add(key);
-    }
-    summary.imported = written.size;
+    for (const record of records) count(recordKey(resource, record));
     return undefined;
   };
   const flush = async () => {
     if (batch.length === 0) return;
+    if (resource === 'deletedAnimeIds' || resource === 'deletedMangaIds') await removeListed(resource === 'deletedAnimeIds' ? 'anime' : 'manga');
     const refused = await write(batch.map((b) => b.record));
     // The target refused something the checks above let through: the batch rolled back, so write
     // its records one at a time and reject only those it refuses.
@@ -534,23 +682,101 @@ export async function importFile(file: string, options: ImportOptions & ReadOpti
     batchBytes = 0;
     report();
   };
+  const commit = async () => {
+    if (uncommitted === 0) return;
+    uncommitted = 0;
+    try {
+      await sink.commit?.();
+    } catch (error) {
+      throw new ImportInterruptedError(summary, error);
+    }
+  };
+  /** Writes through the record writer: what it did, or why the record was rejected. */
+  const viaWriter = async (key: string, run: (w: RecordWriter) => Promise<WriteOutcome | boolean>): Promise<string | undefined> => {
+    await flush();
+    if (!sink.store) return 'this target takes plain records only';
+    writer ??= createRecordWriter(sink.store, {
+      check: (collection, record) => storageIssues(collection, record),
+    });
+    let outcome: WriteOutcome | boolean;
+    try {
+      outcome = await run(writer);
+    } catch (error) {
+      if (sink.refusesRecords?.(error)) return `the store refused it: ${(error as Error).message}`;
+      throw new ImportInterruptedError(summary, error);
+    }
+    if (typeof outcome === 'object' && outcome.outcome === 'invalid') return outcome.reason;
+    if (outcome === false || (typeof outcome === 'object' && outcome.outcome === 'unchanged')) summary.unchanged++;
+    else summary.batches++;
+    count(key);
+    if (++uncommitted >= batchSize) await commit();
+    report();
+    return undefined;
+  };
+  /**
+   * Of a batch of deleted ids, removes the entries the store holds with what they own (through the
+   * record writer); the batch then lists every id. Tens of thousands of ids are mostly of entries
+   * never imported: one read per batch finds the few that are. The batch's write that follows
+   * makes the removals durable with it (a snapshot is written whole).
+   */
+  const removeListed = async (kind: 'anime' | 'manga') => {
+    if (!sink.store) return;
+    const store = sink.store;
+    const ids = batch.map((b) => b.record as number);
+    let held: unknown[];
+    try {
+      held = await store.getMany(kind, ids);
+    } catch (error) {
+      throw new ImportInterruptedError(summary, error);
+    }
+    writer ??= createRecordWriter(store, {
+      check: (collection, record) => storageIssues(collection, record),
+    });
+    for (const [i, id] of ids.entries()) {
+      if (held[i] === undefined) continue;
+      try {
+        await writer.remove(kind, id, now());
+      } catch (error) {
+        throw new ImportInterruptedError(summary, error);
+      }
+    }
+  };
+  /** Why a record cannot be imported, or `undefined` once it is written or batched. */
+  const take = async (source: SourceRecord): Promise<string | undefined> => {
+    const value = source.value;
+    if (resource === REQUESTS) {
+      const line = options.request ? { request: undefined, body: value } : value;
+      if (!options.request && !isRequestLine(line)) return '(record): expected { "request": "/anime/{id}/{part}", "body": { "data": ... } }';
+      const request = options.request ?? parseRequest((line as { request: string }).request);
+      if (!request)
+        return `request: "${String((line as { request: unknown }).request).slice(0, 80)}" names no part of an anime or manga (/anime/{id}/characters, /manga/{id}/full, …)`;
+      const { kind, id, part } = request;
+      return viaWriter(`${kind}/${id}/${part}`, (w) => w.part(kind, id, part, (line as { body: unknown }).body, now()));
+    }
+    const { schema } = RESOURCES[resource];
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      const hint = hinted < HINTED_REJECTIONS ? (hinted++, mismatchHint(value, resource)) : undefined;
+      return formatIssues(parsed.error.issues) + (hint ? ` (${hint})` : '');
+    }
+    const issues = storageIssues(resource, parsed.data);
+    if (issues.length > 0) return issues.join('; ');
+    if ((resource === 'anime' || resource === 'manga') && FULL_PARTS.some((f) => f in (value as object))) {
+      const id = (parsed.data as { mal_id: number }).mal_id;
+      return viaWriter(String(id), (w) => w.part(resource, id, 'full', { data: value }, now()));
+    }
+    batch.push({ position: source.position, record: parsed.data });
+    batchBytes += source.bytes ?? 0;
+    return undefined;
+  };
   try {
-    for await (const source of readRecords(file, options)) {
+    for await (const source of readRecords(file, {
+      ...options,
+      whole: resource === REQUESTS && options.request !== undefined,
+    })) {
       summary.read++;
       fraction = source.progress;
-      let reason = source.error;
-      if (reason === undefined) {
-        const parsed = schema.safeParse(source.value);
-        if (!parsed.success) reason = formatIssues(parsed.error.issues);
-        else {
-          const issues = storageIssues(resource, parsed.data);
-          if (issues.length > 0) reason = issues.join('; ');
-          else {
-            batch.push({ position: source.position, record: parsed.data });
-            batchBytes += source.bytes ?? 0;
-          }
-        }
-      }
+      const reason = source.error ?? (await take(source));
       if (reason !== undefined) {
         reject(source.position, reason);
         report();
@@ -558,6 +784,7 @@ export async function importFile(file: string, options: ImportOptions & ReadOpti
       if (batch.length >= batchSize || batchBytes >= MAX_BATCH_BYTES) await flush();
     }
     await flush();
+    await commit();
     try {
       await sink.finish?.();
     } catch (error) {
@@ -584,6 +811,7 @@ export function toStoreSink(store: PostgresStore, options: { closeStore?: boolea
     // refused a value in it (https://www.postgresql.org/docs/current/errcodes-appendix.html).
     refusesRecords: (error) => /^(22|23|54)/.test(String((error as { code?: unknown }).code ?? '')),
     finish: () => store.analyze(),
+    store,
     async close() {
       if (options.closeStore) await store.close();
     },
@@ -623,22 +851,74 @@ export async function createSnapshotSink(out: string): Promise<ImportSink> {
     }
     return index;
   };
+  const put = (resource: ResourceName, records: readonly unknown[]) => {
+    const list = (data[resource] ??= []);
+    const index = indexOf(resource);
+    for (const record of records) {
+      const key = recordKey(resource, record);
+      const at = index.get(key);
+      if (at === undefined) {
+        index.set(key, list.length);
+        list.push(record);
+      } else list[at] = record;
+    }
+  };
+  const save = async () => {
+    const tmp = `${out}.${process.pid}.tmp`;
+    await writeFile(tmp, asciiJson(data));
+    await rename(tmp, out);
+  };
   return {
     async write(resource, records) {
-      const list = (data[resource] ??= []);
-      const index = indexOf(resource);
-      for (const record of records) {
-        const key = recordKey(resource, record);
-        const at = index.get(key);
-        if (at === undefined) {
-          index.set(key, list.length);
-          list.push(record);
-        } else list[at] = record;
-      }
-      const tmp = `${out}.${process.pid}.tmp`;
-      await writeFile(tmp, asciiJson(data));
-      await rename(tmp, out);
+      put(resource, records);
+      await save();
     },
+    store: snapshotStore(data, indexOf, put, (resource) => indexes.delete(resource)),
+    commit: save,
     async close() {},
+  };
+}
+
+/**
+ * The catalogue-store view of a snapshot's records, for the record writer: reads by key and by
+ * `owners`, upserts and deletes; what the writer does not ask (`pluck`, `tally`, search) it refuses.
+ */
+function snapshotStore(
+  data: Record<string, unknown[]>,
+  indexOf: (resource: ResourceName) => Map<string, number>,
+  put: (resource: ResourceName, records: readonly unknown[]) => void,
+  forget: (resource: ResourceName) => void,
+): CatalogueStore {
+  const at = (c: CollectionName, key: string | number) => {
+    const i = indexOf(c).get(String(key));
+    return i === undefined ? undefined : data[c]![i];
+  };
+  const unsupported = (what: string) => Promise.reject(new Error(`a snapshot import does not ${what}`));
+  return {
+    get: async <C extends CollectionName>(c: C, key: string | number) => at(c, key) as CollectionRecord<C> | undefined,
+    getMany: async <C extends CollectionName>(c: C, keys: readonly (string | number)[]) => keys.map((k) => at(c, k) as CollectionRecord<C> | undefined),
+    async query<C extends CollectionName>(c: C, q: Parameters<CatalogueStore['query']>[1]) {
+      if (q.search !== undefined || q.orderBy) return unsupported('search or order records');
+      const rows = (data[c] ?? []).filter((r) => holdsAll(fieldValues(c, r) as Fields, q.where));
+      return {
+        data: rows.slice(q.offset, q.offset + q.limit) as CollectionRecord<C>[],
+        total: rows.length,
+      };
+    },
+    pluck: () => unsupported('pluck fields'),
+    tally: () => unsupported('tally fields'),
+    async upsert(c, records) {
+      put(c, records);
+      return new Set(records.map((r) => recordKey(c, r))).size;
+    },
+    async delete(c, keys) {
+      const gone = new Set(keys.map(String));
+      const list = data[c] ?? [];
+      const kept = list.filter((r) => !gone.has(recordKey(c, r)));
+      if (kept.length === list.length) return 0;
+      data[c] = kept;
+      forget(c);
+      return list.length - kept.length;
+    },
   };
 }

@@ -11,6 +11,7 @@ export {
 export { createPostgresStore, type PostgresStore, type PostgresStoreOptions } from './catalogue-store.js';
 export {
   createSnapshotSink,
+  detectResource,
   formatIssues,
   importFile,
   ImportInputError,
@@ -22,6 +23,7 @@ export {
   readRecords,
   storageIssues,
   toStoreSink,
+  type Detection,
   type ImportOptions,
   type ImportProgress,
   type ImportSink,
@@ -32,3 +34,4 @@ export {
 } from './import.js';
 export { isResourceName, recordKey, RESOURCE_NAMES, RESOURCES, type RecordSchema, type ResourceDefinition, type ResourceName } from './resources.js';
 export { createFolderFileDrop, type FolderFileDropOptions } from './file-drop.js';
+export { mismatchHint, parseRequest, REQUESTS, resourcesOf, type EntryRequest, type ImportKind } from './resources.js';
