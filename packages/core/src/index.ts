@@ -166,3 +166,28 @@ export type {
   ServiceView,
   StatusSnapshot,
 } from './status/types.js';
+export {
+  createRefresher,
+  type PassSummary,
+  type Refresher,
+  type RefresherLogger,
+  type RefresherOptions,
+  type RefresherStatus,
+  type RefreshEvent,
+} from './upstream/refresher.js';
+export { createMemoryRefreshState, type MemoryRefreshSnapshot, type MemoryRefreshState } from './upstream/memory-state.js';
+export {
+  createSchedule,
+  DEFAULT_HOT_PARTS,
+  DEFAULT_INTERVALS,
+  DEFAULT_PARTS,
+  DEFAULT_POPULAR_TOP,
+  FULL_SCALE,
+  scheduleDemand,
+  TIERS,
+  type Demand,
+  type Intervals,
+  type KindSize,
+  type Schedule,
+} from './upstream/schedule.js';
+export type * from './upstream/types.js';
