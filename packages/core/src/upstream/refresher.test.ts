@@ -341,6 +341,43 @@ describe('createRefresher', () => {
     expect(onDay2('anime:300:characters')).toBeGreaterThan(0);
   }, 60_000);
 
+  it('adopts entries first seen on the sweep into their tier, spread over it, and only those on a discovery page as new', async () => {
+    const { vc, store, fake, refresher, drive, events, state } = setup({ anime: [finished(1000)], refresher: { kinds: ['anime'] } });
+    for (let id = 1; id <= 60; id++) fake.set('anime', finished(id));
+    const summary = await drive(refresher.runOnce());
+    // Page 1 of newest: 1000 (known) and 60…37, so no page 2 is followed.
+    const discovered = events.flatMap((e) => (e.type === 'discovered' ? e.ids : []));
+    expect([...discovered].sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => 37 + i));
+    expect(summary.discovered).toBe(24);
+    expect(fake.log.some((r) => r.what === 'anime:newest:2')).toBe(false);
+    // Records are served from the listing pages read: page 1 of the sweep now, its other pages spread over the day.
+    expect((await store.pluck('anime', 'mal_id', { offset: 0, limit: 100 })).length).toBe(50);
+    vc.set(T0 + DAY);
+    await drive(refresher.runOnce());
+    expect((await store.pluck('anime', 'mal_id', { offset: 0, limit: 100 })).length).toBe(61);
+    const tasks = new Map(state.snapshot().tasks.map((t) => [t.key, t]));
+    expect(tasks.get('anime:1:full')).toMatchObject({ tier: 'full' });
+    expect(tasks.get('anime:1:full')!.dueAt).toBeGreaterThan(T0 + DAY);
+    expect(fake.log.some((r) => r.what === 'anime:1:full')).toBe(false);
+    expect(fake.log.filter((r) => r.what === 'anime:60:full').length).toBe(1);
+    expect(tasks.get('anime:60:full')).toMatchObject({ tier: 'full' });
+  });
+
+  it('treats a source that throws as a failure of the task, backed off', async () => {
+    const { vc, fake, refresher, drive, state, events } = setup({ anime: [finished(1)], refresher: { kinds: ['anime'], parts: { anime: ['full'] } } });
+    await drive(refresher.runOnce());
+    fake.source.entry = async () => {
+      throw new Error('socket hang up');
+    };
+    vc.set(T0 + 31 * DAY);
+    const summary = await drive(refresher.runOnce());
+    expect(summary.stopped).toBeUndefined();
+    const task = state.snapshot().tasks.find((t) => t.key === 'anime:1:full')!;
+    expect(task.failures).toBe(1);
+    expect(task.dueAt - vc.clock()).toBe(MINUTE);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'failed', task: 'anime:1:full', reason: 'threw: socket hang up' }));
+  });
+
   it('follows changedIds when the upstream is this library', async () => {
     const { vc, store, fake, refresher } = setup({ anime: [finished(1)], changes: true, refresher: { kinds: ['anime'], intervals: { discovery: 5 * MINUTE } } });
     refresher.start();
@@ -353,6 +390,22 @@ describe('createRefresher', () => {
     await refresher.stop();
     expect((await store.get('anime', 1))?.popularity).toBe(7);
     expect(await store.get('anime', 2)).toBeDefined();
+  });
+
+  it('divides every refresh interval by the time scale, discovery no more often than every 5 s', async () => {
+    const { vc, fake, refresher } = setup({ anime: [seasonAnime(1, '2026-fall', true)], refresher: { kinds: ['anime'], timeScale: 3600 } });
+    refresher.start();
+    await vc.runUntil(T0 + 120_000);
+    await refresher.stop();
+    const at = (what: string) => fake.log.filter((r) => r.what === what).map((r) => r.at - T0);
+    // Twelve hours are twelve seconds.
+    const hot = at('anime:1:full');
+    expect(hot.slice(1).map((t, i) => t - hot[i]!)).toEqual(Array(hot.length - 1).fill(12_000));
+    expect(hot.length).toBeGreaterThanOrEqual(9);
+    // Five minutes would be 83 ms: the floor holds it at 5 s.
+    const newest = at('anime:newest:1');
+    expect(newest.slice(1).every((t, i) => t - newest[i]! === 5_000)).toBe(true);
+    expect(newest.length).toBe(25);
   });
 
   it('reports its state for the status API', async () => {

@@ -154,6 +154,8 @@ const MAX_FOLLOW_PAGES = 20;
 const FOLLOWED: readonly ListName[] = ['newest', 'upcoming'];
 /** How often the whole task set is checked against the store's ids (scaled). */
 const RECONCILE_EVERY = 60 * 60_000;
+/** The shortest discovery interval, whatever the time scale (ms). */
+const MIN_DISCOVERY = 5_000;
 /** At most how often the backlog is measured while running (real time). */
 const BACKLOG_EVERY = 10_000;
 
@@ -239,7 +241,11 @@ export function createRefresher(options: RefresherOptions): Refresher {
       logger?.error('A refresh event listener threw', { error: String(error) });
     }
   };
-  const interval = (tier: TierName | 'discovery') => scaled(schedule.intervals[tier], timeScale);
+  const interval = (tier: TierName | 'discovery') =>
+    tier === 'discovery'
+      ? // Page 1 of six listings at an hour a second would take the whole budget: never more often than every few seconds.
+        Math.max(Math.min(schedule.intervals.discovery, MIN_DISCOVERY), scaled(schedule.intervals.discovery, timeScale))
+      : scaled(schedule.intervals[tier], timeScale);
 
   let leader = false;
   let loaded: Loaded | undefined;
@@ -397,6 +403,31 @@ export function createRefresher(options: RefresherOptions): Refresher {
     summary.discovered += fresh.length;
     emit({ type: 'discovered', kind, ids: fresh });
     logger?.info('Refresher discovered new ids', { kind, ids: fresh });
+  }
+
+  /**
+   * Ids first seen on a walked listing (the sweep of a mirror that starts empty, a long-running
+   * show): their records are written already; their parts are seeded in their tier, spread over
+   * its interval, as the store's own ids are (not `new`, which would hold every other tier back).
+   */
+  async function adopt(l: Loaded, kind: MediaKind, items: readonly unknown[], now: number): Promise<void> {
+    const known = l.known.get(kind)!;
+    const tasks: Task[] = [];
+    const sets = { hot: false, popular: false };
+    for (const item of items) {
+      const id = (item as { mal_id?: unknown } | null)?.mal_id;
+      if (typeof id !== 'number' || !Number.isInteger(id) || id <= 0 || known.has(id)) continue;
+      const c = classify(kind, item, now);
+      for (const part of schedule.parts[kind]) tasks.push(spread(entryTask(kind, id, part, tierOfPart(kind, part, c), 0), now));
+      known.add(id);
+      if (c.hot) sets.hot = l.hot.get(kind)!.add(id) !== undefined;
+      if (c.popular) sets.popular = l.popular.get(kind)!.add(id) !== undefined;
+    }
+    if (tasks.length === 0) return;
+    await state.put(tasks);
+    await saveSet('known', kind, known);
+    if (sets.hot) await saveSet('hot', kind, l.hot.get(kind)!);
+    if (sets.popular) await saveSet('popular', kind, l.popular.get(kind)!);
   }
 
   /** Forgets an entry: its tasks and its place in the cursors. */
@@ -613,7 +644,8 @@ export function createRefresher(options: RefresherOptions): Refresher {
       }
     }
     const allNew = ids.length > 0 && ids.every((id) => !known.has(id));
-    await discover(w.l, kind, ids, w.passStart, w.summary);
+    if (task.tier === 'new') await discover(w.l, kind, ids, w.passStart, w.summary);
+    else await adopt(w.l, kind, body.items, now);
     if (promote.length > 0) await state.put(promote);
     if (hotChanged) await saveSet('hot', kind, hot);
     if (popularChanged) await saveSet('popular', kind, popular);
@@ -664,8 +696,13 @@ export function createRefresher(options: RefresherOptions): Refresher {
       else await state.remove([task.key]);
     } catch (error) {
       if (w.signal.aborted) return;
-      // The source and the writer answer failures as values; a throw here is the state or the store.
-      throw error;
+      // The source and the writer answer failures as values; a throw is failed work, backed off like
+      // one. When the state itself throws, so does this, and the pass ends.
+      try {
+        await fail(task, clock(), `threw: ${error instanceof Error ? error.message : String(error)}`, w);
+      } catch {
+        throw error;
+      }
     }
   }
 
@@ -703,8 +740,9 @@ export function createRefresher(options: RefresherOptions): Refresher {
       const b = backlog[tier];
       if (b.oldestDueAt === null) continue;
       const lag = now - b.oldestDueAt;
-      // The `new` tier holds the discovery listings too: their target is the discovery interval.
-      if (lag > interval(tier)) {
+      // The `new` tier holds the discovery listings too, which recur at the discovery interval.
+      const target = tier === 'new' ? Math.max(interval('new'), interval('discovery')) : interval(tier);
+      if (lag > target) {
         short.push(tier);
         emit({ type: 'shortfall', tier, due: b.due, lagMs: lag });
       }
