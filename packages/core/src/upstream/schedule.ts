@@ -6,14 +6,14 @@
  * | work | tier | every | requests a day at full scale |
  * | --- | --- | --- | --- |
  * | page 1 of `newest` (anime, manga), `seasonUpcoming`, `upcoming`, `seasonNow`, `schedules` | `new` | 5 min | 6 × 288 = 1,728 |
- * | every part of a newly discovered entry (≈ 50 a day) | `new` | once | ≈ 500 |
+ * | every part of a newly discovered entry (≈ 10 anime and 40 manga a day) | `new` | once | 10 × 11 + 40 × 8 = 430 |
  * | `full` and `episodes` of the ≈ 700 airing and current/next-season anime | `hot` | 12 h | 700 × 2 × 2 = 2,800 |
  * | every page of `current` (anime ≈ 16, publishing manga ≈ 600) and the other pages of the season and schedule lists (≈ 30) | `hot` | 12 h | ≈ 650 × 2 = 1,300 |
  * | every page of `sweep` (scores, members, ranks, popularity of every entry, 25 a page) | `stats` | 24 h | 1,120 + 2,800 = 3,920 |
  * | every part of the 1,000 most popular entries of each kind (11 anime parts, 8 manga parts) | `popular` | 3 days | 19,000 / 3 ≈ 6,333 |
- * | every part of every other entry | `full` | 30 days | (27,000 × 11 + 69,000 × 8) / 30 ≈ 28,300 |
+ * | every part of every other entry (less the hot parts of hot ones) | `full` | 30 days | (27,000 × 11 − 700 × 2 + 69,000 × 8) / 30 ≈ 28,250 |
  *
- * In all about 44,900 requests a day, 52 % of the public Jikan's 86,400: the rest is headroom for
+ * In all about 44,760 requests a day, 52 % of the public Jikan's 86,400: the rest is headroom for
  * retries, a `Retry-After`, a catalogue that grows, and work that falls behind. `scheduleDemand`
  * computes the same sums for any catalogue and any intervals.
  *
