@@ -4,14 +4,8 @@
  * ledger, with a request log), and a small `RecordWriter` over a store that validates with the
  * collections' schemas and upserts only what changed.
  */
-import {
-  COLLECTIONS,
-  collectionKey,
-  type Anime,
-  type CatalogueStore,
-  type Manga,
-} from "../src/index.js";
-import { currentSeasons, PAGE_SIZE } from "../src/upstream/schedule.js";
+import { COLLECTIONS, collectionKey, type Anime, type CatalogueStore, type Manga } from '../src/index.js';
+import { currentSeasons, PAGE_SIZE } from '../src/upstream/schedule.js';
 import type {
   BudgetLedger,
   EntryPart,
@@ -23,8 +17,8 @@ import type {
   UpstreamLimits,
   UpstreamSource,
   WriteOutcome,
-} from "../src/upstream/types.js";
-import { makeAnime } from "./fixtures.js";
+} from '../src/upstream/types.js';
+import { makeAnime } from './fixtures.js';
 
 /** A clock that moves only when every sleeper waits: the earliest sleep fires first. */
 export function createVirtualClock(start: number) {
@@ -39,7 +33,7 @@ export function createVirtualClock(start: number) {
         at: now + Math.max(0, ms),
         seq: ++seq,
         fire: () => {
-          signal?.removeEventListener("abort", cancel);
+          signal?.removeEventListener('abort', cancel);
           resolve();
         },
       };
@@ -49,7 +43,7 @@ export function createVirtualClock(start: number) {
         resolve();
       }
       timers.push(timer);
-      signal?.addEventListener("abort", cancel, { once: true });
+      signal?.addEventListener('abort', cancel, { once: true });
     });
   /** Lets every promise chain run until all wait on a sleep. */
   const settle = async () => {
@@ -63,12 +57,7 @@ export function createVirtualClock(start: number) {
       let next = -1;
       for (let i = 0; i < timers.length; i++) {
         const t = timers[i]!;
-        if (
-          next < 0 ||
-          t.at < timers[next]!.at ||
-          (t.at === timers[next]!.at && t.seq < timers[next]!.seq)
-        )
-          next = i;
+        if (next < 0 || t.at < timers[next]!.at || (t.at === timers[next]!.at && t.seq < timers[next]!.seq)) next = i;
       }
       if (next < 0 || timers[next]!.at > end) {
         now = Math.max(now, end);
@@ -95,9 +84,7 @@ export function createVirtualClock(start: number) {
 export type VirtualClock = ReturnType<typeof createVirtualClock>;
 
 /** A complete manga record, overridable. */
-export function makeManga(
-  overrides: Partial<Manga> & Pick<Manga, "mal_id" | "title">
-): Manga {
+export function makeManga(overrides: Partial<Manga> & Pick<Manga, 'mal_id' | 'title'>): Manga {
   const nullImages = {
     image_url: null,
     small_image_url: null,
@@ -108,24 +95,24 @@ export function makeManga(
     url: `https://myanimelist.net/manga/${overrides.mal_id}`,
     images: { jpg: { ...nullImages }, webp: { ...nullImages } },
     approved: true,
-    titles: [{ type: "Default", title: overrides.title }],
+    titles: [{ type: 'Default', title: overrides.title }],
     title: overrides.title,
     title_english: null,
     title_japanese: null,
     title_synonyms: [],
-    type: "Manga",
+    type: 'Manga',
     chapters: 100,
     volumes: 10,
-    status: "Finished",
+    status: 'Finished',
     publishing: false,
     published: {
-      from: "2001-01-01T00:00:00+00:00",
-      to: "2005-01-01T00:00:00+00:00",
+      from: '2001-01-01T00:00:00+00:00',
+      to: '2005-01-01T00:00:00+00:00',
       prop: {
         from: { day: 1, month: 1, year: 2001 },
         to: { day: 1, month: 1, year: 2005 },
       },
-      string: "Jan 1, 2001 to Jan 1, 2005",
+      string: 'Jan 1, 2001 to Jan 1, 2005',
     },
     score: 7,
     scored: 7,
@@ -147,19 +134,15 @@ export function makeManga(
 }
 
 /** An anime record of a season (`"2026-fall"`), not yet aired or airing. */
-export function seasonAnime(
-  mal_id: number,
-  season: string,
-  airing: boolean
-): Anime {
-  const [year, name] = season.split("-") as [string, Anime["season"]];
+export function seasonAnime(mal_id: number, season: string, airing: boolean): Anime {
+  const [year, name] = season.split('-') as [string, Anime['season']];
   return makeAnime({
     mal_id,
     title: `Season ${mal_id}`,
     season: name,
     year: Number(year),
     airing,
-    status: airing ? "Currently Airing" : "Not yet aired",
+    status: airing ? 'Currently Airing' : 'Not yet aired',
     popularity: 5000 + mal_id,
   });
 }
@@ -168,7 +151,7 @@ export function seasonAnime(
 export interface LoggedRequest {
   readonly at: number;
   readonly what: string;
-  readonly outcome: Fetched<unknown>["outcome"];
+  readonly outcome: Fetched<unknown>['outcome'];
 }
 
 /**
@@ -204,77 +187,48 @@ export function createMapSource(options: {
       const wait = await options.ledger.tryTake(options.clock(), limits);
       if (wait === 0) return;
       await options.sleep(wait, signal);
-      if (signal?.aborted) throw new DOMException("aborted", "AbortError");
+      if (signal?.aborted) throw new DOMException('aborted', 'AbortError');
     }
   }
   const listed = (kind: MediaKind, list: ListName): (Anime | Manga)[] => {
     // An entry gone upstream (404 by id) is in no listing either.
-    const all = [...records[kind].values()].filter(
-      (r) =>
-        !unlisted.has(`${kind}:${r.mal_id}`) &&
-        !notFound.has(`${kind}:${r.mal_id}`)
-    );
+    const all = [...records[kind].values()].filter((r) => !unlisted.has(`${kind}:${r.mal_id}`) && !notFound.has(`${kind}:${r.mal_id}`));
     const [now, next] = currentSeasons(options.clock());
-    const season = (r: Anime | Manga) =>
-      "season" in r && r.season && r.year ? `${r.year}-${r.season}` : null;
-    const byId = (a: { mal_id: number }, b: { mal_id: number }) =>
-      a.mal_id - b.mal_id;
+    const season = (r: Anime | Manga) => ('season' in r && r.season && r.year ? `${r.year}-${r.season}` : null);
+    const byId = (a: { mal_id: number }, b: { mal_id: number }) => a.mal_id - b.mal_id;
     switch (list) {
-      case "newest":
+      case 'newest':
         return all.sort((a, b) => b.mal_id - a.mal_id);
-      case "sweep":
+      case 'sweep':
         return all.sort(byId);
-      case "top":
+      case 'top':
         return all.sort((a, b) => (a.rank ?? 1e9) - (b.rank ?? 1e9));
-      case "current":
-        return all
-          .filter((r) => ("airing" in r ? r.airing : (r as Manga).publishing))
-          .sort(byId);
-      case "schedules":
-        return kind === "anime"
-          ? all.filter((r) => (r as Anime).airing).sort(byId)
-          : [];
-      case "seasonNow":
-        return kind === "anime"
-          ? all.filter((r) => season(r) === now).sort(byId)
-          : [];
-      case "seasonUpcoming":
-        return kind === "anime"
-          ? all.filter((r) => season(r) === next).sort(byId)
-          : [];
-      case "upcoming":
-        return kind === "anime"
-          ? all
-              .filter((r) => (r as Anime).status === "Not yet aired")
-              .sort((a, b) => b.mal_id - a.mal_id)
-          : [];
+      case 'current':
+        return all.filter((r) => ('airing' in r ? r.airing : (r as Manga).publishing)).sort(byId);
+      case 'schedules':
+        return kind === 'anime' ? all.filter((r) => (r as Anime).airing).sort(byId) : [];
+      case 'seasonNow':
+        return kind === 'anime' ? all.filter((r) => season(r) === now).sort(byId) : [];
+      case 'seasonUpcoming':
+        return kind === 'anime' ? all.filter((r) => season(r) === next).sort(byId) : [];
+      case 'upcoming':
+        return kind === 'anime' ? all.filter((r) => (r as Anime).status === 'Not yet aired').sort((a, b) => b.mal_id - a.mal_id) : [];
     }
   };
   const source: UpstreamSource = {
-    name: "fake.test",
+    name: 'fake.test',
     limits,
-    health: () => ({ circuit: "closed" }),
-    async entry(
-      kind: MediaKind,
-      id: number,
-      part: EntryPart,
-      validator?: string,
-      signal?: AbortSignal
-    ): Promise<Fetched<unknown>> {
+    health: () => ({ circuit: 'closed' }),
+    async entry(kind: MediaKind, id: number, part: EntryPart, validator?: string, signal?: AbortSignal): Promise<Fetched<unknown>> {
       await take(signal);
       const key = `${kind}:${id}`;
       const answer = ((): Fetched<unknown> => {
         const record = records[kind].get(id);
-        if (failing.has(key)) return { outcome: "failed", reason: "HTTP 500" };
-        if (!record || notFound.has(key)) return { outcome: "not-found" };
-        const body =
-          part === "full"
-            ? { data: invalid.has(key) ? { ...record, score: 11 } : record }
-            : { data: [] };
+        if (failing.has(key)) return { outcome: 'failed', reason: 'HTTP 500' };
+        if (!record || notFound.has(key)) return { outcome: 'not-found' };
+        const body = part === 'full' ? { data: invalid.has(key) ? { ...record, score: 11 } : record } : { data: [] };
         const tag = etag(body);
-        return validator === tag
-          ? { outcome: "unchanged" }
-          : { outcome: "ok", body, validator: tag };
+        return validator === tag ? { outcome: 'unchanged' } : { outcome: 'ok', body, validator: tag };
       })();
       log.push({
         at: options.clock(),
@@ -283,12 +237,7 @@ export function createMapSource(options: {
       });
       return answer;
     },
-    async list(
-      kind: MediaKind,
-      list: ListName,
-      page: number,
-      signal?: AbortSignal
-    ): Promise<Fetched<ListPage>> {
+    async list(kind: MediaKind, list: ListName, page: number, signal?: AbortSignal): Promise<Fetched<ListPage>> {
       await take(signal);
       const all = listed(kind, list);
       const last = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
@@ -296,10 +245,10 @@ export function createMapSource(options: {
       log.push({
         at: options.clock(),
         what: `${kind}:${list}:${page}`,
-        outcome: "ok",
+        outcome: 'ok',
       });
       return {
-        outcome: "ok",
+        outcome: 'ok',
         body: { items, hasNextPage: page < last, lastPage: last },
       };
     },
@@ -307,11 +256,9 @@ export function createMapSource(options: {
   if (options.changes) {
     source.changedIds = async (kind, since, signal) => {
       await take(signal);
-      log.push({ at: options.clock(), what: `${kind}:changes`, outcome: "ok" });
-      const ids = [...changedAt]
-        .filter(([k, at]) => k.startsWith(`${kind}:`) && at >= since)
-        .map(([k]) => Number(k.split(":")[1]));
-      return { outcome: "ok", body: ids };
+      log.push({ at: options.clock(), what: `${kind}:changes`, outcome: 'ok' });
+      const ids = [...changedAt].filter(([k, at]) => k.startsWith(`${kind}:`) && at >= since).map(([k]) => Number(k.split(':')[1]));
+      return { outcome: 'ok', body: ids };
     };
   }
   return {
@@ -332,8 +279,7 @@ export function createMapSource(options: {
 
 function hash(text: string): string {
   let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++)
-    h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(16);
 }
 
@@ -342,23 +288,15 @@ function hash(text: string): string {
  * and upserted only when it differs, with its `updates` record; other parts are checked to be
  * `{ data: [...] }` and left alone.
  */
-export function createTestWriter(
-  store: CatalogueStore
-): RecordWriter & { writes: string[] } {
+export function createTestWriter(store: CatalogueStore): RecordWriter & { writes: string[] } {
   const writes: string[] = [];
   const last = new Map<string, string>();
-  async function record(
-    kind: MediaKind,
-    value: unknown,
-    now: number
-  ): Promise<WriteOutcome> {
+  async function record(kind: MediaKind, value: unknown, now: number): Promise<WriteOutcome> {
     const parsed = COLLECTIONS[kind].schema.safeParse(value);
     if (!parsed.success)
       return {
-        outcome: "invalid",
-        reason: parsed.error.issues
-          .map((i) => `${i.path.join(".")}: ${i.message}`)
-          .join("; "),
+        outcome: 'invalid',
+        reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
       };
     const next = parsed.data as Anime & Manga;
     const text = JSON.stringify(next);
@@ -369,10 +307,10 @@ export function createTestWriter(
       const stored = await store.get(kind, next.mal_id);
       existing = stored ? JSON.stringify(stored) : undefined;
     } else if (!(await store.get(kind, next.mal_id))) existing = undefined;
-    if (existing === text) return { outcome: "unchanged" };
+    if (existing === text) return { outcome: 'unchanged' };
     last.set(key, text);
     await store.upsert(kind, [next]);
-    await store.upsert("updates", [
+    await store.upsert('updates', [
       {
         type: kind,
         mal_id: next.mal_id,
@@ -380,16 +318,14 @@ export function createTestWriter(
       },
     ]);
     writes.push(`${kind}:${next.mal_id}`);
-    return { outcome: "changed", keys: [collectionKey(kind, next)] };
+    return { outcome: 'changed', keys: [collectionKey(kind, next)] };
   }
   return {
     writes,
     async part(kind, _id, part, body, now) {
       const data = (body as { data?: unknown } | null)?.data;
-      if (part === "full") return record(kind, data, now);
-      return Array.isArray(data)
-        ? { outcome: "unchanged" }
-        : { outcome: "invalid", reason: "not { data: [...] }" };
+      if (part === 'full') return record(kind, data, now);
+      return Array.isArray(data) ? { outcome: 'unchanged' } : { outcome: 'invalid', reason: 'not { data: [...] }' };
     },
     async items(kind, items, now) {
       const out: WriteOutcome[] = [];
@@ -398,11 +334,8 @@ export function createTestWriter(
     },
     async remove(kind, id) {
       const removed = (await store.delete(kind, [id])) > 0;
-      await store.delete("updates", [`${kind}:${id}`]);
-      await store.upsert(
-        kind === "anime" ? "deletedAnimeIds" : "deletedMangaIds",
-        [id]
-      );
+      await store.delete('updates', [`${kind}:${id}`]);
+      await store.upsert(kind === 'anime' ? 'deletedAnimeIds' : 'deletedMangaIds', [id]);
       writes.push(`-${kind}:${id}`);
       return removed;
     },

@@ -5,23 +5,15 @@
  * where it stopped; core does no file I/O.
  * @module
  */
-import { TIERS } from "./schedule.js";
-import type {
-  RefreshState,
-  Task,
-  TierBacklog,
-  TierName,
-  UpstreamLimits,
-} from "./types.js";
+import { TIERS } from './schedule.js';
+import type { RefreshState, Task, TierBacklog, TierName, UpstreamLimits } from './types.js';
 
 /** The JSON a memory state saves and restores. */
 export interface MemoryRefreshSnapshot {
   readonly version: 1;
   readonly tasks: readonly Task[];
   readonly cursors: Readonly<Record<string, string>>;
-  readonly lease?:
-    | { readonly holder: string; readonly expiresAt: number }
-    | undefined;
+  readonly lease?: { readonly holder: string; readonly expiresAt: number } | undefined;
   /** The instants of the slots taken in the last minute, oldest first, and the pause. */
   readonly ledger: {
     readonly taken: readonly number[];
@@ -81,8 +73,7 @@ class Heap {
     return top;
   }
 }
-const less = (a: HeapItem, b: HeapItem) =>
-  a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+const less = (a: HeapItem, b: HeapItem) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
 
 /**
  * A refresher state in memory.
@@ -96,21 +87,15 @@ const less = (a: HeapItem, b: HeapItem) =>
  * writeFileSync(file, JSON.stringify(state.snapshot()));
  * ```
  */
-export function createMemoryRefreshState(
-  snapshot?: unknown
-): MemoryRefreshState {
+export function createMemoryRefreshState(snapshot?: unknown): MemoryRefreshState {
   const restored = snapshot === undefined ? undefined : parseSnapshot(snapshot);
   const slots = new Map<string, Slot>();
   const heaps = new Map<TierName, Heap>(TIERS.map((t) => [t, new Heap()]));
-  const cursors = new Map<string, string>(
-    Object.entries(restored?.cursors ?? {})
-  );
+  const cursors = new Map<string, string>(Object.entries(restored?.cursors ?? {}));
   let lease = restored?.lease ? { ...restored.lease } : undefined;
   // Slots taken in the last minute, in order (instants only grow within one process; a clock that
   // steps back is inserted in place).
-  const taken: number[] = [...(restored?.ledger.taken ?? [])].sort(
-    (a, b) => a - b
-  );
+  const taken: number[] = [...(restored?.ledger.taken ?? [])].sort((a, b) => a - b);
   let pausedUntil = restored?.ledger.pausedUntil ?? 0;
   let seq = 0;
 
@@ -182,15 +167,12 @@ export function createMemoryRefreshState(
       for (const key of keys) slots.delete(key);
     },
     async backlog(now) {
-      const out = Object.fromEntries(
-        TIERS.map((t) => [t, { due: 0, oldestDueAt: null }])
-      ) as Record<TierName, { due: number; oldestDueAt: number | null }>;
+      const out = Object.fromEntries(TIERS.map((t) => [t, { due: 0, oldestDueAt: null }])) as Record<TierName, { due: number; oldestDueAt: number | null }>;
       for (const { task } of slots.values()) {
         if (task.dueAt > now) continue;
         const b = out[task.tier];
         b.due++;
-        if (b.oldestDueAt === null || task.dueAt < b.oldestDueAt)
-          b.oldestDueAt = task.dueAt;
+        if (b.oldestDueAt === null || task.dueAt < b.oldestDueAt) b.oldestDueAt = task.dueAt;
       }
       return out as Record<TierName, TierBacklog>;
     },
@@ -216,16 +198,8 @@ export function createMemoryRefreshState(
       let wait = pausedUntil > now ? pausedUntil - now : 0;
       // A slot at t counts in (now − 1 s, now] and (now − 60 s, now]; it leaves the window at t + 1 s / t + 60 s.
       const inSecond = countAfter(now - 1000);
-      if (inSecond >= limits.perSecond)
-        wait = Math.max(
-          wait,
-          taken[taken.length - limits.perSecond]! + 1000 - now
-        );
-      if (taken.length >= limits.perMinute)
-        wait = Math.max(
-          wait,
-          taken[taken.length - limits.perMinute]! + 60_000 - now
-        );
+      if (inSecond >= limits.perSecond) wait = Math.max(wait, taken[taken.length - limits.perSecond]! + 1000 - now);
+      if (taken.length >= limits.perMinute) wait = Math.max(wait, taken[taken.length - limits.perMinute]! + 60_000 - now);
       if (wait > 0) return Math.max(1, Math.ceil(wait));
       let i = taken.length;
       while (i > 0 && taken[i - 1]! > now) i--;
@@ -260,28 +234,18 @@ function parseSnapshot(value: unknown): MemoryRefreshSnapshot {
   const s = value as Partial<MemoryRefreshSnapshot> | null;
   if (
     !s ||
-    typeof s !== "object" ||
+    typeof s !== 'object' ||
     s.version !== 1 ||
     !Array.isArray(s.tasks) ||
-    typeof s.cursors !== "object" ||
+    typeof s.cursors !== 'object' ||
     !s.ledger ||
     !Array.isArray(s.ledger.taken)
   ) {
-    throw new TypeError("Not a refresher state snapshot of version 1");
+    throw new TypeError('Not a refresher state snapshot of version 1');
   }
   for (const t of s.tasks) {
-    if (
-      !t ||
-      typeof t.key !== "string" ||
-      !TIERS.includes(t.tier) ||
-      typeof t.dueAt !== "number" ||
-      (t.kind !== "anime" && t.kind !== "manga")
-    ) {
-      throw new TypeError(
-        `A refresher state snapshot holds a malformed task: ${JSON.stringify(
-          t
-        )}`
-      );
+    if (!t || typeof t.key !== 'string' || !TIERS.includes(t.tier) || typeof t.dueAt !== 'number' || (t.kind !== 'anime' && t.kind !== 'manga')) {
+      throw new TypeError(`A refresher state snapshot holds a malformed task: ${JSON.stringify(t)}`);
     }
   }
   return s as MemoryRefreshSnapshot;

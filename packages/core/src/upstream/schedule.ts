@@ -25,7 +25,8 @@
  * the lease are not.
  * @module
  */
-import type { EntryPart, ListName, MediaKind, TierName } from "./types.js";
+import type { MediaKind } from '../store.js';
+import type { EntryPart, ListName, TierName } from './types.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -33,16 +34,10 @@ const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 /** The tiers in priority order: a short budget stretches the last first. */
-export const TIERS: readonly TierName[] = [
-  "new",
-  "hot",
-  "stats",
-  "popular",
-  "full",
-];
+export const TIERS: readonly TierName[] = ['new', 'hot', 'stats', 'popular', 'full'];
 
 /** How often each tier comes round (ms, before `timeScale`); `discovery` is how often page 1 of the discovery listings is read. */
-export type Intervals = Readonly<Record<TierName | "discovery", number>>;
+export type Intervals = Readonly<Record<TierName | 'discovery', number>>;
 
 /**
  * The default intervals:
@@ -63,41 +58,17 @@ export const DEFAULT_INTERVALS: Intervals = {
 };
 
 /** The parts refreshed for each kind by default (`full` carries relations, theme songs, external and streaming links). */
-export const DEFAULT_PARTS: Readonly<Record<MediaKind, readonly EntryPart[]>> =
-  {
-    anime: [
-      "full",
-      "characters",
-      "staff",
-      "episodes",
-      "pictures",
-      "statistics",
-      "moreinfo",
-      "recommendations",
-      "videos",
-      "news",
-      "reviews",
-    ],
-    manga: [
-      "full",
-      "characters",
-      "pictures",
-      "statistics",
-      "moreinfo",
-      "recommendations",
-      "news",
-      "reviews",
-    ],
-  };
+export const DEFAULT_PARTS: Readonly<Record<MediaKind, readonly EntryPart[]>> = {
+  anime: ['full', 'characters', 'staff', 'episodes', 'pictures', 'statistics', 'moreinfo', 'recommendations', 'videos', 'news', 'reviews'],
+  manga: ['full', 'characters', 'pictures', 'statistics', 'moreinfo', 'recommendations', 'news', 'reviews'],
+};
 
 /**
  * The parts of a hot entry refreshed with the hot tier; its other parts keep the popular or full
  * tier. Manga have none by default: their records come from the `current` listing (see the module note).
  */
-export const DEFAULT_HOT_PARTS: Readonly<
-  Record<MediaKind, readonly EntryPart[]>
-> = {
-  anime: ["full", "episodes"],
+export const DEFAULT_HOT_PARTS: Readonly<Record<MediaKind, readonly EntryPart[]>> = {
+  anime: ['full', 'episodes'],
   manga: [],
 };
 
@@ -105,24 +76,21 @@ export const DEFAULT_HOT_PARTS: Readonly<
 export const DEFAULT_POPULAR_TOP = 1000;
 
 /** Listings whose page 1 is read every `discovery` interval: those showing new ids first, and the season now and schedules. */
-export const DISCOVERY_LISTS: Readonly<Record<MediaKind, readonly ListName[]>> =
-  {
-    anime: ["newest", "seasonUpcoming", "upcoming", "seasonNow", "schedules"],
-    manga: ["newest"],
-  };
+export const DISCOVERY_LISTS: Readonly<Record<MediaKind, readonly ListName[]>> = {
+  anime: ['newest', 'seasonUpcoming', 'upcoming', 'seasonNow', 'schedules'],
+  manga: ['newest'],
+};
 
 /** Listings read page after page (every page a task), with their tier; page 1 of a discovery listing keeps the discovery interval. */
-export const WALKED_LISTS: Readonly<
-  Record<MediaKind, Readonly<Partial<Record<ListName, TierName>>>>
-> = {
+export const WALKED_LISTS: Readonly<Record<MediaKind, Readonly<Partial<Record<ListName, TierName>>>>> = {
   anime: {
-    current: "hot",
-    seasonNow: "hot",
-    seasonUpcoming: "hot",
-    schedules: "hot",
-    sweep: "stats",
+    current: 'hot',
+    seasonNow: 'hot',
+    seasonUpcoming: 'hot',
+    schedules: 'hot',
+    sweep: 'stats',
   },
-  manga: { current: "hot", sweep: "stats" },
+  manga: { current: 'hot', sweep: 'stats' },
 };
 
 /** Entries a Jikan listing page holds. */
@@ -148,7 +116,7 @@ export interface Schedule {
  */
 export function createSchedule(
   options: {
-    intervals?: Partial<Record<TierName | "discovery", number>> | undefined;
+    intervals?: Partial<Record<TierName | 'discovery', number>> | undefined;
     parts?: Partial<Record<MediaKind, readonly EntryPart[]>> | undefined;
     hotParts?: Partial<Record<MediaKind, readonly EntryPart[]>> | undefined;
     popularTop?: number | undefined;
@@ -156,27 +124,20 @@ export function createSchedule(
   } = {}
 ): Schedule {
   const intervals = { ...DEFAULT_INTERVALS };
-  for (const [name, ms] of Object.entries(options.intervals ?? {}) as [
-    keyof Intervals,
-    number | undefined
-  ][]) {
+  for (const [name, ms] of Object.entries(options.intervals ?? {}) as [keyof Intervals, number | undefined][]) {
     if (ms === undefined) continue;
-    if (!(ms > 0) || !Number.isFinite(ms))
-      throw new RangeError(
-        `The ${name} interval must be a positive number of ms, got ${ms}`
-      );
+    if (!(ms > 0) || !Number.isFinite(ms)) throw new RangeError(`The ${name} interval must be a positive number of ms, got ${ms}`);
     intervals[name] = ms;
   }
   const parts = { ...DEFAULT_PARTS, ...options.parts };
   const hotParts = { ...DEFAULT_HOT_PARTS, ...options.hotParts };
-  for (const kind of ["anime", "manga"] as const)
-    hotParts[kind] = hotParts[kind].filter((p) => parts[kind].includes(p));
+  for (const kind of ['anime', 'manga'] as const) hotParts[kind] = hotParts[kind].filter((p) => parts[kind].includes(p));
   return {
     intervals,
     parts,
     hotParts,
     popularTop: options.popularTop ?? DEFAULT_POPULAR_TOP,
-    kinds: options.kinds ?? ["anime", "manga"],
+    kinds: options.kinds ?? ['anime', 'manga'],
   };
 }
 
@@ -221,10 +182,7 @@ export type Demand = Record<TierName, number> & { readonly total: number };
  * d.total / 86400; // the share of the public Jikan's daily budget
  * ```
  */
-export function scheduleDemand(
-  sizes: Partial<Record<MediaKind, KindSize>>,
-  schedule: Schedule = createSchedule()
-): Demand {
+export function scheduleDemand(sizes: Partial<Record<MediaKind, KindSize>>, schedule: Schedule = createSchedule()): Demand {
   const { intervals: iv, parts, hotParts } = schedule;
   const perDay = (ms: number) => DAY / ms;
   const pages = (n: number) => Math.max(1, Math.ceil(n / PAGE_SIZE));
@@ -242,27 +200,16 @@ export function scheduleDemand(
     const both = size.hotAndPopular ?? 0;
     const hot = hotParts[kind].length > 0 ? size.hot : 0;
     const hotN = hotParts[kind].length;
-    demand.new +=
-      DISCOVERY_LISTS[kind].length * perDay(iv.discovery) +
-      (size.newPerDay ?? 0) * parts[kind].length;
-    for (const [list, tier] of Object.entries(WALKED_LISTS[kind]) as [
-      ListName,
-      TierName
-    ][]) {
-      const n =
-        list === "sweep" ? pages(size.entries) : pages(size.lists?.[list] ?? 0);
+    demand.new += DISCOVERY_LISTS[kind].length * perDay(iv.discovery) + (size.newPerDay ?? 0) * parts[kind].length;
+    for (const [list, tier] of Object.entries(WALKED_LISTS[kind]) as [ListName, TierName][]) {
+      const n = list === 'sweep' ? pages(size.entries) : pages(size.lists?.[list] ?? 0);
       // Page 1 of a discovery listing is read with discovery.
       const walked = DISCOVERY_LISTS[kind].includes(list) ? n - 1 : n;
       demand[tier] += walked * perDay(iv[tier]);
     }
     demand.hot += hot * hotN * perDay(iv.hot);
-    demand.popular +=
-      (popular * parts[kind].length - (hot > 0 ? both * hotN : 0)) *
-      perDay(iv.popular);
-    demand.full +=
-      ((size.entries - popular) * parts[kind].length -
-        (hot > 0 ? (hot - both) * hotN : 0)) *
-      perDay(iv.full);
+    demand.popular += (popular * parts[kind].length - (hot > 0 ? both * hotN : 0)) * perDay(iv.popular);
+    demand.full += ((size.entries - popular) * parts[kind].length - (hot > 0 ? (hot - both) * hotN : 0)) * perDay(iv.full);
   }
   const total = TIERS.reduce((sum, tier) => sum + demand[tier], 0);
   return { ...demand, total };
@@ -311,9 +258,6 @@ export function currentSeasons(now: number): [current: string, next: string] {
   const d = new Date(now);
   const year = d.getUTCFullYear();
   const q = Math.floor(d.getUTCMonth() / 3);
-  const names = ["winter", "spring", "summer", "fall"];
-  return [
-    `${year}-${names[q]}`,
-    q === 3 ? `${year + 1}-winter` : `${year}-${names[q + 1]}`,
-  ];
+  const names = ['winter', 'spring', 'summer', 'fall'];
+  return [`${year}-${names[q]}`, q === 3 ? `${year + 1}-winter` : `${year}-${names[q + 1]}`];
 }

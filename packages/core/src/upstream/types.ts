@@ -5,9 +5,10 @@
  * @module
  */
 import type { CollectionName, CollectionRecord } from '../seam/collections.js';
+import type { MediaKind } from '../store.js';
 
-/** The kinds of entry an upstream keeps current. */
-export type MediaKind = 'anime' | 'manga';
+/** The kinds of entry an upstream keeps current: the catalogue's own (`'anime' | 'manga'`), one type for both. */
+export type { MediaKind };
 
 /**
  * The parts of an entry, each one request upstream: `full` is `/{kind}/{id}/full` (the entry with
