@@ -187,4 +187,28 @@ export {
 } from './upstream/file-drop.js';
 export { mapEntryPart, mapListItem, MappingError, PART_COLLECTIONS, partsOf, type MappedPart } from './upstream/mapping.js';
 export { canonicalJson, createRecordWriter, type RecordWriterOptions } from './upstream/writer.js';
-export type { Budget, BudgetLedger, EntryPart, Fetched, ListName, ListPage, MappedRecords, RecordWriter, SourceHealth, UpstreamLimits, UpstreamSource, WriteOutcome } from './upstream/types.js';
+export {
+  createRefresher,
+  type PassSummary,
+  type Refresher,
+  type RefresherLogger,
+  type RefresherOptions,
+  type RefresherStatus,
+  type RefreshEvent,
+} from './upstream/refresher.js';
+export { createMemoryRefreshState, type MemoryRefreshSnapshot, type MemoryRefreshState } from './upstream/memory-state.js';
+export {
+  createSchedule,
+  DEFAULT_HOT_PARTS,
+  DEFAULT_INTERVALS,
+  DEFAULT_PARTS,
+  DEFAULT_POPULAR_TOP,
+  FULL_SCALE,
+  scheduleDemand,
+  TIERS,
+  type Demand,
+  type Intervals,
+  type KindSize,
+  type Schedule,
+} from './upstream/schedule.js';
+export type * from './upstream/types.js';
