@@ -71,7 +71,11 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
  * Docker), then `HOSTNAME`.
  */
 function hostName(): string {
-  for (const read of [() => Deno.hostname(), () => Deno.readTextFileSync('/etc/hostname').trim(), () => Deno.env.get('HOSTNAME') ?? '']) {
+  for (const read of [
+    // Asked only when granted: in a terminal, Deno would otherwise stop to prompt for it.
+    () => (Deno.permissions.querySync({ name: 'sys', kind: 'hostname' }).state === 'granted' ? Deno.hostname() : ''),
+    () => Deno.readTextFileSync('/etc/hostname').trim(), () => Deno.env.get('HOSTNAME') ?? '',
+  ]) {
     try {
       const name = read();
       if (name) return name;

@@ -22,9 +22,9 @@
  * answer on the main port, outside the rate limits, never cached.
  * @module
  */
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { serve, type Server } from '@catalogue-api/adapter-node';
-import corePackage from '@catalogue-api/core/package.json' with { type: 'json' };
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import SonicBoom from 'sonic-boom';
 import {
@@ -129,6 +129,9 @@ export function formatMillis(ms: number): string {
  * @returns The text.
  */
 const flat = (...pieces: Array<string | number>): string => pieces.join('');
+
+// The version of core in use (a JSON import keeps no import attribute through the example's build).
+const { version } = createRequire(import.meta.url)('@catalogue-api/core/package.json') as { version: string };
 
 // pino's fields of this process, on every line: `,"pid":…,"hostname":"…"`.
 const BASE = flat(',"pid":', process.pid, ',"hostname":', JSON.stringify(hostname()));
@@ -433,7 +436,7 @@ export function createExampleOperations(env: Record<string, string | undefined>,
     // Gauges named like counters, which `promtool check metrics` refuses; `sum()` of the series by `type` gives them.
     for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) runtime.removeSingleMetric(name);
     metrics.registry.gauge('catalogue_build_info', 'The catalogue-api version and the runtime serving it; always 1.', ['version', 'runtime', 'runtime_version'], () => [
-      [[corePackage.version, 'node', process.versions.node], 1],
+      [[version, 'node', process.versions.node], 1],
     ]);
   }
 
