@@ -67,10 +67,10 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 // Access log lines go out asynchronously (sonic-boom, as soon as written) and are flushed at
 // shutdown; the server's own info lines go the same way, so that the two never interleave.
 // (Opened once the variables are read, below.)
-let logFile: ReturnType<typeof pino.destination> | undefined;
+const stdout: { file?: ReturnType<typeof pino.destination> } = {};
 const log = createLineLogger(
   { pid: process.pid, hostname: hostName() },
-  (line) => (logFile ? logFile.write(line) : process.stdout.write(line)),
+  (line) => (stdout.file ? stdout.file.write(line) : process.stdout.write(line)),
   (line) => process.stderr.write(line),
 );
 
@@ -137,7 +137,7 @@ const health = createHealthApp({ checks: {} });
 const poll = metrics ? setInterval(() => void health.check(), 5_000).unref() : undefined;
 metrics?.watchDependencies(health.state);
 const observers: RequestObserver[] = [];
-logFile = accessLog === 'json' ? pino.destination({ dest: 1, sync: false }) : undefined;
+const logFile = (stdout.file = accessLog === 'json' ? pino.destination({ dest: 1, sync: false }) : undefined);
 if (logFile) {
   // pino's base fields (pid, hostname); the record's own `time` is when the request arrived.
   const access = pino({ timestamp: false }, logFile);
