@@ -28,10 +28,11 @@ export async function startObserved(env: Record<string, string | undefined>) {
   const health = createHealthApp({ checks: { store: () => store.sql`select 1`, gateway: backend.ping } });
   metrics.watchDependencies(health.state);
 
-  // One JSON line per request, written asynchronously; the client and X-Request-Id as the load balancer sent them.
-  const log = pino({ base: null, timestamp: false }, pino.destination({ dest: 1, sync: false, minLength: 8192 }));
+  // One JSON line per request with pino's fields (pid, hostname, msg; the record's own time), written
+  // asynchronously as soon as it is made; the client and X-Request-Id as the load balancer sent them.
+  const log = pino({ timestamp: false }, pino.destination({ dest: 1, sync: false }));
   const app = createObservedApp(combineApps(health, catalogue), {
-    observers: [(record) => log.info(record), metrics.observe],
+    observers: [(record) => log.info(record, 'request completed'), metrics.observe],
     trustProxy: 1,
   });
 

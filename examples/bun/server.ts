@@ -31,14 +31,20 @@
  * cannot use, or a start-up that fails (a port taken), stops the server with one line on stderr and
  * exit code 2 (configuration) or 1 (anything else). SIGTERM and SIGINT drain: no new connections,
  * requests in flight are answered, the access log is flushed; within `SHUTDOWN_TIMEOUT_MS` (default
- * 8000), else it exits anyway (code 1). A second signal exits at once.
+ * 8000), else it exits anyway (code 1). A second signal exits at once. Every line it writes is
+ * pino's JSON: start-up and shutdown on stdout with the access log, warnings and errors on stderr.
+ * With `METRICS_PORT`, prom-client's process and runtime metrics are served beside the catalogue's.
  * `/healthz` and `/readyz` answer on `PORT`, outside the rate limits, never cached.
  * @module
  */
+import { hostname as hostName } from 'node:os';
 import { serve } from '@catalogue-api/adapter-bun';
 import { createApiReferenceApp } from '@catalogue-api/api-reference';
+import corePackage from '@catalogue-api/core/package.json' with { type: 'json' };
 import {
   combineApps,
+  combineMetrics,
+  createLineLogger,
   createCatalogueApp,
   createCatalogueMetrics,
   createChecker,
@@ -56,11 +62,22 @@ import {
 } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { pino } from 'pino';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+
+// Access log lines go out asynchronously (sonic-boom, as soon as written) and are flushed at
+// shutdown; the server's own info lines go the same way, so that the two never interleave.
+// (Opened once the variables are read, below.)
+const stdout: { file?: ReturnType<typeof pino.destination> } = {};
+const log = createLineLogger(
+  { pid: process.pid, hostname: hostName() },
+  (line) => (stdout.file ? stdout.file.write(line) : process.stdout.write(line)),
+  (line) => process.stderr.write(line),
+);
 
 // Until it listens, whatever stops the start (a bad variable, a port taken) is one line on stderr, not a stack trace.
 const refuseToStart = (error: unknown) => {
   const { line, exitCode } = toStartupFailure(error);
-  console.error(line);
+  log.fatal(line);
   process.exit(exitCode);
 };
 process.once('uncaughtException', refuseToStart);
@@ -68,7 +85,7 @@ process.once('uncaughtException', refuseToStart);
 // The variables this example reads besides the operations settings, checked as every example's are.
 const env = readServerEnv(process.env, {
   only: ['PORT', 'HOST', 'RATE_LIMIT', 'CACHE', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS', 'FINGERPRINT_SECRET'],
-  warn: (line) => console.error(line),
+  warn: (line) => log.warn(line),
 });
 const { PORT: port, HOST: hostname } = env;
 
@@ -76,6 +93,16 @@ const { PORT: port, HOST: hostname } = env;
 const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(process.env);
 
 const metrics = metricsPort !== undefined ? createCatalogueMetrics() : undefined;
+// The process and runtime: prom-client's default metrics, as far as Bun gives them (no GC series).
+const runtime = metrics ? new Registry() : undefined;
+if (metrics && runtime) {
+  collectDefaultMetrics({ register: runtime });
+  // Gauges named like counters, which `promtool check metrics` refuses; `sum()` of the series by `type` gives them.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) runtime.removeSingleMetric(name);
+  metrics.registry.gauge('catalogue_build_info', 'The catalogue-api version and the runtime serving it; always 1.', ['version', 'runtime', 'runtime_version'], () => [
+    [[corePackage.version, 'bun', process.versions.bun ?? ''], 1],
+  ]);
+}
 const store = createMemoryStore(demoData);
 const catalogue = createCatalogueApp({
   store: metrics ? metrics.instrumentStore(store) : store,
@@ -112,11 +139,11 @@ const health = createHealthApp({ checks: {} });
 const poll = metrics ? setInterval(() => void health.check(), 5_000).unref() : undefined;
 metrics?.watchDependencies(health.state);
 const observers: RequestObserver[] = [];
-// pino's lines go out asynchronously (sonic-boom) and are flushed at shutdown.
-const logFile = accessLog === 'json' ? pino.destination({ dest: 1, sync: false, minLength: 4096 }) : undefined;
+const logFile = (stdout.file = accessLog === 'json' ? pino.destination({ dest: 1, sync: false }) : undefined);
 if (logFile) {
-  const log = pino({ base: null, timestamp: false }, logFile);
-  const write: RequestObserver = (record) => log.info(record);
+  // pino's base fields (pid, hostname); the record's own `time` is when the request arrived.
+  const access = pino({ timestamp: false }, logFile);
+  const write: RequestObserver = (record) => access.info(record, 'request completed');
   observers.push(sample >= 1 ? write : (record) => void (Math.random() < sample && write(record)));
 }
 if (metrics) observers.push(metrics.observe);
@@ -125,7 +152,7 @@ const apps = combineApps(health, status, createApiReferenceApp(), catalogue);
 const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET });
 const server = await serve(app, { port, hostname });
 // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
-const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost }) : undefined;
+const metricsServer = metrics ? await serve(createMetricsApp(combineMetrics(metrics.render, () => runtime!.metrics())), { port: metricsPort, hostname: metricsHost }) : undefined;
 const selfUrl = self(server.url).check.url;
 const checker = createChecker({
   services: [self(server.url)],
@@ -137,8 +164,8 @@ const checker = createChecker({
 });
 checker.start();
 // Not a URL line: the tests and tools that wait for the API's URL take the first one printed.
-if (metricsServer) console.error(`metrics on port ${new URL(metricsServer.url).port} at /metrics`);
-console.log(`catalogue-api (Bun) listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
+if (metricsServer) log.info(`metrics on port ${new URL(metricsServer.url).port} at /metrics`);
+log.info(`catalogue-api (Bun) listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
 // Serving: an error from now on is a bug, with its stack.
 process.off('uncaughtException', refuseToStart);
@@ -151,12 +178,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // A second signal (Ctrl-C twice) stops at once.
     if (stopping) process.exit(1);
     stopping = true;
+    log.info(`${signal}: stopping; answering the requests in flight (SHUTDOWN_TIMEOUT_MS ${env.SHUTDOWN_TIMEOUT_MS})`);
     // A client that never reads its answer must not hold the stop open for good.
     setTimeout(() => {
-      console.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
+      log.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
       process.exit(1);
     }, env.SHUTDOWN_TIMEOUT_MS).unref();
     clearInterval(poll);
-    void Promise.all([server.close(), checker.stop(), metricsServer?.close()]).then(() => process.exit(0));
+    void Promise.all([server.close(), checker.stop(), metricsServer?.close()]).then(() => {
+      log.info('stopped');
+      process.exit(0);
+    });
   });
 }

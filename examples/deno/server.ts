@@ -31,14 +31,20 @@
  * cannot use, or a start-up that fails (a port taken), stops the server with one line on stderr and
  * exit code 2 (configuration) or 1 (anything else). SIGTERM and SIGINT drain: no new connections,
  * requests in flight are answered, the access log is flushed; within `SHUTDOWN_TIMEOUT_MS` (default
- * 8000), else it exits anyway (code 1). A second signal exits at once.
+ * 8000), else it exits anyway (code 1). A second signal exits at once. Every line it writes is
+ * pino's JSON (core's `formatLogLine`): start-up and shutdown on stdout with the access log,
+ * warnings and errors on stderr. With `METRICS_PORT`, prom-client's process and runtime metrics
+ * are served beside the catalogue's.
  * `/healthz` and `/readyz` answer on `PORT`, outside the rate limits, never cached.
  * @module
  */
 import { serve } from '@catalogue-api/adapter-deno';
 import { createApiReferenceApp } from '@catalogue-api/api-reference';
+import corePackage from '@catalogue-api/core/package.json' with { type: 'json' };
 import {
   combineApps,
+  combineMetrics,
+  createLineLogger,
   createCatalogueApp,
   createCatalogueMetrics,
   createChecker,
@@ -48,6 +54,7 @@ import {
   createMetricsApp,
   createObservedApp,
   createStatusApp,
+  formatLogLine,
   type RequestObserver,
   type ServiceConfig,
   readOperationsEnv,
@@ -55,12 +62,40 @@ import {
   toStartupFailure,
 } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+
+/**
+ * The host name for pino's `hostname` field: `Deno.hostname()` needs --allow-sys, which the
+ * example does not ask for (nor the --allow-all that /proc/sys/kernel/hostname takes); then
+ * `/etc/hostname`, which --allow-read reads (the host's name on Debian, and a container's in
+ * Docker), then `HOSTNAME`.
+ */
+function hostName(): string {
+  for (const read of [
+    // Asked only when granted: in a terminal, Deno would otherwise stop to prompt for it.
+    () => (Deno.permissions.querySync({ name: 'sys', kind: 'hostname' }).state === 'granted' ? Deno.hostname() : ''),
+    () => Deno.readTextFileSync('/etc/hostname').trim(), () => Deno.env.get('HOSTNAME') ?? '',
+  ]) {
+    try {
+      const name = read();
+      if (name) return name;
+    } catch {
+      // Not allowed or not there: the next.
+    }
+  }
+  return 'unknown';
+}
+const base = { pid: Deno.pid, hostname: hostName() };
+const encoder = new TextEncoder();
+// Info lines go through the access log's writer once it exists (below), so that the two never interleave.
+let writeOut = (line: string) => void Deno.stdout.writeSync(encoder.encode(line));
+const log = createLineLogger(base, (line) => writeOut(line), (line) => void Deno.stderr.writeSync(encoder.encode(line)));
 
 // Until it listens, whatever stops the start (a bad variable, a port taken) is one line on stderr, not a stack trace.
 const refuseToStart = (event: ErrorEvent | PromiseRejectionEvent) => {
   event.preventDefault();
   const { line, exitCode } = toStartupFailure('reason' in event ? event.reason : event.error);
-  console.error(line);
+  log.fatal(line);
   Deno.exit(exitCode);
 };
 globalThis.addEventListener('error', refuseToStart);
@@ -70,7 +105,7 @@ const variables = Deno.env.toObject();
 // The variables this example reads besides the operations settings, checked as every example's are.
 const env = readServerEnv(variables, {
   only: ['PORT', 'HOST', 'RATE_LIMIT', 'CACHE', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS', 'FINGERPRINT_SECRET'],
-  warn: (line) => console.error(line),
+  warn: (line) => log.warn(line),
 });
 const { PORT: port, HOST: hostname } = env;
 
@@ -78,6 +113,16 @@ const { PORT: port, HOST: hostname } = env;
 const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(variables);
 
 const metrics = metricsPort !== undefined ? createCatalogueMetrics() : undefined;
+// The process and runtime: prom-client's default metrics, as far as Deno gives them (no GC series).
+const runtime = metrics ? new Registry() : undefined;
+if (metrics && runtime) {
+  collectDefaultMetrics({ register: runtime });
+  // Gauges named like counters, which `promtool check metrics` refuses; `sum()` of the series by `type` gives them.
+  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) runtime.removeSingleMetric(name);
+  metrics.registry.gauge('catalogue_build_info', 'The catalogue-api version and the runtime serving it; always 1.', ['version', 'runtime', 'runtime_version'], () => [
+    [[corePackage.version, 'deno', Deno.version.deno], 1],
+  ]);
+}
 const store = createMemoryStore(demoData);
 const catalogue = createCatalogueApp({
   store: metrics ? metrics.instrumentStore(store) : store,
@@ -116,7 +161,7 @@ function createLineWriter(maxBytes: number, onDrop?: (lines: number) => void): {
         for (let written = 0; written < bytes.length; ) written += await Deno.stdout.write(bytes.subarray(written));
       } catch (error) {
         stopped = true;
-        console.error(`access log stopped: ${(error as Error).message}`);
+        log.error(`access log stopped: ${(error as Error).message}`);
       }
       queue.shift();
       queued -= bytes.length;
@@ -176,10 +221,12 @@ if (poll !== undefined) Deno.unrefTimer(poll);
 metrics?.watchDependencies(health.state);
 const observers: RequestObserver[] = [];
 const dropped = metrics?.registry.counter('catalogue_access_log_dropped_lines_total', 'Access log lines dropped because the log reader fell behind.', []).labels();
-const log = accessLog === 'json' ? createLineWriter(16 * 1024 * 1024, dropped && ((lines) => dropped.inc(lines))) : undefined;
-if (log) {
-  // The line pino writes in the Bun example: its numeric level (30, info) first, then the record.
-  const write: RequestObserver = (record) => log.write(`${JSON.stringify({ level: 30, ...record })}\n`);
+const accessLogWriter = accessLog === 'json' ? createLineWriter(16 * 1024 * 1024, dropped && ((lines) => dropped.inc(lines))) : undefined;
+if (accessLogWriter) {
+  const writer = accessLogWriter;
+  writeOut = (line) => writer.write(line);
+  // The line pino writes in the Bun example: pino's fields, the record, `msg` last.
+  const write: RequestObserver = (record) => writer.write(formatLogLine('info', 'request completed', base, record, record.time));
   observers.push(sample >= 1 ? write : (record) => void (Math.random() < sample && write(record)));
 }
 if (metrics) observers.push(metrics.observe);
@@ -191,7 +238,7 @@ const server = await serve(app, { port, hostname }).catch((cause: unknown) => {
   throw new Error(`listening on ${hostname}:${port} (HOST, PORT)`, { cause });
 });
 // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
-const metricsServer = metrics ? await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost }) : undefined;
+const metricsServer = metrics ? await serve(createMetricsApp(combineMetrics(metrics.render, () => runtime!.metrics())), { port: metricsPort, hostname: metricsHost }) : undefined;
 const selfUrl = self(server.url).check.url;
 const checker = createChecker({
   services: [self(server.url)],
@@ -203,8 +250,8 @@ const checker = createChecker({
 });
 checker.start();
 // Not a URL line: the tests and tools that wait for the API's URL take the first one printed.
-if (metricsServer) console.error(`metrics on port ${new URL(metricsServer.url).port} at /metrics`);
-console.log(`catalogue-api (Deno) listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
+if (metricsServer) log.info(`metrics on port ${new URL(metricsServer.url).port} at /metrics`);
+log.info(`catalogue-api (Deno) listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
 // Serving: an error from now on is a bug, with its stack.
 globalThis.removeEventListener('error', refuseToStart);
@@ -216,15 +263,20 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // A second signal (Ctrl-C twice) stops at once.
     if (stopping) Deno.exit(1);
     stopping = true;
+    log.info(`${signal}: stopping; answering the requests in flight (SHUTDOWN_TIMEOUT_MS ${env.SHUTDOWN_TIMEOUT_MS})`);
     // A client that never reads its answer must not hold the stop open for good.
     const timer = setTimeout(() => {
-      console.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
+      log.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
       Deno.exit(1);
     }, env.SHUTDOWN_TIMEOUT_MS);
     Deno.unrefTimer(timer);
     clearInterval(poll);
     void Promise.all([server.close(), checker.stop(), metricsServer?.close()])
-      .then(() => log?.end())
-      .then(() => Deno.exit(0));
+      .then(() => accessLogWriter?.end())
+      .then(() => {
+        writeOut = (line) => void Deno.stdout.writeSync(encoder.encode(line));
+        log.info('stopped');
+        Deno.exit(0);
+      });
   });
 }

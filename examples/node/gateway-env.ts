@@ -22,7 +22,7 @@
  *   Unset: none, the socket address is the client.
  * @module
  */
-import { readServerEnv, type GatewayOptions } from '@catalogue-api/core';
+import { readServerEnv, type GatewayOptions, type LineLogger } from '@catalogue-api/core';
 import { createRedisGateway, type KeySetState } from '@catalogue-api/redis';
 
 /** The gateway options and what must be closed at shutdown. */
@@ -70,6 +70,7 @@ export function redactUrl(url: string): string {
 /**
  * Builds the example's gateway from the environment.
  * @param env - The environment (`process.env`).
+ * @param log - Where its lines go (pino's JSON, see `server.ts`). @default plain lines on stderr
  * @returns The options for `createCatalogueApp({ gateway })` and a `close` for shutdown.
  * @throws EnvError when one of its variables holds something it cannot use (`RATE_LIMIT=maybe`,
  *   a `RESTRICTED_ROUTES` entry that matches no route, a `REDIS_URL` that is not a Redis URL).
@@ -79,7 +80,10 @@ export function redactUrl(url: string): string {
  * const app = createCatalogueApp({ store, gateway: gateway.options });
  * ```
  */
-export function createExampleGateway(variables: Record<string, string | undefined>): ExampleGateway {
+export function createExampleGateway(
+  variables: Record<string, string | undefined>,
+  log: Pick<LineLogger, 'info' | 'warn'> = { info: (line) => console.error(line), warn: (line) => console.error(line) },
+): ExampleGateway {
   // Warnings (restricted routes without keys) are the server's to print, once, when it reads every variable.
   const env = readServerEnv(variables, { only: GATEWAY_ENV, warn: () => undefined });
   const keys = env.SERVER_KEYS;
@@ -96,7 +100,7 @@ export function createExampleGateway(variables: Record<string, string | undefine
     return { options, ping: async () => undefined, announce: async () => undefined, close: async () => undefined };
   }
   if (fingerprintSecret === undefined) {
-    console.error(
+    log.warn(
       'FINGERPRINT_SECRET is not set: Server Keys are fingerprinted with a random secret of this process, so instances ' +
         'sharing this Redis keep separate key sets and Server Key limits; set the same FINGERPRINT_SECRET on every instance.',
     );
@@ -109,7 +113,7 @@ export function createExampleGateway(variables: Record<string, string | undefine
     fingerprintSecret,
     onKeySetChange: (state) => {
       const line = KEY_SET_LINES[state];
-      if (line) console.error(line.replace('$REDIS', () => where));
+      if (line) log.warn(line.replace('$REDIS', () => where));
     },
   });
   options.backend = backend;
@@ -123,11 +127,11 @@ export function createExampleGateway(variables: Record<string, string | undefine
       clearTimeout(timer);
       if (up) return;
       // Fail closed stays: requests get 503 with Retry-After until Redis answers.
-      console.error(
+      log.warn(
         `Gateway back end unreachable: no answer from Redis at ${where} within ${ms} ms. ` +
           'The API answers 503 (Retry-After: 1) to every /v1 request until it is back; check REDIS_URL.',
       );
-      void backend.ready.then(() => console.error(`Gateway back end reachable: Redis at ${where} answers; the API serves requests again.`));
+      void backend.ready.then(() => log.info(`Gateway back end reachable: Redis at ${where} answers; the API serves requests again.`));
     },
     close: () => backend.close(),
   };

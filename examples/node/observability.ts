@@ -22,10 +22,15 @@
  * answer on the main port, outside the rate limits, never cached.
  * @module
  */
+import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import { serve, type Server } from '@catalogue-api/adapter-node';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import SonicBoom from 'sonic-boom';
 import {
+  combineMetrics,
   createCatalogueMetrics,
+  createLineLogger,
   createHealthApp,
   createMetricsApp,
   createObservedApp,
@@ -34,6 +39,7 @@ import {
   type DeprecationOptions,
   type HealthApp,
   type HealthCheck,
+  type LineLogger,
   type ObservableApp,
   type ObservedApp,
   type RequestObserver,
@@ -67,6 +73,12 @@ export interface ExampleOperations {
   start(): Promise<void>;
   /** Flushes the log and stops the metrics server. */
   stop(): Promise<void>;
+  /**
+   * The server's own lines (start-up, shutdown, warnings, errors) in pino's format, as the access
+   * log's: `info` on stdout through the access log's writer (never inside one of its lines), the
+   * rest on stderr.
+   */
+  log: LineLogger;
 }
 
 // What JSON must escape in a string (RFC 8259 §7), and lone surrogates, which JSON.stringify escapes too.
@@ -118,7 +130,15 @@ export function formatMillis(ms: number): string {
  */
 const flat = (...pieces: Array<string | number>): string => pieces.join('');
 
-// `{"level":30,"time":…,"method":"GET","path":"`, for the current millisecond and method. A time in
+// The version of core in use (a JSON import keeps no import attribute through the example's build).
+const { version } = createRequire(import.meta.url)('@catalogue-api/core/package.json') as { version: string };
+
+// pino's fields of this process, on every line: `,"pid":…,"hostname":"…"`.
+const BASE = flat(',"pid":', process.pid, ',"hostname":', JSON.stringify(hostname()));
+// pino's message, last on every access log line (as pino-http words it).
+const MSG = ',"msg":"request completed"}\n';
+
+// `{"level":30,"time":…,"pid":…,"hostname":"…","method":"GET","path":"`, for the current millisecond and method. A time in
 // milliseconds since the epoch is past 2^31, a number V8 prints by its slow general path (~0.25 µs
 // on Node 20); it is printed as its seconds, a small integer, and a ready three-digit rest.
 let headTime = -1;
@@ -130,7 +150,7 @@ function headOf(time: number, method: string): string {
   const second = Math.floor(time / 1000);
   // Whole milliseconds from the first second on, up to 2^31 s; anything else as String() prints it.
   const digits = second >= 1 && second < 0x7fffffff && Number.isInteger(time) ? flat(second, MILLIS[time - second * 1000]!) : String(time);
-  return flat('{"level":30,"time":', digits, ',"method":"', method, '","path":"');
+  return flat('{"level":30,"time":', digits, BASE, ',"method":"', method, '","path":"');
 }
 
 // `/v1/anime/1","route":"/v1/anime/:id","status":200,"bytes":2712` by path, for the route, status
@@ -178,7 +198,8 @@ for (const tier of [undefined, 'public', 'server'] as const) {
 }
 
 /**
- * One access log line: the record as JSON, fields in a fixed order, absent ones left out. Only the
+ * One access log line: pino's fields (`level` 30, `time`, `pid`, `hostname`), the record, and
+ * pino's `msg` last, as JSON, fields in a fixed order, absent ones left out. Only the
  * path can hold a character JSON must escape; the other texts are fixed words, a route template, a
  * hex client id or a request id of letters, digits and `.:@/+=-`.
  * @param record - The request record.
@@ -199,7 +220,7 @@ export function toLogLine(record: RequestRecord): string {
   const requestId = record.requestId;
   if (client !== undefined && requestId !== undefined && record.limited === undefined && !record.blocked && !record.unavailable) {
     const around = AROUND_CLIENT[tierIndex(record.tier) * 5 + cacheIndex(record.cache)]!;
-    return line + around[0] + client + around[1] + requestId + '"}\n';
+    return line + around[0] + client + around[1] + requestId + '"' + MSG;
   }
   if (record.tier !== undefined) line += `,"tier":"${record.tier}"`;
   if (record.client !== undefined) line += `,"client":"${record.client}"`;
@@ -208,7 +229,7 @@ export function toLogLine(record: RequestRecord): string {
   if (record.blocked) line += ',"blocked":true';
   if (record.unavailable) line += ',"unavailable":true';
   if (record.requestId !== undefined) line += `,"requestId":"${record.requestId}"`;
-  return `${line}}\n`;
+  return line + MSG;
 }
 
 /** The access log's observer: see {@link createLineObserver}. */
@@ -330,7 +351,7 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
   boom.on('error', (error: Error) => {
     if (stopped) return;
     stopped = true;
-    console.error(`access log stopped: ${error.message}`);
+    process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), pid: process.pid, hostname: hostname(), msg: `access log stopped: ${error.message}` })}\n`);
     boom.destroy();
   });
   // Lines are gathered a few at a time (up to 4,096 characters, about a dozen, and at most a quarter
@@ -407,10 +428,15 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
 export function createExampleOperations(env: Record<string, string | undefined>, write?: (line: string) => void): ExampleOperations {
   const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(env);
   const metrics = metricsPort !== undefined ? createCatalogueMetrics() : undefined;
-  if (metrics) {
-    metrics.registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.', [], () => [[[], process.memoryUsage.rss()]]);
-    metrics.registry.gauge('process_start_time_seconds', 'Start time of the process since the epoch, in seconds.', [], () => [
-      [[], Math.round(Date.now() / 1000 - process.uptime())],
+  // The process and runtime: prom-client's default metrics (CPU seconds, memory and heap, event-loop
+  // lag, open handles and file descriptors, GC, `nodejs_version_info`), and which build serves.
+  const runtime = metrics ? new Registry() : undefined;
+  if (metrics && runtime) {
+    collectDefaultMetrics({ register: runtime });
+    // Gauges named like counters, which `promtool check metrics` refuses; `sum()` of the series by `type` gives them.
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) runtime.removeSingleMetric(name);
+    metrics.registry.gauge('catalogue_build_info', 'The catalogue-api version and the runtime serving it; always 1.', ['version', 'runtime', 'runtime_version'], () => [
+      [[version, 'node', process.versions.node], 1],
     ]);
   }
 
@@ -420,6 +446,12 @@ export function createExampleOperations(env: Record<string, string | undefined>,
   const dropped = metrics?.registry.counter('catalogue_access_log_dropped_lines_total', 'Access log lines dropped because the log reader fell behind.', []).labels();
   const sink = accessLog === 'json' && !write ? createLogSink({ onDrop: dropped && ((lines) => dropped.inc(lines)) }) : undefined;
   const out = write ?? ((line: string) => sink!.write(line));
+  let ended = false;
+  const lines = createLineLogger(
+    { pid: process.pid, hostname: hostname() },
+    write ?? ((line) => (sink && !ended ? sink.write(line) : process.stdout.write(line))),
+    (line) => process.stderr.write(line),
+  );
   const log = accessLog === 'json' ? createLineObserver(out) : undefined;
   // A crash still writes what is waiting.
   if (log) process.once('exit', () => (log.flush(), sink?.flushSync()));
@@ -431,6 +463,7 @@ export function createExampleOperations(env: Record<string, string | undefined>,
   let poll: ReturnType<typeof setInterval> | undefined;
   let firstRound: (() => void) | undefined;
   return {
+    log: lines,
     deprecation,
     metrics,
     instrument: (store) => (metrics ? metrics.instrumentStore(store) : store),
@@ -451,9 +484,9 @@ export function createExampleOperations(env: Record<string, string | undefined>,
       firstRound?.();
       if (metrics && metricsPort !== undefined) {
         // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
-        server = await serve(createMetricsApp(metrics.render), { port: metricsPort, hostname: metricsHost });
-        // Not a URL line: the tests and tools that wait for the API's URL take the first one printed.
-        console.error(`metrics on port ${new URL(server.url).port} at /metrics`);
+        server = await serve(createMetricsApp(combineMetrics(metrics.render, () => runtime!.metrics())), { port: metricsPort, hostname: metricsHost });
+        // Not a URL: the tests and tools that wait for the API's URL take the first one printed.
+        lines.info(`metrics on port ${new URL(server.url).port} at /metrics`);
       }
     },
     async stop() {
@@ -461,6 +494,7 @@ export function createExampleOperations(env: Record<string, string | undefined>,
       await server?.close();
       log?.flush();
       await sink?.end();
+      ended = true;
     },
   };
 }

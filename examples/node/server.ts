@@ -7,8 +7,9 @@
  * per connection `MAX_PIPELINED_REQUESTS` (default 16), `MAX_QUEUED_BYTES` (default 1048576) and
  * `SEND_TIMEOUT_MS` (default 10000);
  * status settings in `status.ts`;
- * `DATABASE_URL` serves the catalogue from PostgreSQL (schema `DATABASE_SCHEMA`, default `catalogue`;
- * migrated at start, seeded with the demo data when it holds no anime) instead of memory.
+ * `DATA` serves a snapshot file from memory; `DATABASE_URL` serves the catalogue from PostgreSQL
+ * (schema `DATABASE_SCHEMA`, default `catalogue`; migrated at start, seeded with the demo data only
+ * with `DEMO_DATA=on`); see `catalogue-data.ts`.
  * `STORE_TIMEOUT_MS` (default 5000) bounds every store call, catalogue and status: past it, or with
  * the database lost, requests get 503 with `Retry-After: 1` until it is back.
  * Server Keys, restricted routes, Redis, rate limits and trusted proxies: see `gateway-env.ts`.
@@ -17,33 +18,39 @@
  *
  * Every variable is read and checked by core's `readServerEnv` before anything listens: a value it
  * cannot use, or a start-up that fails (a port taken, a database that refuses), stops the server
- * with one line on stderr and exit code 2 (configuration) or 1 (anything else). SIGTERM and SIGINT
+ * with one line on stderr and exit code 2 (configuration) or 1 (anything else). Every line it
+ * writes is pino's JSON (core's `formatLogLine`): start-up and shutdown on stdout with the access
+ * log, warnings and errors on stderr. SIGTERM and SIGINT
  * drain: no new connections, requests in flight are answered and logged, the access log is
  * flushed; within `SHUTDOWN_TIMEOUT_MS` (default 8000), else it exits anyway (code 1). A second
  * signal exits at once.
  * @module
  */
+import { hostname as hostName } from 'node:os';
 import { serve } from '@catalogue-api/adapter-node';
 import { createApiReferenceApp } from '@catalogue-api/api-reference';
-import { combineApps, createCatalogueApp, createMemoryStore, describeError, readServerEnv, toStartupFailure, type Logger } from '@catalogue-api/core';
+import { combineApps, createCatalogueApp, createLineLogger, createMemoryStore, describeError, readServerEnv, toStartupFailure, type Logger } from '@catalogue-api/core';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
 import { readAdmissionEnv } from './admission-env.js';
+import { chooseCatalogue, countRecords, readSnapshot } from './catalogue-data.js';
 import { createExampleGateway, redactUrl } from './gateway-env.js';
 import { createExampleOperations } from './observability.js';
 import { createExampleStatus, readStatusConfig } from './status.js';
 
 // Until it listens, whatever stops the start (a bad variable, a port taken, a database that refuses)
 // is one line on stderr, not a stack trace: what an operator reads in a container's log.
+// Until the access log's writer exists, lines go straight to stdout and stderr (see `ops.log` below).
+const early = createLineLogger({ pid: process.pid, hostname: hostName() }, (line) => process.stdout.write(line), (line) => process.stderr.write(line));
 const refuseToStart = (error: unknown) => {
   const { line, exitCode } = toStartupFailure(error);
-  console.error(line);
+  early.fatal(line);
   process.exit(exitCode);
 };
 process.once('uncaughtException', refuseToStart);
 
 const statusConfig = await readStatusConfig(process.env.STATUS_CONFIG);
 // Every variable, checked before anything listens or connects.
-const env = readServerEnv(process.env, { staleAfterSeconds: statusConfig.staleAfterSeconds, warn: (line) => console.error(line) });
+const env = readServerEnv(process.env, { staleAfterSeconds: statusConfig.staleAfterSeconds, warn: (line) => early.warn(line) });
 const { PORT: port, HOST: hostname, STORE_TIMEOUT_MS: storeTimeoutMs } = env;
 // Below the process's file-descriptor limit (`ulimit -n`); see docs/configuration.md.
 const maxConnections = env.MAX_CONNECTIONS;
@@ -53,28 +60,38 @@ const { MAX_PIPELINED_REQUESTS: maxPipelinedRequests, MAX_QUEUED_BYTES: maxQueue
 
 // An outage (the gateway's Redis, the database) is logged once, when it starts; its cause is one line
 // (a stack trace would only name the client library's internals). Other errors keep their stack.
+const ops = createExampleOperations(process.env);
+const log = ops.log;
 const logger: Logger = {
-  error: (message, detail) => (/ unavailable; answering 503/.test(message) ? console.error(`${message}: ${describeError(detail)}`) : console.error(message, detail)),
+  error: (message, detail) =>
+    / unavailable; answering 503/.test(message)
+      ? log.error(`${message}: ${describeError(detail)}`)
+      : log.error(message, { err: detail instanceof Error ? { type: detail.name, message: detail.message, stack: detail.stack } : String(detail) }),
 };
 
-// The embedded demo data takes ~100 MB once loaded: read only when it is served, or seeds an empty database.
+// The embedded demo data takes ~100 MB once loaded: read only when it is served, or seeds a database asked to.
 const demoData = async () => (await import('@catalogue-api/demo-data')).demoData;
+const choice = chooseCatalogue(env);
 const database = env.DATABASE_URL ? createPostgresStore({ url: env.DATABASE_URL, schema: env.DATABASE_SCHEMA, timeoutMs: storeTimeoutMs }) : undefined;
 if (database) {
   try {
     await database.migrate();
+    const empty = (await database.count('anime')) === 0;
     // Several instances may start at once on an empty database; seeding is an idempotent upsert.
-    if ((await database.count('anime')) === 0) await database.seed(await demoData());
+    if (empty && choice.kind === 'postgres' && choice.seedDemo) await database.seed(await demoData());
+    else if (empty) log.info(`PostgreSQL schema ${database.schema} holds no anime: import records with catalogue-api import, or start with DEMO_DATA=on to seed the demo catalogue`);
+    else if (choice.kind === 'postgres' && choice.seedDemo) log.info(`DEMO_DATA=on: PostgreSQL schema ${database.schema} already holds anime; nothing seeded`);
   } catch (cause) {
     throw new Error(`PostgreSQL at ${redactUrl(env.DATABASE_URL!)} (DATABASE_URL)`, { cause });
   }
 }
-const gateway = createExampleGateway(process.env);
-const ops = createExampleOperations(process.env);
+const data = choice.kind === 'snapshot' ? await readSnapshot(choice.file) : choice.kind === 'memory' && choice.demo ? await demoData() : {};
+if (choice.kind === 'snapshot') log.info(`serving ${choice.file} (DATA) from memory`, { records: countRecords(data) });
+const gateway = createExampleGateway(process.env, log);
 const app = createCatalogueApp({
   logger,
   gateway: gateway.options,
-  store: ops.instrument(database ?? createMemoryStore(await demoData())),
+  store: ops.instrument(database ?? createMemoryStore(data)),
   storeTimeoutMs,
   admission: readAdmissionEnv(process.env),
   deprecation: ops.deprecation,
@@ -90,7 +107,7 @@ await gateway.announce();
 const server = await serve(ops.observe(combineApps(health, status.app, createApiReferenceApp(), app)), { port, hostname, maxConnections, maxPipelinedRequests, maxQueuedBytes, sendTimeoutMs });
 await ops.start();
 await status.start(server.url);
-console.log(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
+log.info(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 // Serving: an error from now on is a bug, with its stack.
 process.off('uncaughtException', refuseToStart);
 
@@ -100,14 +117,17 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // A second signal (Ctrl-C twice) stops at once; the access log still writes what it holds on exit.
     if (stopping) process.exit(1);
     stopping = true;
+    log.info(`${signal}: stopping; answering the requests in flight (SHUTDOWN_TIMEOUT_MS ${env.SHUTDOWN_TIMEOUT_MS})`);
     // A client that never reads its answer must not hold the stop open for good.
     setTimeout(() => {
-      console.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
+      early.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
       process.exit(1);
     }, env.SHUTDOWN_TIMEOUT_MS).unref();
     // The access log is flushed once the last request in flight has been answered (and logged).
     void Promise.all([server.close().then(() => ops.stop()), status.stop(), gateway.close()])
       .then(() => database?.close())
+      // The access log's writer has ended: this line goes straight out.
+      .then(() => early.info('stopped'))
       .then(() => process.exit(0));
   });
 }

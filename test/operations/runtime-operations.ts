@@ -93,6 +93,14 @@ export function defineRuntimeOperationsTests(runtime: string, start: StartExampl
       expect((await checks())[2]).toBe(fail);
     }, 40_000);
 
+    it('writes an access log line within seconds of its answer, while it serves (no batch waits for more)', async () => {
+      const path = `/v1/anime/1?fresh=${Math.random()}`;
+      const res = await fetch(`${server.url}${path}`);
+      const id = res.headers.get('x-request-id');
+      await res.arrayBuffer();
+      await expect.poll(() => server.output().includes(`"requestId":"${id}"`), { timeout: 3_000, interval: 50 }).toBe(true);
+    });
+
     it('wrote one access log line per request, with the route template and request id', async () => {
       const text = await (await fetch(metricsUrl)).text();
       const answered = text
@@ -100,17 +108,26 @@ export function defineRuntimeOperationsTests(runtime: string, start: StartExampl
         .filter((line) => line.startsWith('catalogue_http_requests_total{'))
         .reduce((sum, line) => sum + Number(line.split(' ')[1]), 0);
       await server.close();
-      const lines = server
+      const all = server
         .output()
         .split('\n')
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const lines = all.filter((line) => line.msg === 'request completed');
       expect(lines).toHaveLength(answered);
+      // pino's own fields on every line, the server's start-up and shutdown lines among them.
+      for (const line of all) {
+        expect(line).toMatchObject({ level: expect.any(Number), time: expect.any(Number), pid: expect.any(Number), hostname: expect.any(String), msg: expect.any(String) });
+      }
+      expect(all.map((line) => line.msg)).toEqual(expect.arrayContaining([expect.stringMatching(/listening on http:\/\/127\.0\.0\.1:\d+\/v1/), 'stopped']));
       expect(lines.find((line) => line.path === '/v1/anime/999999999')).toMatchObject({ route: '/v1/anime/:id', status: 404, method: 'GET' });
       for (const line of lines) expect(Object.keys(line)).toEqual(expect.arrayContaining(['time', 'path', 'status', 'bytes', 'durationMs', 'requestId', 'client']));
     });
   });
 }
+
+/** The access log lines of a server's output. */
+const accessLines = (output: string) => output.split('\n').filter((line) => line.startsWith('{') && line.endsWith(',"msg":"request completed"}'));
 
 /** Stops the server and returns all it wrote, once its output has been read to the end. */
 async function stopAndRead(server: SpawnedServer): Promise<string> {
@@ -139,14 +156,14 @@ export function defineRuntimeSettingsTests(runtime: ExampleRuntime): void {
       for (const path of ['/v1/anime/1', '/healthz', '/api/status']) {
         expect((await fetch(`${quiet.url}${path}`)).headers.get('x-request-id'), path).toMatch(/^[0-9a-f-]{36}$/);
       }
-      expect((await stopAndRead(quiet)).split('\n').filter((line) => line.startsWith('{'))).toEqual([]);
+      expect(accessLines(await stopAndRead(quiet))).toEqual([]);
     });
 
     it("sends no X-Request-Id with REQUEST_ID=off, and logs lines at pino's level 30 without one", async () => {
       const res = await fetch(`${anonymous.url}/v1/anime/1`);
       expect(res.status).toBe(200);
       expect(res.headers.get('x-request-id')).toBeNull();
-      const lines = (await stopAndRead(anonymous)).split('\n').filter((line) => line.startsWith('{'));
+      const lines = accessLines(await stopAndRead(anonymous));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^\{"level":30,/);
       expect(JSON.parse(lines[0]!)).not.toHaveProperty('requestId');
@@ -174,7 +191,7 @@ export function defineRuntimeSettingsTests(runtime: ExampleRuntime): void {
       ['API_SUNSET_AT', 'next spring', 'API_SUNSET_AT must be an ISO 8601 date'],
     ])('refuses to start with %s=%s', async (name, value, message) => {
       const result = await runExample(runtime, { [name]: value });
-      expect(result.output).toContain(message);
+      expect(JSON.parse(result.stderr).msg).toContain(message);
       expect(result.output).not.toContain('listening on');
       expect(result.code).not.toBe(0);
     });

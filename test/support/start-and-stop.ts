@@ -125,7 +125,9 @@ export function defineStartAndStopTests(runtime: ExampleRuntime): void {
     ])('refuses %s=%s with exit code 2 and one line on stderr, no stack trace', async (name, value, line) => {
       const result = await runExample(runtime, { [name]: value });
       expect(result.code).toBe(2);
-      expect(result.stderr).toBe(`${line}\n`);
+      // One line of pino's JSON, at its level 60 (fatal).
+      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(JSON.parse(result.stderr)).toMatchObject({ level: 60, msg: line, pid: expect.any(Number), hostname: expect.any(String) });
       expect(result.output).not.toContain('listening on');
     });
 
@@ -142,14 +144,14 @@ export function defineStartAndStopTests(runtime: ExampleRuntime): void {
         expect(result.code).toBe(1);
         const lines = result.stderr.trimEnd().split('\n');
         expect(lines).toHaveLength(1);
-        expect(lines[0]).toMatch(/^Could not start: .*(in use|EADDRINUSE).*set PORT/);
+        expect(JSON.parse(lines[0]!).msg).toMatch(/^Could not start: .*(in use|EADDRINUSE).*set PORT/);
       });
     });
 
     it('warns in one line that restricted routes without Server Keys answer 401 to everyone, and serves', async () => {
       const server = await startExample(runtime, { RESTRICTED_ROUTES: '/v1/top/*', SERVER_KEYS: '', ACCESS_LOG: 'off' });
       try {
-        expect(server.output()).toContain('Warning: RESTRICTED_ROUTES is set but SERVER_KEYS is empty: /v1/top/* answer 401 to every client.\n');
+        expect(server.output()).toContain('"msg":"Warning: RESTRICTED_ROUTES is set but SERVER_KEYS is empty: /v1/top/* answer 401 to every client."}\n');
         const res = await fetch(`${server.url}/v1/top/anime`);
         expect(res.status).toBe(401);
         await res.arrayBuffer();

@@ -1,7 +1,7 @@
 /** The example's access log line: the request record as JSON, whatever its fields hold. */
 import type { RequestRecord } from '@catalogue-api/core';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { createLineObserver, createLogSink, formatMillis, toLogLine } from '../observability.js';
@@ -39,9 +39,11 @@ it('writes the record as one line of JSON that parses back to it, absent fields 
     const line = toLogLine(record);
     expect(line.endsWith('}\n')).toBe(true);
     expect(line.slice(0, -1)).not.toContain('\n');
-    expect(JSON.parse(line)).toEqual({ level: 30, ...JSON.parse(JSON.stringify(record)) });
+    // pino's fields (https://getpino.io/#/docs/api?id=logger): level, time, pid, hostname, the record, msg.
+    const pino = { level: 30, time: record.time, pid: process.pid, hostname: hostname() };
+    expect(JSON.parse(line)).toEqual({ ...pino, ...JSON.parse(JSON.stringify(record)), msg: 'request completed' });
     // Character for character what JSON.stringify writes (the record's fields are in the line's order).
-    expect(line).toBe(`${JSON.stringify({ level: 30, ...record })}\n`);
+    expect(line).toBe(`${JSON.stringify({ ...pino, ...record, msg: 'request completed' })}\n`);
   }
 });
 
@@ -74,7 +76,8 @@ it('writes the same JSON whichever of its ready-made pieces a line is joined fro
   for (const round of [1, 2]) {
     for (const variant of variants) {
       const record = { ...base, ...variant };
-      expect(toLogLine(record), `round ${round}: ${JSON.stringify(variant)}`).toBe(`${JSON.stringify({ level: 30, ...record })}\n`);
+      const pino = { level: 30, time: record.time, pid: process.pid, hostname: hostname() };
+      expect(toLogLine(record), `round ${round}: ${JSON.stringify(variant)}`).toBe(`${JSON.stringify({ ...pino, ...record, msg: 'request completed' })}\n`);
     }
   }
 });

@@ -17,13 +17,14 @@ import { freePort, startExample } from '../../../test/support/example-servers.js
 const { REDIS_URL, DATABASE_URL } = process.env;
 const example = (env: Record<string, string>) => startExample('node', env);
 
-/** The JSON lines a server wrote to stdout (its access log). */
+/** The access log lines a server wrote to stdout (beside its start-up and shutdown lines). */
 function logLines(server: SpawnedServer): Array<Record<string, unknown>> {
   return server
     .output()
     .split('\n')
     .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.msg === 'request completed');
 }
 
 /** The value of one sample in Prometheus text, e.g. `catalogue_http_requests_total{route="/v1/anime/:id",status="200"}`. */
@@ -121,7 +122,7 @@ describe('access log switches and request ids', () => {
     expect((await fetch(`${bare.url}/v1/anime/1`)).headers.get('x-request-id')).toBeNull();
     await bare.close();
 
-    await expect(example({ REQUEST_ID: 'yes' })).rejects.toThrow(/REQUEST_ID must be "on" or "off", not "yes"/);
+    await expect(example({ REQUEST_ID: 'yes' })).rejects.toThrow(/REQUEST_ID must be \\"on\\" or \\"off\\", not \\"yes\\"/);
   });
 });
 

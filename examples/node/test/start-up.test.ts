@@ -15,7 +15,7 @@ it('stops with exit code 1 and one line naming DATABASE_URL when PostgreSQL refu
   expect(result.code).toBe(1);
   const lines = result.stderr.trimEnd().split('\n');
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(/^Could not start: PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/catalogue \(DATABASE_URL\): .*ECONNREFUSED/);
+  expect(JSON.parse(lines[0]!).msg).toMatch(/^Could not start: PostgreSQL at postgres:\/\/app:\*\*\*@127\.0\.0\.1:1\/catalogue \(DATABASE_URL\): .*ECONNREFUSED/);
   expect(result.output).not.toContain('hunter2');
 });
 
@@ -37,7 +37,7 @@ describe.skipIf(!DATABASE_URL)('with a schema its migration cannot upgrade', () 
     expect(result.code).toBe(1);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Could not start: PostgreSQL at .* \(DATABASE_URL\): relation "anime" already exists$/);
+    expect(JSON.parse(lines[0]!).msg).toMatch(/^Could not start: PostgreSQL at .* \(DATABASE_URL\): relation "anime" already exists$/);
   });
 });
 

@@ -22,10 +22,12 @@ export {
   type Server,
 } from './http.js';
 export { createObservedApp, type ClientIdMode, type ObservableApp, type ObservedApp, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './observe.js';
+export { createLineLogger, formatLogLine, LOG_LEVELS, type LineLogger, type LogBase, type LogLevelName } from './log-line.js';
 export { OPERATIONS_ENV, parseTrustProxy, readOperationsEnv, type OperationsEnv } from './operations-env.js';
 export { EnvError, readServerEnv, SERVER_ENV, type EnvValue, type EnvVariable, type ReadServerEnvOptions, type ServerEnv, type ServerEnvName } from './server-env.js';
 export { describeError, toStartupFailure, type StartupFailure } from './startup-failure.js';
 export {
+  combineMetrics,
   createCatalogueMetrics,
   createMetricsApp,
   createMetricsRegistry,
@@ -40,6 +42,7 @@ export {
   type HistogramSeries,
   type MetricsApp,
   type MetricsRegistry,
+  type MetricsRenderer,
 } from './metrics.js';
 export { createHealthApp, type HealthApp, type HealthAppOptions, type HealthCheck } from './health.js';
 export { toDeprecationHeaders, type DeprecationOptions } from './deprecation.js';

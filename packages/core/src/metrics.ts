@@ -400,10 +400,35 @@ export interface MetricsApp {
   owns(path: string): boolean;
 }
 
+/** Renders metrics in the Prometheus text format, at once or asynchronously (prom-client's `registry.metrics()`). */
+export type MetricsRenderer = () => string | Promise<string>;
+
+/**
+ * The collector hook: one renderer that renders several in turn and joins their text, so that the
+ * catalogue's metrics and a runtime's process metrics (prom-client's `collectDefaultMetrics` on
+ * Node, Bun and Deno, or a collector of one's own) are served at one `/metrics`. Core stays free
+ * of any runtime's API: the host brings its collectors. The families' names must not repeat.
+ * @param renderers - e.g. `metrics.render` and `() => processRegistry.metrics()`.
+ * @returns A renderer for {@link createMetricsApp}.
+ * @example
+ * ```ts
+ * import { collectDefaultMetrics, Registry } from 'prom-client';
+ * const runtime = new Registry();
+ * collectDefaultMetrics({ register: runtime });
+ * await serve(createMetricsApp(combineMetrics(metrics.render, () => runtime.metrics())), { port: 9464 });
+ * ```
+ */
+export function combineMetrics(...renderers: readonly MetricsRenderer[]): () => Promise<string> {
+  return async () => {
+    const texts = await Promise.all(renderers.map((render) => render()));
+    return texts.map((text) => (text === '' || text.endsWith('\n') ? text : `${text}\n`)).join('');
+  };
+}
+
 /**
  * Serves `render()` as `GET /metrics` (or `path`) in the Prometheus text format, never cached. Serve
  * it on a port of its own that the public cannot reach, not beside the API.
- * @param render - Renders the metrics (`metrics.render`).
+ * @param render - Renders the metrics (`metrics.render`, or several joined by {@link combineMetrics}).
  * @param path - Where. @default '/metrics'
  * @returns The app, for any adapter's `serve`.
  * @example
@@ -411,7 +436,7 @@ export interface MetricsApp {
  * await serve(createMetricsApp(metrics.render), { port: 9464, hostname: '127.0.0.1' });
  * ```
  */
-export function createMetricsApp(render: () => string, path = '/metrics'): MetricsApp {
+export function createMetricsApp(render: MetricsRenderer, path = '/metrics'): MetricsApp {
   async function handle(request: PlainRequest): Promise<PlainResponse> {
     const json = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
     if (request.path !== path) {
@@ -420,7 +445,12 @@ export function createMetricsApp(render: () => string, path = '/metrics'): Metri
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return { status: 405, headers: { ...json, allow: 'GET, HEAD' }, body: JSON.stringify(errorEnvelope(405, `Method ${request.method} is not allowed`, 'Use GET.', path)) };
     }
-    const text = render();
+    let text: string;
+    try {
+      text = await render();
+    } catch (error) {
+      return { status: 500, headers: json, body: JSON.stringify(errorEnvelope(500, 'Metrics could not be collected', (error as Error).message, path)) };
+    }
     return { status: 200, headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' }, body: request.method === 'HEAD' ? null : text };
   }
   return {

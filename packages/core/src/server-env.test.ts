@@ -41,6 +41,8 @@ describe('readServerEnv', () => {
       REDIS_PREFIX: 'catalogue-api:',
       DATABASE_URL: undefined,
       DATABASE_SCHEMA: undefined,
+      DATA: undefined,
+      DEMO_DATA: undefined,
       STORE_TIMEOUT_MS: undefined,
       ADMISSION: true,
       SEARCH_CONCURRENCY: undefined,
@@ -93,6 +95,9 @@ describe('readServerEnv', () => {
     ['DATABASE_URL', 'postgres://postgres@127.0.0.1:5432/test', 'postgres://postgres@127.0.0.1:5432/test'],
     ['DATABASE_URL', 'postgresql://app:pw@db/catalogue?sslmode=require', 'postgresql://app:pw@db/catalogue?sslmode=require'],
     ['DATABASE_SCHEMA', 'catalogue_v2', 'catalogue_v2'],
+    ['DATA', 'snapshot.json', 'snapshot.json'],
+    ['DEMO_DATA', 'on', true],
+    ['DEMO_DATA', 'off', false],
     ['STORE_TIMEOUT_MS', '250', 250],
     ['STATUS_PORT', '3001', 3001],
     ['STATUS_CONFIG', 'status.json', 'status.json'],
@@ -126,6 +131,7 @@ describe('readServerEnv', () => {
 
   it.each([
     ['PORT', 'notaport', 'PORT must be a port number from 0 to 65535, not "notaport"'],
+    ['DEMO_DATA', 'yes', 'DEMO_DATA must be "on" or "off", not "yes"'],
     ['PORT', '65536', 'PORT must be a port number from 0 to 65535, not "65536"'],
     ['PORT', '-1', 'PORT must be a port number from 0 to 65535, not "-1"'],
     ['PORT', '80.5', 'PORT must be a port number from 0 to 65535, not "80.5"'],

@@ -305,6 +305,8 @@ export const SERVER_ENV = {
   REDIS_PREFIX: text('catalogue-api:'),
   DATABASE_URL: url(['postgres', 'postgresql'], 'postgres://user@127.0.0.1:5432/catalogue'),
   DATABASE_SCHEMA: text(undefined),
+  DATA: text(undefined),
+  DEMO_DATA: { ...onOff(false), fallback: undefined } as EnvVariable<boolean | undefined>,
   STORE_TIMEOUT_MS: integer(1, MAX_TIMER_MS, undefined, 'of milliseconds'),
   ADMISSION: onOff(true),
   SEARCH_CONCURRENCY: integer(1, 100_000, undefined),

@@ -25,6 +25,8 @@ import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { createPostgresStore } from './catalogue-store.js';
+import { DELETE_USAGE, runDelete } from './cli-delete.js';
+import { PURGE_CACHE_USAGE, runPurgeCache } from './cli-purge-cache.js';
 import {
   createSnapshotSink,
   detectResource,
@@ -287,8 +289,10 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'import') return await runImport(rest);
+    if (command === 'delete') return await runDelete(rest);
+    if (command === 'purge-cache') return await runPurgeCache(rest);
     if (command === '--help' || command === '-h' || command === 'help') {
-      console.log(USAGE);
+      console.log(`${USAGE}\n\n${DELETE_USAGE}\n\n${PURGE_CACHE_USAGE}`);
       return 0;
     }
     throw new UsageError(command ? `unknown command "${command}"` : 'no command');
