@@ -166,3 +166,23 @@ export type {
   ServiceView,
   StatusSnapshot,
 } from './status/types.js';
+// Keeping a catalogue current from an upstream: the shapes sources, ledgers and refresh states implement
+// (`MediaKind` is the same union as the store's, exported above).
+export type {
+  Budget,
+  BudgetLedger,
+  EntryPart,
+  Fetched,
+  ListName,
+  ListPage,
+  MappedRecords,
+  RecordWriter,
+  RefreshState,
+  SourceHealth,
+  Task,
+  TierBacklog,
+  TierName,
+  UpstreamLimits,
+  UpstreamSource,
+  WriteOutcome,
+} from './upstream/types.js';
