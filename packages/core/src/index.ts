@@ -199,3 +199,5 @@ export {
   type UpstreamSettings,
 } from './upstream/start.js';
 export { createRefresherMetrics, type RefresherMetrics, type RefresherMetricsOptions } from './upstream/refresh-metrics.js';
+// The refresher's own exports come with it (`upstream/refresher.ts`); these two are what `catalogue-api sync` reads.
+export type { PassSummary, RefreshEvent } from './upstream/refresher.js';

@@ -39,8 +39,10 @@ import {
   type Rejection,
 } from './import.js';
 import { isResourceName, RESOURCE_NAMES, type ResourceName } from './resources.js';
+import { runSync } from './cli-sync.js';
 
 const USAGE = `usage: catalogue-api import FILE --store memory-snapshot|postgres [options]
+       catalogue-api sync --upstream URL [--watch] [options]   (catalogue-api sync --help)
 
   --store S          postgres, or memory-snapshot (a JSON file the memory store loads)
   --resource R       what FILE holds (default: from the file name, else anime); one of
@@ -224,6 +226,7 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === 'import') return await runImport(rest);
+    if (command === 'sync') return await runSync(rest);
     if (command === '--help' || command === '-h' || command === 'help') {
       console.log(USAGE);
       return 0;
