@@ -190,10 +190,12 @@ export async function runSync(argv: string[]): Promise<number> {
   try {
     await store.migrate();
     const state = await createPostgresRefreshState({ sql: store.sql, schema: store.schema });
+    const holder = `catalogue-api-sync-${crypto.randomUUID()}`;
     const upstream = (await createRefresherFromEnv({
       env,
       store,
       state,
+      holder,
       logger: { info: say, warn: say, error: say },
       onEvent: (event) => progress.event(event),
     }))!;
@@ -219,6 +221,8 @@ export async function runSync(argv: string[]): Promise<number> {
     }
     const summary = await upstream.refresher.runOnce({ signal: stopper.signal });
     await upstream.stop();
+    // A pass keeps the lease until it runs out; given up now, a server may take over at once.
+    if (summary.leader) await state.releaseLease(holder);
     await tick();
     progress.stop();
     const code = exitOf(summary);
