@@ -27,6 +27,10 @@
  * - `API_DEPRECATED_AT`, `API_SUNSET_AT` (ISO 8601) and `API_SUCCESSOR_URL`: send `Deprecation`,
  *   `Sunset` and `Link: <…>; rel="successor-version"` on every `/v1` answer.
  *
+ * `UPSTREAM_URL` and the other refresher variables (see docs/fresh-data.md) keep the memory store
+ * current from a Jikan v4-compatible API, its state saved to `UPSTREAM_STATE_FILE`;
+ * the upstream is a service of the status API.
+ *
  * Every variable is read and checked by core's `readServerEnv` before anything listens: a value it
  * cannot use, or a start-up that fails (a port taken), stops the server with one line on stderr and
  * exit code 2 (configuration) or 1 (anything else). SIGTERM and SIGINT drain: no new connections,
@@ -53,14 +57,18 @@ import {
   createMemoryStore,
   createMetricsApp,
   createObservedApp,
+  createRefresherFromEnv,
   createStatusApp,
   type RequestObserver,
   type ServiceConfig,
   readOperationsEnv,
   readServerEnv,
   toStartupFailure,
+  UPSTREAM_ENV,
 } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { pino } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
@@ -84,7 +92,7 @@ process.once('uncaughtException', refuseToStart);
 
 // The variables this example reads besides the operations settings, checked as every example's are.
 const env = readServerEnv(process.env, {
-  only: ['PORT', 'HOST', 'RATE_LIMIT', 'CACHE', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS', 'FINGERPRINT_SECRET'],
+  only: ['PORT', 'HOST', 'RATE_LIMIT', 'CACHE', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS', 'FINGERPRINT_SECRET', ...UPSTREAM_ENV],
   warn: (line) => log.warn(line),
 });
 const { PORT: port, HOST: hostname } = env;
@@ -118,6 +126,26 @@ const catalogue = createCatalogueApp({
   deprecation,
 });
 
+/** A state file: read whole; written beside it and renamed over it, so that a crash leaves the previous state. */
+const bunSnapshots = (path: string) => ({
+  read: () => readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error))),
+  async write(text: string) {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(`${path}.${process.pid}.tmp`, text);
+    await rename(`${path}.${process.pid}.tmp`, path);
+  },
+});
+
+// With UPSTREAM_URL, a refresher keeps the memory store current (docs/fresh-data.md); it starts once the server listens.
+const upstream = await createRefresherFromEnv({
+  env,
+  store,
+  // The refresher's state in memory, saved to UPSTREAM_STATE_FILE (written beside it and renamed, never half a file).
+  snapshots: env.UPSTREAM_STATE_FILE ? bunSnapshots(env.UPSTREAM_STATE_FILE) : undefined,
+  metrics: metrics?.registry,
+  logger: { info: (m, f) => console.error(`refresher: ${m}`, f ?? ''), warn: (m, f) => console.error(`refresher: ${m}`, f ?? ''), error: (m, f) => console.error(`refresher: ${m}`, f ?? '') },
+});
+
 // The status API watches this server's own catalogue; its history stays in memory. The check asks
 // for a path the gateway never caches, so that it reaches the store every time.
 const self = (base: string): ServiceConfig => ({
@@ -128,7 +156,7 @@ const self = (base: string): ServiceConfig => ({
 });
 const statusStore = createMemoryStatusStore();
 const status = createStatusApp({
-  services: [self(`http://${hostname}:${port}`)],
+  services: [self(`http://${hostname}:${port}`), ...(upstream ? [upstream.service] : [])],
   store: statusStore,
   page: { name: 'catalogue-api status', url: `http://${hostname}:${port}/api/status` },
 });
@@ -155,14 +183,21 @@ const server = await serve(app, { port, hostname });
 const metricsServer = metrics ? await serve(createMetricsApp(combineMetrics(metrics.render, () => runtime!.metrics())), { port: metricsPort, hostname: metricsHost }) : undefined;
 const selfUrl = self(server.url).check.url;
 const checker = createChecker({
-  services: [self(server.url)],
+  services: [self(server.url), ...(upstream ? [upstream.service] : [])],
   store: statusStore,
   intervalSeconds: env.STATUS_INTERVAL_SECONDS ?? 60,
   onCheck: metrics?.recordCheck,
   // The self-check reaches the catalogue in-process, under an identity the gateway never blocks.
-  fetch: (url, init) => (url === selfUrl ? catalogue.fetch(new Request(url, init), { internalClient: 'status-check' }) : fetch(url, init)),
+  // The upstream's check is answered from its circuit, never by a request upstream.
+  fetch: (url, init) =>
+    url === selfUrl
+      ? catalogue.fetch(new Request(url, init), { internalClient: 'status-check' })
+      : upstream && url === upstream.service.check.url
+        ? upstream.probe()
+        : fetch(url, init),
 });
 checker.start();
+upstream?.start();
 // Not a URL line: the tests and tools that wait for the API's URL take the first one printed.
 if (metricsServer) log.info(`metrics on port ${new URL(metricsServer.url).port} at /metrics`);
 log.info(`catalogue-api (Bun) listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
@@ -185,7 +220,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.exit(1);
     }, env.SHUTDOWN_TIMEOUT_MS).unref();
     clearInterval(poll);
-    void Promise.all([server.close(), checker.stop(), metricsServer?.close()]).then(() => {
+    void Promise.all([server.close(), checker.stop(), metricsServer?.close(), upstream?.stop()]).then(() => {
       log.info('stopped');
       process.exit(0);
     });

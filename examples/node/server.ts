@@ -10,6 +10,9 @@
  * `DATA` serves a snapshot file from memory; `DATABASE_URL` serves the catalogue from PostgreSQL
  * (schema `DATABASE_SCHEMA`, default `catalogue`; migrated at start, seeded with the demo data only
  * with `DEMO_DATA=on`); see `catalogue-data.ts`.
+ * `UPSTREAM_URL` keeps the catalogue current from a Jikan v4-compatible API (see `upstream.ts` and
+ * docs/fresh-data.md): the refresher starts once the server listens and stops with it; its
+ * upstream is a service of the status API.
  * `STORE_TIMEOUT_MS` (default 5000) bounds every store call, catalogue and status: past it, or with
  * the database lost, requests get 503 with `Retry-After: 1` until it is back.
  * Server Keys, restricted routes, Redis, rate limits and trusted proxies: see `gateway-env.ts`.
@@ -36,6 +39,7 @@ import { chooseCatalogue, countRecords, readSnapshot } from './catalogue-data.js
 import { createExampleGateway, redactUrl } from './gateway-env.js';
 import { createExampleOperations } from './observability.js';
 import { createExampleStatus, readStatusConfig } from './status.js';
+import { createExampleUpstream } from './upstream.js';
 
 // Until it listens, whatever stops the start (a bad variable, a port taken, a database that refuses)
 // is one line on stderr, not a stack trace: what an operator reads in a container's log.
@@ -88,10 +92,15 @@ if (database) {
 const data = choice.kind === 'snapshot' ? await readSnapshot(choice.file) : choice.kind === 'memory' && choice.demo ? await demoData() : {};
 if (choice.kind === 'snapshot') log.info(`serving ${choice.file} (DATA) from memory`, { records: countRecords(data) });
 const gateway = createExampleGateway(process.env, log);
+const store = database ?? createMemoryStore(data);
+// With UPSTREAM_URL, a refresher keeps the store current (upstream.ts); it starts once the server listens.
+const upstream = await createExampleUpstream(env, store, database, ops.metrics?.registry).catch((cause: unknown) => {
+  throw database ? new Error(`The refresher's state in PostgreSQL at ${redactUrl(env.DATABASE_URL!)} (DATABASE_URL)`, { cause }) : cause;
+});
 const app = createCatalogueApp({
   logger,
   gateway: gateway.options,
-  store: ops.instrument(database ?? createMemoryStore(data)),
+  store: ops.instrument(store),
   storeTimeoutMs,
   admission: readAdmissionEnv(process.env),
   deprecation: ops.deprecation,
@@ -101,12 +110,14 @@ const status = await createExampleStatus(env, statusConfig, `http://${hostname}:
   onCheck: ops.metrics?.recordCheck,
   observe: ops.observe,
   logger,
+  probed: upstream ? [upstream] : [],
 });
 const health = ops.health(database ? { store: () => database.sql`select 1`, gateway: gateway.ping } : { gateway: gateway.ping });
 await gateway.announce();
 const server = await serve(ops.observe(combineApps(health, status.app, createApiReferenceApp(), app)), { port, hostname, maxConnections, maxPipelinedRequests, maxQueuedBytes, sendTimeoutMs });
 await ops.start();
 await status.start(server.url);
+upstream?.start();
 log.info(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 // Serving: an error from now on is a bug, with its stack.
 process.off('uncaughtException', refuseToStart);
@@ -124,7 +135,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.exit(1);
     }, env.SHUTDOWN_TIMEOUT_MS).unref();
     // The access log is flushed once the last request in flight has been answered (and logged).
-    void Promise.all([server.close().then(() => ops.stop()), status.stop(), gateway.close()])
+    void Promise.all([server.close().then(() => ops.stop()), status.stop(), gateway.close(), upstream?.stop()])
       .then(() => database?.close())
       // The access log's writer has ended: this line goes straight out.
       .then(() => early.info('stopped'))

@@ -65,6 +65,11 @@ export interface ExampleStatusHooks {
   observe?: (app: StatusApp) => NodeServable;
   /** Where the status app and the checker log failures. @default console */
   logger?: Logger;
+  /**
+   * More services answered in-process, after the upstreams: each check of `service.check.url`
+   * goes to its `probe` (the refresher's upstream, down while its circuit is open).
+   */
+  probed?: ReadonlyArray<{ service: ServiceConfig; probe: (request: Request) => Promise<Response> }>;
 }
 
 /** The variables `createExampleStatus` reads, as core's `readServerEnv` returns them. */
@@ -148,7 +153,9 @@ export async function createExampleStatus(env: ExampleStatusEnv, config: Example
   const upstreams: ServiceConfig[] = [
     ...(config.upstreams ?? []),
     ...env.STATUS_UPSTREAMS.map(({ id, url }) => ({ id, name: id, homepageUrl: new URL(url).origin, check: { url } })),
+    ...(hooks.probed ?? []).map(({ service }) => service),
   ];
+  const probes = new Map((hooks.probed ?? []).map(({ service, probe }) => [service.check.url, probe]));
   const databaseUrl = env.STATUS_DATABASE_URL;
   const storeTimeoutMs = env.STORE_TIMEOUT_MS;
   const settings = { staleAfterSeconds: config.staleAfterSeconds ?? 120, failuresBeforeDown: config.failuresBeforeDown ?? 2, storeTimeoutMs };
@@ -190,9 +197,14 @@ export async function createExampleStatus(env: ExampleStatusEnv, config: Example
         store,
         onCheck: hooks.onCheck,
         // The self-check goes to the app in-process (see ExampleStatusHooks.probe); upstreams over the network.
-        fetch: probe
-          ? (input, init) => (input === selfUrl ? probe(new Request(input, init), { internalClient: SELF_CHECK_CLIENT }) : fetch(input, init))
-          : undefined,
+        fetch:
+          probe || probes.size > 0
+            ? (input, init) => {
+                if (probe && input === selfUrl) return probe(new Request(input, init), { internalClient: SELF_CHECK_CLIENT });
+                const inProcess = probes.get(input);
+                return inProcess ? inProcess(new Request('http://in-process/', init)) : fetch(input, init);
+              }
+            : undefined,
         intervalSeconds,
         logger: hooks.logger,
         ...settings,

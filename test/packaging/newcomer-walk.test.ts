@@ -118,7 +118,6 @@ describe('a newcomer, from a fresh copy of the tracked files and the README', ()
         DATABASE_URL: DATABASE_URL!,
         DATABASE_SCHEMA: schema,
         RATE_LIMIT: 'off',
-        CACHE: 'off', // cache on once invalidation lands
       });
       try {
         // Never seeded unasked: no demo records mixed into the user's catalogue.
@@ -132,7 +131,9 @@ describe('a newcomer, from a fresh copy of the tracked files and the README', ()
         expect(imported.status, imported.out).toBe(0);
         expect(imported.out).toContain(`${fixture.data.length} of ${fixture.data.length} records imported`);
 
-        // At once: the very next requests, to the server that was already running.
+        // At once, with the response cache on: the store's change feed tells the running server of the
+        // import's commit (NOTIFY; a 1 s poll is the fallback, hence the bound).
+        await expect.poll(async () => (await get(`${server.url}/v1/anime/${first!.mal_id}`)).status, { timeout: 1_500, interval: 50 }).toBe(200);
         const mine = await get(`${server.url}/v1/anime/${first!.mal_id}`);
         expect(mine.status).toBe(200);
         expect(mine.body.data).toMatchObject({ mal_id: first!.mal_id, title: first!.title });
@@ -141,7 +142,7 @@ describe('a newcomer, from a fresh copy of the tracked files and the README', ()
         // And out again: the delete command, then the record is gone at once.
         const deleted = shell(dir, `npx catalogue-api delete --resource anime ${first!.mal_id} --schema ${schema}`, { DATABASE_URL: DATABASE_URL! });
         expect(deleted.status, deleted.out).toBe(0);
-        expect((await get(`${server.url}/v1/anime/${first!.mal_id}`)).status).toBe(404);
+        await expect.poll(async () => (await get(`${server.url}/v1/anime/${first!.mal_id}`)).status, { timeout: 1_500, interval: 50 }).toBe(404);
       } finally {
         await server.stop();
       }

@@ -215,3 +215,16 @@ export {
   type Schedule,
 } from './upstream/schedule.js';
 export type * from './upstream/types.js';
+export {
+  createRefresherFromEnv,
+  readUpstreamSettings,
+  UPSTREAM_CHECK_URL,
+  UPSTREAM_ENV,
+  UPSTREAM_SERVICE_ID,
+  type RefresherFromEnvOptions,
+  type SnapshotFile,
+  type UpstreamEnv,
+  type UpstreamRefresh,
+  type UpstreamSettings,
+} from './upstream/start.js';
+export { createRefresherMetrics, type RefresherMetrics, type RefresherMetricsOptions } from './upstream/refresh-metrics.js';

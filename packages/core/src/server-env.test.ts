@@ -65,6 +65,17 @@ describe('readServerEnv', () => {
       API_DEPRECATED_AT: undefined,
       API_SUNSET_AT: undefined,
       API_SUCCESSOR_URL: undefined,
+      UPSTREAM_URL: undefined,
+      UPSTREAM_MAX_PER_SECOND: 3,
+      UPSTREAM_MAX_PER_MINUTE: 60,
+      UPSTREAM_TIME_SCALE: 1,
+      UPSTREAM_STATE_FILE: undefined,
+      REFRESH_DISCOVERY_MINUTES: undefined,
+      REFRESH_NEW_MINUTES: undefined,
+      REFRESH_HOT_HOURS: undefined,
+      REFRESH_STATS_HOURS: undefined,
+      REFRESH_POPULAR_DAYS: undefined,
+      REFRESH_FULL_DAYS: undefined,
     });
     expect(warnings).toEqual([]);
     const empty = Object.fromEntries(Object.keys(SERVER_ENV).map((name) => [name, '']));

@@ -155,6 +155,14 @@ function decimal(min: number, max: number, fallback: number): EnvVariable<number
 }
 
 /**
+ * A refresh interval in a unit, fractions allowed; unset, the refresher's schedule keeps its own
+ * default (`upstream/schedule.ts`), so that the default lives in one place.
+ */
+function interval(min: number, max: number, unit: string): EnvVariable<number | undefined> {
+  return { ...decimal(min, max, 0), allowed: `a number of ${unit} from ${min} to ${max}`, fallback: undefined };
+}
+
+/**
  * Reads `TRUST_PROXY`: a hop count (`1`), `true`, or addresses and CIDR ranges, comma-separated.
  * @param value - The variable's value.
  * @returns What the gateway's `trustProxy` option takes; `false` when unset.
@@ -329,6 +337,17 @@ export const SERVER_ENV = {
   API_DEPRECATED_AT: date(),
   API_SUNSET_AT: date(),
   API_SUCCESSOR_URL: text(undefined),
+  UPSTREAM_URL: url(['http', 'https'], 'https://api.jikan.moe/v4'),
+  UPSTREAM_MAX_PER_SECOND: integer(1, 1_000, 3),
+  UPSTREAM_MAX_PER_MINUTE: integer(1, 60_000, 60),
+  UPSTREAM_TIME_SCALE: decimal(1, 1_000_000, 1),
+  UPSTREAM_STATE_FILE: text(undefined),
+  REFRESH_DISCOVERY_MINUTES: interval(0.1, 1_440, 'minutes'),
+  REFRESH_NEW_MINUTES: interval(0.1, 1_440, 'minutes'),
+  REFRESH_HOT_HOURS: interval(0.1, 720, 'hours'),
+  REFRESH_STATS_HOURS: interval(0.1, 720, 'hours'),
+  REFRESH_POPULAR_DAYS: interval(0.1, 365, 'days'),
+  REFRESH_FULL_DAYS: interval(0.1, 3_650, 'days'),
 } satisfies Record<string, EnvVariable<unknown>>;
 
 /** The name of a variable of {@link SERVER_ENV}. */

@@ -43,8 +43,10 @@ import {
   type Rejection,
 } from './import.js';
 import { isResourceName, parseRequest, REQUESTS, RESOURCE_NAMES, type ImportKind, type ResourceName } from './resources.js';
+import { runSync } from './cli-sync.js';
 
 const USAGE = `usage: catalogue-api import FILE --store memory-snapshot|postgres [options]
+       catalogue-api sync --upstream URL [--watch] [options]   (catalogue-api sync --help)
 
   --store S          postgres, or memory-snapshot (a JSON file the memory store loads)
   --resource R       what FILE holds (default: told from its records; else from the file
@@ -291,6 +293,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'import') return await runImport(rest);
     if (command === 'delete') return await runDelete(rest);
     if (command === 'purge-cache') return await runPurgeCache(rest);
+    if (command === 'sync') return await runSync(rest);
     if (command === '--help' || command === '-h' || command === 'help') {
       console.log(`${USAGE}\n\n${DELETE_USAGE}\n\n${PURGE_CACHE_USAGE}`);
       return 0;

@@ -9,6 +9,7 @@ export {
   type PostgresStatusStoreOptions,
 } from './status-store.js';
 export { createPostgresStore, type PostgresStore, type PostgresStoreOptions } from './catalogue-store.js';
+export { createPostgresRefreshState, migrateRefreshSchema, type PostgresRefreshState, type PostgresRefreshStateOptions } from './refresh-state.js';
 export {
   createSnapshotSink,
   detectResource,
