@@ -52,7 +52,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('two example servers keep current f
   const finished = [...demoData.anime]
     .filter((a) => a.status === 'Finished Airing' && (a.aired.prop.from.year ?? 9999) < 2000)
     .sort((a, b) => (b.popularity ?? 0) - (a.popularity ?? 0))[0]!;
-  const manga = demoData.manga[demoData.manga.length - 1]!;
+  const manga = demoData.manga!.at(-1)!;
   const newId = Math.max(...demoData.anime.map((a) => a.mal_id)) + 1_000;
 
   async function start(): Promise<Instance> {
@@ -77,7 +77,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('two example servers keep current f
     const backing = createCatalogueApp({ store: createMemoryStore(demoData) });
     upstream = await createFakeUpstream({
       anime: demoData.anime as unknown as FakeRecord[],
-      manga: demoData.manga as unknown as FakeRecord[],
+      manga: demoData.manga! as unknown as FakeRecord[],
       backing,
       limits: LIMITS,
       slackMs: 250,
