@@ -47,7 +47,7 @@ export class Reads {
   }
 
   /**
-   * The tokens, bounded by {@link MAX_DEPENDENCIES}: the collections read by most keys first read
+   * The tokens, bounded by `MAX_DEPENDENCIES` (256): the collections read by most keys first read
    * as their `collection*`.
    * @returns The tokens, or `undefined` when even that is too many (the answer is then not kept).
    */
