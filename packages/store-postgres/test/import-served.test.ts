@@ -42,6 +42,7 @@ describe.skipIf(!url)('an import into PostgreSQL, served by a running example se
         REDIS_PREFIX: prefix,
         RATE_LIMIT: 'off',
         STATUS_DATABASE_URL: '',
+        DEMO_DATA: 'on',
       },
       timeoutMs: 90_000,
     });

@@ -52,7 +52,7 @@ describe.skipIf(!url)('two example servers on one database', () => {
         args: ['--import', 'tsx', '--import', './examples/node/raw-imports.mjs', 'examples/node/server.ts'],
         cwd: root,
         // No shared Redis: its response cache outlives the schema, and would answer with another run's records.
-        env: { TSX_TSCONFIG_PATH: 'examples/node/tsconfig.json', REDIS_URL: '', DATABASE_URL: url!, DATABASE_SCHEMA: schema, RATE_LIMIT: 'off', STATUS_DATABASE_URL: '' },
+        env: { TSX_TSCONFIG_PATH: 'examples/node/tsconfig.json', REDIS_URL: '', DATABASE_URL: url!, DATABASE_SCHEMA: schema, RATE_LIMIT: 'off', STATUS_DATABASE_URL: '', DEMO_DATA: 'on' },
         timeoutMs: 60_000,
       });
     servers = await Promise.all([start(), start()]);
