@@ -5,6 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { stringSize } from '../internal/string-size.js';
+import { digestOf } from '../record-json.js';
 import type { CacheStore, CachedResponse } from './back-end.js';
 
 /** Options of {@link createMemoryCacheStore}. */
@@ -123,19 +124,7 @@ export function toEtag(body: string | Uint8Array): string {
     scratch.set(body);
     length = body.length;
   }
-  const words = new Int32Array(scratch.buffer, 0, length >> 2);
-  let h1 = 0x9e3779b9;
-  let h2 = 0x85ebca6b;
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    h1 = Math.imul(h1 ^ word, 0x9e3779b1);
-    h2 = Math.imul(h2 ^ word, 0x5bd1e995);
-  }
-  for (let i = length & ~3; i < length; i++) h1 = Math.imul(h1 ^ scratch[i]!, 0x9e3779b1);
-  // Final avalanche so that nearby bodies give unrelated tags.
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b) ^ Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x85ebca6b) ^ Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
-  return `"${length.toString(16)}-${(h1 >>> 0).toString(16).padStart(8, '0')}${(h2 >>> 0).toString(16).padStart(8, '0')}"`;
+  return `"${length.toString(16)}-${digestOf(scratch.subarray(0, length))}"`;
 }
 
 /**
