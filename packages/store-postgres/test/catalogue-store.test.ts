@@ -1,13 +1,13 @@
 /**
- * The PostgreSQL catalogue store on the demo dataset: its schema (migrations, the move of older
- * schemas' records, indexes readied by `analyze()`), and, through core's endpoint methods over it
+ * The PostgreSQL catalogue store on the demo dataset: its schema (the baseline, the refusal of a
+ * pre-release schema, indexes readied by `analyze()`), and, through core's endpoint methods over it
  * (`catalogueOver`), the same anime and manga searches as the memory store: the same ids in the same
  * order with the same totals, for every filter, ordering, direction, SFW mode, approval mode and
  * page; `q` searches keep the memory store's top hit and its exact/prefix/word-prefix tiers.
  * Needs `DATABASE_URL`; each run uses its own schema.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import postgres, { type Sql } from 'postgres';
+import postgres from 'postgres';
 import {
   catalogueOver,
   createMemoryStore,
@@ -25,11 +25,10 @@ import {
 import { demoData } from '@catalogue-api/demo-data';
 import { animeComparator, animeFilter, indexAnime } from '../../core/src/select.js';
 import { indexManga, MANGA_ORDER_KEYS, mangaFilter } from '../../core/src/select-manga.js';
-import { migrateCatalogueSchema } from '../src/internal/migrations.js';
-import { ANIME, MANGA, mediaTables } from '../src/internal/media.js';
+import { BASELINE_VERSION, OutdatedSchemaError } from '../src/internal/migrations.js';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
-import { toMediaTitles } from '../src/internal/media-rows.js';
-import { recordKey, RESOURCE_NAMES } from '../src/resources.js';
+import { searchTexts } from '../src/internal/tables.js';
+import { RESOURCE_NAMES } from '../src/resources.js';
 import { suiteDatabase } from './suite-database.js';
 
 const url = process.env.DATABASE_URL;
@@ -78,7 +77,7 @@ function titleTiers<T extends Anime | Manga>(records: readonly T[], kept: (recor
   const tiered: Array<{ record: T; tier: number }> = [];
   for (const record of records) {
     if (!kept(record)) continue;
-    const titles = toMediaTitles(record);
+    const titles = searchTexts('anime', record);
     const tier = titles.includes(query) ? 0 : titles.some((t) => t.startsWith(query)) ? 1 : titles.some((t) => t.includes(` ${query}`)) ? 2 : 3;
     if (tier < 3) tiered.push({ record, tier });
   }
@@ -563,72 +562,31 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       const { ids: kept } = await allMangaIds(catalogueOver(local), { q: 'zq', approval: 'all' });
       expect([...kept].sort((a, b) => a - b)).toEqual(mostPopular.sort((a, b) => a - b));
     }, 60_000);
-
-    it('migration 4 moves manga stored in documents by earlier versions into the manga tables', async () => {
-      const old = `${store.schema}_v3`;
-      try {
-        expect(await migrateCatalogueSchema(sql, old, 3)).toBe(3);
-        // As version 3 stored them: one document per manga key, a later write of a key replacing it.
-        for (const batch of [demoManga, [{ ...demoManga[1]!, title: 'Replaced Later' }], [demoManga[1]!]]) {
-          await sql.unsafe(
-            `insert into "${old}".documents (collection, key, record)
-             select 'manga', e ->> 'key', e -> 'record' from json_array_elements($1::text::json) e
-             on conflict (collection, key) do update set record = excluded.record`,
-            [JSON.stringify(batch.map((record) => ({ key: String(record.mal_id), record })))],
-          );
-        }
-        const upgraded = createPostgresStore({ sql, schema: old });
-        expect(await upgraded.migrate()).toBeGreaterThanOrEqual(6);
-        expect(await upgraded.count('manga')).toBe(demoManga.length);
-        for (const m of demoManga) expect(JSON.stringify(await upgraded.get('manga', m.mal_id))).toBe(JSON.stringify(m));
-        const naruto = { search: 'naruto', offset: 0, limit: 100 };
-        expect(JSON.stringify(await upgraded.query('manga', naruto))).toBe(JSON.stringify(await store.query('manga', naruto)));
-      } finally {
-        await sql.unsafe(`drop schema if exists "${old}" cascade`);
-      }
-    }, 120_000);
   });
 
-  it('migration 6 moves every record of a version 5 schema into the collection tables, in the order version 5 listed them', async () => {
+  it('refuses a schema of a pre-release version before the baseline, naming it and what to do; a new one is at the baseline, and migrating it again changes nothing', async () => {
     const old = `${store.schema}_v5`;
+    const adopted = `${store.schema}_v8`;
     try {
-      expect(await migrateCatalogueSchema(sql, old, 5)).toBe(5);
-      // As version 5 stored them: anime and manga in their tables, every other collection in `documents`.
-      await sql.begin(async (tx) => {
-        const q = tx as unknown as Sql;
-        await mediaTables(q, old, ANIME).upsert(q, demoAnime);
-        await mediaTables(q, old, MANGA).upsert(q, demoManga);
-        for (const name of RESOURCE_NAMES.filter((n) => n !== 'anime' && n !== 'manga')) {
-          const records = (demoData as unknown as Record<string, readonly unknown[] | undefined>)[name] ?? [];
-          if (records.length === 0) continue;
-          await q.unsafe(
-            `insert into "${old}".documents (collection, key, record) select $1, e ->> 'key', e -> 'record' from json_array_elements($2::text::json) e`,
-            [name, JSON.stringify(records.map((record) => ({ key: recordKey(name, record), record })))],
-          );
-        }
-      });
-      const upgraded = createPostgresStore({ sql, schema: old });
-      expect(await upgraded.migrate()).toBeGreaterThanOrEqual(6);
-      // Version 5 listed anime and manga by mal_id (its memory copy loaded them so), the rest in import order.
-      const byId = <T extends { mal_id: number }>(list: readonly T[]) => [...list].sort((a, b) => a.mal_id - b.mal_id);
-      const reference = await loadCatalogue(createRecordStore(), { ...demoData, anime: byId(demoAnime), manga: byId(demoManga) });
-      for (const name of RESOURCE_NAMES) {
-        const all = { offset: 0, limit: 100_000 };
-        expect(JSON.stringify(await upgraded.query(name, all)), name).toBe(JSON.stringify(await reference.query(name, all)));
-      }
-      const naruto = { search: 'naruto', offset: 0, limit: 100 };
-      expect(JSON.stringify(await upgraded.query('anime', naruto))).toBe(JSON.stringify(await reference.query('anime', naruto)));
-      // Migration 7: titles as the records hold them, the lower-cased key ordering them.
-      for (const kind of ['anime', 'manga'] as const) {
-        const titles = { orderBy: [{ field: 'title_key', dir: 'desc' as const }], offset: 0, limit: 100_000, select: ['mal_id', 'title'] };
-        expect(JSON.stringify(await upgraded.query(kind, titles)), kind).toBe(JSON.stringify(await reference.query(kind, titles)));
-      }
+      await sql.unsafe(`create schema "${old}"`);
+      await sql.unsafe(`create table "${old}".catalogue_migrations (version integer primary key, applied_at timestamptz not null default now())`);
+      await sql.unsafe(`insert into "${old}".catalogue_migrations (version) values (1), (2), (3), (4), (5)`);
+      const refused = createPostgresStore({ sql, schema: old }).migrate();
+      await expect(refused).rejects.toBeInstanceOf(OutdatedSchemaError);
+      await expect(refused).rejects.toThrow(`PostgreSQL schema "${old}" was made by a pre-release version of @catalogue-api/store-postgres (schema version 5)`);
+      await expect(refused).rejects.toThrow(`drop schema "${old}" cascade`);
+      // Nothing was created in it.
       const tables = await sql<{ name: string }[]>`select table_name as name from information_schema.tables where table_schema = ${old}`;
-      expect(tables.map((t) => t.name)).not.toContain('documents');
-      expect(tables.map((t) => t.name)).not.toContain('anime_records');
-      expect(await sql`select 1 from pg_namespace where nspname = ${`${old}__v5`}`).toHaveLength(0);
+      expect(tables.map((t) => t.name).sort()).toEqual(['catalogue_migrations']);
+      // A schema migrated once is at the baseline, and migrating it again is a no-op at the same version.
+      const fresh = createPostgresStore({ sql, schema: adopted });
+      expect(await fresh.migrate()).toBe(BASELINE_VERSION);
+      await fresh.seed({ anime: demoAnime.slice(0, 5) });
+      expect(await fresh.migrate()).toBe(BASELINE_VERSION);
+      expect(await fresh.count('anime')).toBe(5);
     } finally {
       await sql.unsafe(`drop schema if exists "${old}" cascade`);
+      await sql.unsafe(`drop schema if exists "${adopted}" cascade`);
     }
   }, 120_000);
 });

@@ -30,7 +30,6 @@ import {
   type FieldSpec,
   type FieldType,
 } from '@catalogue-api/core';
-import { toWordPrefixes } from './media-rows.js';
 
 /** Quotes an SQL identifier. */
 export function quoteIdentifier(identifier: string): string {
@@ -136,8 +135,7 @@ async function existing(q: Sql, schema: string): Promise<Existing> {
  * plans for the actual values (a generic plan cannot tell a rare trigram from a common one), and the
  * GIN index even when its estimate for a long query's many trigrams exceeds a sequential scan's,
  * which runs `word_similarity` on every text (seconds). Two statements, not one OR: for an OR of
- * both the planner picks a scan of every row. (As the `*_title_matches` functions of schema
- * versions 2 to 5 did for anime and manga titles.)
+ * both the planner picks a scan of every row.
  */
 const textMatchesFunction = (s: string, t: string) =>
   matchFunction(
@@ -149,13 +147,13 @@ const textMatchesFunction = (s: string, t: string) =>
   );
 
 /**
- * A match function `name(infix, fuzzy)`: `returns` and `body` inside the settings every version of
- * it has had (see {@link textMatchesFunction} for why they are these).
+ * A match function `name(infix, fuzzy)`: `returns` and `body` inside its settings (see
+ * {@link textMatchesFunction} for why they are these).
  * @param name - The function's qualified name.
  * @param returns - Its result columns.
  * @param body - Its statements.
  */
-export const matchFunction = (name: string, returns: string, body: string) => `
+const matchFunction = (name: string, returns: string, body: string) => `
   create function ${name}(infix text, fuzzy text) returns table (${returns})
   language plpgsql stable
   set pg_trgm.word_similarity_threshold = 0.5
@@ -504,8 +502,7 @@ export async function syncTables(q: Sql, schema: string, fillNow = false): Promi
   const refill = new Set<CollectionName>();
   let recreated = false;
   const recount = new Set<KeptCounts>();
-  // The change feed's triggers, once its tables exist (the migration that makes them runs after
-  // the one that made these tables, which calls this too).
+  // The change feed's triggers, once its tables exist (the baseline makes them; see migrations.ts).
   const feed = have.relations.has(CHANGES_TABLE);
   // Sent together, in one round trip: four triggers a table add up.
   const feedStatements: string[] = [];
@@ -680,6 +677,23 @@ export function searchTexts(collection: CollectionName, record: unknown): string
   const search = COLLECTIONS[collection].search as ((r: unknown) => readonly string[]) | undefined;
   if (!search) return [];
   return [...new Set(search(record).map(normalizeTitle).filter(Boolean))];
+}
+
+/**
+ * The one- and two-letter word prefixes of folded texts, as core's search index takes them (code
+ * points, not UTF-16 units), sorted: the index of queries too short for trigrams.
+ * @param titles - Folded texts.
+ */
+function toWordPrefixes(titles: readonly string[]): string[] {
+  const prefixes = new Set<string>();
+  for (const title of titles) {
+    for (const word of title.split(' ')) {
+      const [first, second] = word;
+      if (first) prefixes.add(first);
+      if (first && second) prefixes.add(first + second);
+    }
+  }
+  return [...prefixes].sort();
 }
 
 /**
