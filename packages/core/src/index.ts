@@ -177,6 +177,7 @@ export type {
 export { createBudget, createMemoryLedger, JIKAN_LIMITS, type BudgetOptions } from './upstream/budget.js';
 export { createJikanSource, DEFAULT_USER_AGENT, LIBRARY_VERSION, type JikanSourceOptions } from './upstream/jikan-source.js';
 export {
+  checkDroppedFiles,
   createUrlFileDrop,
   formatDropCursor,
   parseDropCursor,

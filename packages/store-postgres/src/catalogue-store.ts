@@ -36,7 +36,7 @@ import {
   type RecordChange,
   type Tally,
 } from '@catalogue-api/core';
-import { connectionOptions, guardStore, toTimeoutMs } from './internal/availability.js';
+import { openStoreClient } from './internal/client.js';
 import { fieldType, orderSql, Params, whereSql } from './internal/conditions.js';
 import { migrateCatalogueSchema } from './internal/migrations.js';
 import { hitsSql, rankSql } from './internal/search.js';
@@ -108,6 +108,8 @@ export interface PostgresStore extends CatalogueStore {
    * and brings its tables up to core's `COLLECTIONS` (a new collection or field gets its table or
    * column, filled from the stored records).
    * @returns The schema version now in place.
+   * @throws Error when the schema was made by a pre-release version of this package whose layout
+   * is not upgraded (drop the schema, or use another, and import the records again).
    */
   migrate(): Promise<number>;
   /**
@@ -244,23 +246,13 @@ function groupsCounting(collection: CollectionName, where: readonly Condition[] 
  * ```
  */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
-  if (!options.sql && !options.url) throw new TypeError('createPostgresStore needs `sql` or `url`');
-  const owned = !options.sql;
-  const timeoutMs = toTimeoutMs(options.timeoutMs);
-  let waiting = (): boolean => false;
-  // NOTICEs such as "schema already exists, skipping" are expected and not worth logging. Queries
-  // are planned for their actual values: a generic plan of a prepared search cannot tell a rare
-  // trigram from a common one, and picks scans that take a second instead of a millisecond.
-  const sql =
-    options.sql ??
-    postgres(options.url!, {
-      max: options.max ?? 10,
-      onnotice: () => {},
-      ...connectionOptions(timeoutMs, () => waiting(), {
-        plan_cache_mode: 'force_custom_plan',
-        application_name: options.applicationName ?? DEFAULT_APPLICATION_NAME,
-      }),
-    });
+  // Queries are planned for their actual values: a generic plan of a prepared search cannot tell a
+  // rare trigram from a common one, and picks scans that take a second instead of a millisecond.
+  const client = openStoreClient('createPostgresStore', options, {
+    max: options.max ?? 10,
+    connection: { plan_cache_mode: 'force_custom_plan', application_name: options.applicationName ?? DEFAULT_APPLICATION_NAME },
+  });
+  const { sql, owned, timeoutMs } = client;
   const schema = options.schema ?? 'catalogue';
   const s = quoteIdentifier(schema);
   const table = (c: CollectionName) => `${s}.${quoteIdentifier(tableName(c))}`;
@@ -498,11 +490,11 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     changes: feed.feed,
     async close() {
       await feed.close();
-      if (owned) await sql.end({ timeout: 5 });
+      await client.end();
     },
   };
   // `sql` is the client itself (a tagged-template function), not a method.
-  waiting = guardStore(store, ['sql']);
+  client.guard(store, ['sql']);
   return store as PostgresStore;
 }
 

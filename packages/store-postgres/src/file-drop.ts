@@ -7,7 +7,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { formatDropCursor, parseDropCursor, type ApplyDroppedFile, type FileDrop } from '@catalogue-api/core';
+import { checkDroppedFiles, type ApplyDroppedFile, type FileDrop } from '@catalogue-api/core';
 import { readRecords, type ReadOptions } from './import.js';
 
 /** The extensions of files a folder drop reads. */
@@ -38,17 +38,11 @@ export interface FolderFileDropOptions {
 export function createFolderFileDrop(options: FolderFileDropOptions): FileDrop {
   return {
     async check(cursor, signal) {
-      const versions = parseDropCursor(cursor);
-      const applied: string[] = [];
-      const unchanged: string[] = [];
-      const failed: Array<{ name: string; reason: string }> = [];
       const names = (await readdir(options.folder, { withFileTypes: true }))
         .filter((d) => d.isFile() && !d.name.startsWith('.') && DROP_EXTENSIONS.has(extname(d.name).toLowerCase()))
         .map((d) => d.name)
         .sort();
-      const present = new Set<string>();
-      for (const name of names) {
-        signal?.throwIfAborted();
+      const open = async (name: string) => {
         const path = join(options.folder, name);
         let version: string;
         try {
@@ -56,27 +50,12 @@ export function createFolderFileDrop(options: FolderFileDropOptions): FileDrop {
           version = `${info.size}:${Math.trunc(info.mtimeMs)}`;
         } catch (error) {
           // Removed between the listing and now: nothing to apply.
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone' as const;
           throw error;
         }
-        present.add(name);
-        if (versions[name] === version) {
-          unchanged.push(name);
-          continue;
-        }
-        try {
-          await options.apply({ name, version, path, records: () => readRecords(path, options.read) }, signal);
-        } catch (error) {
-          if (signal?.aborted) throw signal.reason;
-          failed.push({ name, reason: error instanceof Error ? error.message : String(error) });
-          continue;
-        }
-        versions[name] = version;
-        applied.push(name);
-      }
-      // Files gone from the folder are forgotten: the cursor is as small as the folder.
-      const kept = Object.fromEntries(Object.entries(versions).filter(([name]) => present.has(name)));
-      return { cursor: formatDropCursor(kept), applied, unchanged, failed };
+        return { name, version, path, records: () => readRecords(path, options.read) };
+      };
+      return checkDroppedFiles(cursor, names, open, options.apply, signal);
     },
   };
 }

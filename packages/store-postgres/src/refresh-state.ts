@@ -11,9 +11,9 @@
  * and the limits hold over every sliding second and minute.
  * @module
  */
-import postgres, { type Sql } from 'postgres';
+import type { Sql } from 'postgres';
 import type { EntryPart, ListName, MediaKind, RefreshState, Task, TierBacklog, TierName, UpstreamLimits } from '@catalogue-api/core';
-import { connectionOptions, guardStore, toTimeoutMs } from './internal/availability.js';
+import { createLease, openStoreClient } from './internal/client.js';
 import { migrateRefreshSchema, TIER_ORDER } from './internal/refresh-migrations.js';
 import { quoteIdentifier } from './internal/tables.js';
 
@@ -139,30 +139,19 @@ function toRow(task: Task) {
  * ```
  */
 export async function createPostgresRefreshState(options: PostgresRefreshStateOptions): Promise<PostgresRefreshState> {
-  if (!options.sql && !options.url) throw new TypeError('createPostgresRefreshState needs `sql` or `url`');
-  const owned = !options.sql;
-  const timeoutMs = toTimeoutMs(options.timeoutMs);
-  let waiting = (): boolean => false;
-  const sql =
-    options.sql ??
-    postgres(options.url!, {
-      max: 4,
-      onnotice: () => {},
-      ...connectionOptions(timeoutMs, () => waiting(), { application_name: options.applicationName ?? 'catalogue-api-refresh' }),
-    });
+  const client = openStoreClient('createPostgresRefreshState', options, {
+    max: 4,
+    connection: { application_name: options.applicationName ?? 'catalogue-api-refresh' },
+  });
+  const { sql } = client;
   const schema = options.schema ?? 'catalogue';
   const s = quoteIdentifier(schema);
-  try {
-    await migrateRefreshSchema(sql, schema);
-  } catch (error) {
-    if (owned) await sql.end({ timeout: 1 });
-    throw error;
-  }
+  await client.migrate((q) => migrateRefreshSchema(q, schema));
   const tasks = `${s}.refresh_tasks`;
   const requests = `${s}.refresh_requests`;
   const pause = `${s}.refresh_pause`;
   const cursors = `${s}.refresh_cursors`;
-  const lease = `${s}.refresh_lease`;
+  const lease = createLease(sql, `${s}.refresh_lease`, LEASE, (ms) => ms);
   const ledgerLock = `catalogue-api/refresh-ledger:${schema}`;
   // The identifier helper quotes each part of `schema.table`.
   const taskTable = sql(`${schema}.refresh_tasks`);
@@ -174,22 +163,8 @@ export async function createPostgresRefreshState(options: PostgresRefreshStateOp
 
   const state: PostgresRefreshState = {
     schema,
-    async acquireLease(holder, now, ttlMs) {
-      const at = instant(now, 'now');
-      // One statement: contenders serialize on the row, and only the holder, or a contender once
-      // the lease has expired, gets a row back.
-      const rows = await sql.unsafe(
-        `insert into ${lease} as l (name, holder, expires_at) values ($1, $2, $3)
-         on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
-         where l.holder = excluded.holder or l.expires_at <= $4
-         returning holder`,
-        [LEASE, holder, at + instant(ttlMs, 'ttlMs'), at],
-      );
-      return rows.length === 1;
-    },
-    async releaseLease(holder) {
-      await sql.unsafe(`delete from ${lease} where name = $1 and holder = $2`, [LEASE, holder]);
-    },
+    acquireLease: (holder, now, ttlMs) => lease.acquire(holder, instant(now, 'now'), instant(ttlMs, 'ttlMs')),
+    releaseLease: (holder) => lease.release(holder),
     async due(now, limit) {
       if (!(limit > 0)) return [];
       const rows = await sql.unsafe<TaskRow[]>(dueSql, [instant(now, 'now'), Math.floor(limit)]);
@@ -275,10 +250,7 @@ export async function createPostgresRefreshState(options: PostgresRefreshStateOp
       const [paused] = await sql.unsafe<{ until: string }[]>(`select until from ${pause}`);
       return { second: counts?.second ?? 0, minute: counts?.minute ?? 0, pausedUntil: paused ? Number(paused.until) : 0 };
     },
-    async close() {
-      if (owned) await sql.end({ timeout: 5 });
-    },
+    close: client.end,
   };
-  waiting = guardStore(state);
-  return state;
+  return client.guard(state);
 }

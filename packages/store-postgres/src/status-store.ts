@@ -3,9 +3,10 @@
  * checker instances share one history without double-counting, because only the lease holder checks.
  * @module
  */
-import postgres, { type Sql } from 'postgres';
+import type { Sql } from 'postgres';
 import type { CheckRecord, CheckSegment, MaintenanceRecord, StatusStore } from '@catalogue-api/core';
-import { connectionOptions, guardStore, toTimeoutMs } from './internal/availability.js';
+import { createLease, openStoreClient, runMigrations } from './internal/client.js';
+import { quoteIdentifier } from './internal/tables.js';
 
 /** Options of {@link createPostgresStatusStore}. */
 export interface PostgresStatusStoreOptions {
@@ -74,10 +75,6 @@ const MIGRATIONS: ReadonlyArray<(schema: string) => string> = [
     );`,
 ];
 
-function quote(identifier: string): string {
-  return `"${identifier.replace(/"/g, '""')}"`;
-}
-
 interface SegmentRow {
   service_id: string;
   outcome: CheckSegment['outcome'];
@@ -104,18 +101,7 @@ interface MaintenanceRow {
  * @param schema - The schema name.
  */
 export async function migrateStatusSchema(sql: Sql, schema: string): Promise<void> {
-  const s = quote(schema);
-  await sql.begin(async (tx) => {
-    const q = tx as unknown as Sql;
-    await q`select pg_advisory_xact_lock(hashtext(${`catalogue-api/status:${schema}`}))`;
-    await q.unsafe(`create schema if not exists ${s}`);
-    await q.unsafe(`create table if not exists ${s}.status_migrations (version integer primary key, applied_at timestamptz not null default now())`);
-    const [row] = await q.unsafe<{ version: number | null }[]>(`select max(version) as version from ${s}.status_migrations`);
-    for (let version = (row?.version ?? 0) + 1; version <= MIGRATIONS.length; version++) {
-      await q.unsafe(MIGRATIONS[version - 1]!(s));
-      await q.unsafe(`insert into ${s}.status_migrations (version) values ($1)`, [version]);
-    }
-  });
+  await runMigrations(sql, schema, 'status', MIGRATIONS);
 }
 
 /**
@@ -136,29 +122,17 @@ export async function migrateStatusSchema(sql: Sql, schema: string): Promise<voi
  * ```
  */
 export async function createPostgresStatusStore(options: PostgresStatusStoreOptions): Promise<PostgresStatusStore> {
-  if (!options.sql && !options.url) throw new TypeError('createPostgresStatusStore needs `sql` or `url`');
-  const owned = !options.sql;
-  const timeoutMs = toTimeoutMs(options.timeoutMs);
-  let waiting = (): boolean => false;
-  // NOTICEs such as "schema already exists, skipping" are expected and not worth logging.
-  const sql =
-    options.sql ??
-    postgres(options.url!, {
-      max: 4,
-      onnotice: () => {},
-      ...connectionOptions(timeoutMs, () => waiting(), { application_name: options.applicationName ?? 'catalogue-api-status' }),
-    });
+  const client = openStoreClient('createPostgresStatusStore', options, {
+    max: 4,
+    connection: { application_name: options.applicationName ?? 'catalogue-api-status' },
+  });
+  const { sql } = client;
   const schema = options.schema ?? 'catalogue_status';
-  const s = quote(schema);
-  try {
-    await migrateStatusSchema(sql, schema);
-  } catch (error) {
-    if (owned) await sql.end({ timeout: 1 });
-    throw error;
-  }
+  await client.migrate((q) => migrateStatusSchema(q, schema));
   const segments = sql(`${schema}.status_segments`);
   const maintenances = sql(`${schema}.status_maintenances`);
-  const lease = sql(`${schema}.status_lease`);
+  const s = quoteIdentifier(schema);
+  const lease = createLease(sql, `${s}.status_lease`, LEASE, (ms) => new Date(ms));
 
   const store: PostgresStatusStore = {
     schema,
@@ -237,23 +211,10 @@ export async function createPostgresStatusStore(options: PostgresStatusStoreOpti
       const result = await sql`delete from ${maintenances} where id = ${id}`;
       return result.count > 0;
     },
-    async acquireLease(holder, now, ttlMs) {
-      // One statement: concurrent contenders serialize on the row, and only the holder or a
-      // contender after expiry gets a row back.
-      const rows = await sql`
-        insert into ${lease} as l (name, holder, expires_at) values (${LEASE}, ${holder}, ${new Date(now + ttlMs)})
-        on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
-        where l.holder = excluded.holder or l.expires_at <= ${new Date(now)}
-        returning holder`;
-      return rows.length === 1;
-    },
-    async releaseLease(holder) {
-      await sql`delete from ${lease} where name = ${LEASE} and holder = ${holder}`;
-    },
-    async close() {
-      if (owned) await sql.end({ timeout: 5 });
-    },
+    acquireLease: (holder, now, ttlMs) => lease.acquire(holder, now, ttlMs),
+    releaseLease: (holder) => lease.release(holder),
+    close: client.end,
   };
-  waiting = guardStore(store);
+  client.guard(store);
   return store;
 }

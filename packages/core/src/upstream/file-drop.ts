@@ -82,6 +82,69 @@ export function formatDropCursor(versions: Readonly<Record<string, string>>): st
 }
 
 /**
+ * One check of a file drop (the URL form here, the folder form in `@catalogue-api/store-postgres`):
+ * opens each name in order and applies every file whose version the cursor does not hold. A name
+ * that cannot be opened or applied is left for the next check; the cursor remembers only the names
+ * still there.
+ * @param cursor - The cursor of the last check, as stored.
+ * @param names - The names to look at, in order.
+ * @param open - A name's file in its current version; `'unchanged'` when the source can tell without
+ *   reading it, `'gone'` when it is no longer there. Throws when it cannot be read.
+ * @param apply - The caller's apply step.
+ * @param signal - Stops between files.
+ * @returns What the check did, and the cursor to store.
+ * @example
+ * ```ts
+ * const result = await checkDroppedFiles(cursor, ['a.ndjson'], async (name) => openFile(name), apply);
+ * ```
+ */
+export async function checkDroppedFiles(
+  cursor: string | undefined,
+  names: readonly string[],
+  open: (name: string, known: string | undefined, signal?: AbortSignal) => Promise<DroppedFile | 'unchanged' | 'gone'>,
+  apply: ApplyDroppedFile,
+  signal?: AbortSignal,
+): Promise<FileDropResult> {
+  const versions = parseDropCursor(cursor);
+  const applied: string[] = [];
+  const unchanged: string[] = [];
+  const failed: Array<{ name: string; reason: string }> = [];
+  const present = new Set<string>();
+  const fail = (name: string, error: unknown) => {
+    if (signal?.aborted) throw signal.reason;
+    failed.push({ name, reason: error instanceof Error ? error.message : String(error) });
+  };
+  for (const name of names) {
+    signal?.throwIfAborted();
+    let file: DroppedFile | 'unchanged' | 'gone';
+    try {
+      file = await open(name, versions[name], signal);
+    } catch (error) {
+      present.add(name);
+      fail(name, error);
+      continue;
+    }
+    if (file === 'gone') continue;
+    present.add(name);
+    if (file === 'unchanged' || file.version === versions[name]) {
+      unchanged.push(name);
+      continue;
+    }
+    try {
+      await apply(file, signal);
+    } catch (error) {
+      fail(name, error);
+      continue;
+    }
+    versions[name] = file.version;
+    applied.push(name);
+  }
+  // Names no longer there are forgotten: the cursor is as small as the drop.
+  const kept = Object.fromEntries(Object.entries(versions).filter(([name]) => present.has(name)));
+  return { cursor: formatDropCursor(kept), applied, unchanged, failed };
+}
+
+/**
  * The records of a file's text in the importer's format: a JSON array, `{ "data": [...] }`, the
  * response of one record (`{ "data": {...} }`), or else NDJSON (a blank line skipped, a line that
  * does not parse an error at its position).
@@ -207,40 +270,19 @@ export function createUrlFileDrop(options: UrlFileDropOptions): FileDrop {
   };
 
   return {
-    async check(cursor, signal) {
-      const versions = parseDropCursor(cursor);
-      const applied: string[] = [];
-      const unchanged: string[] = [];
-      const failed: Array<{ name: string; reason: string }> = [];
-      for (const url of options.urls) {
-        signal?.throwIfAborted();
-        let file: { version: string; text: string } | undefined;
-        try {
-          file = await download(url, versions[url], signal);
-        } catch (error) {
-          if (signal?.aborted) throw signal.reason;
-          failed.push({ name: url, reason: error instanceof Error ? error.message : String(error) });
-          continue;
-        }
-        if (file === undefined || file.version === versions[url]) {
-          unchanged.push(url);
-          continue;
-        }
-        const { text, version } = file;
-        try {
-          await options.apply({ name: url, version, records: async function* () { yield* parseDroppedText(text); } }, signal);
-        } catch (error) {
-          if (signal?.aborted) throw signal.reason;
-          failed.push({ name: url, reason: error instanceof Error ? error.message : String(error) });
-          continue;
-        }
-        versions[url] = version;
-        applied.push(url);
-      }
-      // Only the URLs still configured are remembered: the cursor stays as small as the list.
-      const kept = Object.fromEntries(Object.entries(versions).filter(([name]) => options.urls.includes(name)));
-      return { cursor: formatDropCursor(kept), applied, unchanged, failed };
-    },
+    check: (cursor, signal) =>
+      checkDroppedFiles(
+        cursor,
+        options.urls,
+        async (url, known, signal) => {
+          const file = await download(url, known, signal);
+          if (file === undefined) return 'unchanged';
+          const { text, version } = file;
+          return { name: url, version, records: async function* () { yield* parseDroppedText(text); } };
+        },
+        options.apply,
+        signal,
+      ),
   };
 }
 

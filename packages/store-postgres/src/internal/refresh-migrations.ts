@@ -9,7 +9,7 @@
  * @module
  */
 import type { Sql } from 'postgres';
-import { quoteIdentifier } from './tables.js';
+import { runMigrations } from './client.js';
 
 /** The tiers in priority order; a task's `priority` is its index here (`upstream/types.ts`, `TierName`). */
 export const TIER_ORDER = ['new', 'hot', 'stats', 'popular', 'full'] as const;
@@ -54,34 +54,13 @@ const MIGRATIONS: ReadonlyArray<(s: string) => string> = [
     );`,
 ];
 
-/** How often a migration asks again for the lock another process holds, in milliseconds. */
-const LOCK_POLL_MS = 100;
-
 /**
  * Creates or upgrades the refresher's tables in a schema. Idempotent, and safe from several
- * processes at once: a transaction-scoped advisory lock (asked for again every 100 ms rather than
- * waited on, so that no connection stays silent past the store's timeout) serializes them.
+ * processes at once (`client.ts`, `runMigrations`).
  * @param sql - A `postgres` client.
  * @param schema - The schema name (unquoted); created when missing.
  * @returns The version now in place.
  */
-export async function migrateRefreshSchema(sql: Sql, schema: string): Promise<number> {
-  const s = quoteIdentifier(schema);
-  const key = `catalogue-api/refresh:${schema}`;
-  return sql.begin(async (tx) => {
-    const q = tx as unknown as Sql;
-    while (!(await q<{ locked: boolean }[]>`select pg_try_advisory_xact_lock(hashtext(${key})) as locked`)[0]!.locked) {
-      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
-    }
-    await q.unsafe(`create schema if not exists ${s}`);
-    await q.unsafe(`create table if not exists ${s}.refresh_migrations (version integer primary key, applied_at timestamptz not null default now())`);
-    const [row] = await q.unsafe<{ version: number | null }[]>(`select max(version) as version from ${s}.refresh_migrations`);
-    let version = row?.version ?? 0;
-    while (version < MIGRATIONS.length) {
-      version++;
-      await q.unsafe(MIGRATIONS[version - 1]!(s));
-      await q.unsafe(`insert into ${s}.refresh_migrations (version) values ($1)`, [version]);
-    }
-    return version;
-  });
+export function migrateRefreshSchema(sql: Sql, schema: string): Promise<number> {
+  return runMigrations(sql, schema, 'refresh', MIGRATIONS);
 }
