@@ -2,6 +2,7 @@
  * The in-memory `StatusStore`: the default, for one process; history is lost on restart.
  * @module
  */
+import { createMemoryLease } from '../internal/memory-lease.js';
 import type { CheckRecord, StatusStore } from './store.js';
 import type { CheckSegment, MaintenanceRecord } from './types.js';
 
@@ -17,7 +18,7 @@ export function createMemoryStatusStore(): StatusStore {
   // Segments per service, oldest first: recording only ever touches the last one.
   const segments = new Map<string, CheckSegment[]>();
   const maintenances = new Map<string, MaintenanceRecord>();
-  let lease: { holder: string; expiresAt: number } | undefined;
+  const lease = createMemoryLease();
 
   return {
     async recordCheck(check: CheckRecord, joinWithinMs: number) {
@@ -63,15 +64,7 @@ export function createMemoryStatusStore(): StatusStore {
     async deleteMaintenance(id) {
       return maintenances.delete(id);
     },
-    async acquireLease(holder, now, ttlMs) {
-      if (!lease || lease.holder === holder || lease.expiresAt <= now) {
-        lease = { holder, expiresAt: now + ttlMs };
-        return true;
-      }
-      return false;
-    },
-    async releaseLease(holder) {
-      if (lease?.holder === holder) lease = undefined;
-    },
+    acquireLease: lease.acquireLease,
+    releaseLease: lease.releaseLease,
   };
 }

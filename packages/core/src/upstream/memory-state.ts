@@ -5,6 +5,7 @@
  * where it stopped; core does no file I/O.
  * @module
  */
+import { createMemoryLease } from '../internal/memory-lease.js';
 import { TIERS } from './schedule.js';
 import type { RefreshState, Task, TierBacklog, TierName, UpstreamLimits } from './types.js';
 
@@ -92,7 +93,7 @@ export function createMemoryRefreshState(snapshot?: unknown): MemoryRefreshState
   const slots = new Map<string, Slot>();
   const heaps = new Map<TierName, Heap>(TIERS.map((t) => [t, new Heap()]));
   const cursors = new Map<string, string>(Object.entries(restored?.cursors ?? {}));
-  let lease = restored?.lease ? { ...restored.lease } : undefined;
+  const lease = createMemoryLease(restored?.lease);
   // Slots taken in the last minute, in order (instants only grow within one process; a clock that
   // steps back is inserted in place).
   const taken: number[] = [...(restored?.ledger.taken ?? [])].sort((a, b) => a - b);
@@ -134,16 +135,8 @@ export function createMemoryRefreshState(snapshot?: unknown): MemoryRefreshState
   };
 
   const state: MemoryRefreshState = {
-    async acquireLease(holder, now, ttlMs) {
-      if (!lease || lease.holder === holder || lease.expiresAt <= now) {
-        lease = { holder, expiresAt: now + ttlMs };
-        return true;
-      }
-      return false;
-    },
-    async releaseLease(holder) {
-      if (lease?.holder === holder) lease = undefined;
-    },
+    acquireLease: lease.acquireLease,
+    releaseLease: lease.releaseLease,
     async due(now, limit) {
       const out: Task[] = [];
       for (const tier of TIERS) {
@@ -222,7 +215,7 @@ export function createMemoryRefreshState(snapshot?: unknown): MemoryRefreshState
         version: 1,
         tasks: [...slots.values()].map((s) => s.task),
         cursors: Object.fromEntries(cursors),
-        ...(lease ? { lease: { ...lease } } : {}),
+        ...(lease.held() ? { lease: lease.held() } : {}),
         ledger: { taken: [...taken], pausedUntil },
       };
     },
