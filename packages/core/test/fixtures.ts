@@ -1,4 +1,4 @@
-import { trailerInputSchema, type Anime, type Reference } from '../src/index.js';
+import { trailerInputSchema, type Anime, type Manga, type Reference } from '../src/index.js';
 
 const nullImages = { image_url: null, small_image_url: null, large_image_url: null };
 /** No trailer: the Jikan v4 fields null, and the v1 statistics fields filled with null as an import does. */
@@ -24,19 +24,29 @@ export const HENTAI = genre(12, 'Hentai');
 export const EROTICA = genre(49, 'Erotica');
 export const SHOUNEN = genre(27, 'Shounen');
 
-/** A complete anime record with every field of the spec, overridable. */
-export function makeAnime(overrides: Partial<Anime> & Pick<Anime, 'mal_id' | 'title'>): Anime {
-  const base: Anime = {
+/**
+ * The fields an anime and a manga fixture open with, in Jikan's order: id, URL, images, what the
+ * kind puts after them (`between`), approval and titles.
+ */
+function head<B extends object>(kind: 'anime' | 'manga', overrides: { mal_id: number; title: string }, between: B) {
+  return {
     mal_id: overrides.mal_id,
-    url: `https://myanimelist.net/anime/${overrides.mal_id}`,
+    url: `https://myanimelist.net/${kind}/${overrides.mal_id}`,
     images: { jpg: { ...nullImages }, webp: { ...nullImages } },
-    trailer: noTrailer,
+    ...between,
     approved: true,
     titles: [{ type: 'Default', title: overrides.title }],
     title: overrides.title,
     title_english: null,
     title_japanese: null,
-    title_synonyms: [],
+    title_synonyms: [] as string[],
+  };
+}
+
+/** A complete anime record with every field of the spec, overridable. */
+export function makeAnime(overrides: Partial<Anime> & Pick<Anime, 'mal_id' | 'title'>): Anime {
+  const base: Anime = {
+    ...head('anime', overrides, { trailer: noTrailer }),
     type: 'TV',
     source: 'Manga',
     episodes: 12,
@@ -64,6 +74,43 @@ export function makeAnime(overrides: Partial<Anime> & Pick<Anime, 'mal_id' | 'ti
     producers: [],
     licensors: [],
     studios: [],
+    genres: [],
+    explicit_genres: [],
+    themes: [],
+    demographics: [],
+  };
+  return { ...base, ...overrides };
+}
+
+/** A complete manga record, overridable. */
+export function makeManga(overrides: Partial<Manga> & Pick<Manga, 'mal_id' | 'title'>): Manga {
+  const base: Manga = {
+    ...head('manga', overrides, {}),
+    type: 'Manga',
+    chapters: 100,
+    volumes: 10,
+    status: 'Finished',
+    publishing: false,
+    published: {
+      from: '2001-01-01T00:00:00+00:00',
+      to: '2005-01-01T00:00:00+00:00',
+      prop: {
+        from: { day: 1, month: 1, year: 2001 },
+        to: { day: 1, month: 1, year: 2005 },
+      },
+      string: 'Jan 1, 2001 to Jan 1, 2005',
+    },
+    score: 7,
+    scored: 7,
+    scored_by: 100,
+    rank: 500,
+    popularity: 5000,
+    members: 1000,
+    favorites: 1,
+    synopsis: null,
+    background: null,
+    authors: [],
+    serializations: [],
     genres: [],
     explicit_genres: [],
     themes: [],

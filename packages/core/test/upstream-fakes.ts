@@ -83,55 +83,8 @@ export function createVirtualClock(start: number) {
 
 export type VirtualClock = ReturnType<typeof createVirtualClock>;
 
-/** A complete manga record, overridable. */
-export function makeManga(overrides: Partial<Manga> & Pick<Manga, 'mal_id' | 'title'>): Manga {
-  const nullImages = {
-    image_url: null,
-    small_image_url: null,
-    large_image_url: null,
-  };
-  const base: Manga = {
-    mal_id: overrides.mal_id,
-    url: `https://myanimelist.net/manga/${overrides.mal_id}`,
-    images: { jpg: { ...nullImages }, webp: { ...nullImages } },
-    approved: true,
-    titles: [{ type: 'Default', title: overrides.title }],
-    title: overrides.title,
-    title_english: null,
-    title_japanese: null,
-    title_synonyms: [],
-    type: 'Manga',
-    chapters: 100,
-    volumes: 10,
-    status: 'Finished',
-    publishing: false,
-    published: {
-      from: '2001-01-01T00:00:00+00:00',
-      to: '2005-01-01T00:00:00+00:00',
-      prop: {
-        from: { day: 1, month: 1, year: 2001 },
-        to: { day: 1, month: 1, year: 2005 },
-      },
-      string: 'Jan 1, 2001 to Jan 1, 2005',
-    },
-    score: 7,
-    scored: 7,
-    scored_by: 100,
-    rank: 500,
-    popularity: 5000,
-    members: 1000,
-    favorites: 1,
-    synopsis: null,
-    background: null,
-    authors: [],
-    serializations: [],
-    genres: [],
-    explicit_genres: [],
-    themes: [],
-    demographics: [],
-  };
-  return { ...base, ...overrides };
-}
+// Every fixture record is written in one place; the refresher's tests import manga from here too.
+export { makeManga } from './fixtures.js';
 
 /** An anime record of a season (`"2026-fall"`), not yet aired or airing. */
 export function seasonAnime(mal_id: number, season: string, airing: boolean): Anime {
