@@ -46,7 +46,7 @@ import { createRefresher } from '../packages/core/src/upstream/refresher.ts';
 import { DAY, DEFAULT_INTERVALS, FULL_SCALE, scheduleDemand, TIERS } from '../packages/core/src/upstream/schedule.ts';
 import type { RefreshState, Task, TierName } from '../packages/core/src/upstream/types.ts';
 import { createMapSource, createTestWriter, createVirtualClock } from '../packages/core/test/upstream-fakes.ts';
-import { checkRequestLog, createFakeUpstream, type FakeRecord, type FakeUpstream } from '../packages/testkit/src/fake-upstream.ts';
+import { checkRequestLog, createFakeUpstream, newAnimeLike, type FakeRecord, type FakeUpstream } from '../packages/testkit/src/fake-upstream.ts';
 import { freePort } from './lib/example.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -411,14 +411,7 @@ async function newId(result: FreshDataResult): Promise<void> {
     }
     const before = upstream.log.length;
     const setAt = performance.now();
-    upstream.set('anime', {
-      ...(airing as unknown as FakeRecord),
-      mal_id: id,
-      url: `https://myanimelist.net/anime/${id}`,
-      title: 'A new entry upstream',
-      status: 'Not yet aired',
-      airing: false,
-    });
+    upstream.set('anime', newAnimeLike(airing, id, 'A new entry upstream'));
     const seconds = await Promise.all(
       servers.map(async (s) => {
         for (;;) {

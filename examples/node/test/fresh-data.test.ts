@@ -8,7 +8,7 @@
  */
 import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
-import { checkRequestLog, createFakeUpstream, type FakeRecord, type FakeUpstream, type SpawnedServer } from '@catalogue-api/testkit';
+import { checkRequestLog, createFakeUpstream, newAnimeLike, type FakeRecord, type FakeUpstream, type SpawnedServer } from '@catalogue-api/testkit';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startExample } from '../../../test/support/example-servers.js';
@@ -108,14 +108,7 @@ describe.skipIf(!DATABASE_URL || !REDIS_URL)('two example servers keep current f
     upstream.set('anime', { ...(airing as unknown as FakeRecord), title: `${airing.title} (airing, changed)` });
     upstream.set('anime', { ...(finished as unknown as FakeRecord), title: `${finished.title} (finished, changed)` });
     upstream.set('manga', { ...(manga as unknown as FakeRecord), title: `${manga.title} (changed)` });
-    upstream.set('anime', {
-      ...(airing as unknown as FakeRecord),
-      mal_id: newId,
-      url: `https://myanimelist.net/anime/${newId}`,
-      title: 'A new entry upstream',
-      status: 'Not yet aired',
-      airing: false,
-    });
+    upstream.set('anime', newAnimeLike(airing, newId, 'A new entry upstream'));
 
     const seconds = await Promise.all([
       servedBy(instances, `/v1/anime/${airing.mal_id}`, `${airing.title} (airing, changed)`, 30_000),

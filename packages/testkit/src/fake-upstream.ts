@@ -118,6 +118,22 @@ export interface FakeUpstream {
 }
 
 /**
+ * A new anime upstream, modelled on an existing one: its fields, under a new id, URL and title,
+ * not yet aired (what a catalogue learns from an upstream's newest ids).
+ * @param model - The anime it copies.
+ * @param id - The new `mal_id`.
+ * @param title - Its title.
+ * @returns The record, to `set` on the fake.
+ * @example
+ * ```ts
+ * fake.set('anime', newAnimeLike(demoData.anime[0], 99_999, 'A new entry upstream'));
+ * ```
+ */
+export function newAnimeLike(model: object, id: number, title: string): FakeRecord {
+  return { ...model, mal_id: id, url: `https://myanimelist.net/anime/${id}`, title, status: 'Not yet aired', airing: false };
+}
+
+/**
  * The most requests any sliding window of `windowMs` holds in a log: windows `(t − w + slack, t]`.
  * @param times - Arrival times, any order.
  * @param windowMs - The window.

@@ -23,6 +23,7 @@ export {
   checkRequestLog,
   createFakeUpstream,
   maxInWindow,
+  newAnimeLike,
   type FakeBacking,
   type FakeFailure,
   type FakeFailureScope,
