@@ -12,16 +12,12 @@ describe('serve() of the Node, Bun and Deno adapters', () => {
   it('takes the same options and returns the same server', () => {
     type Options = { port?: number; hostname?: string; signal?: AbortSignal };
     type Server = { url: string; close(): Promise<void> };
-    // Node owns its sockets (Bun and Deno own theirs): it adds connection and pipelining bounds and timeouts, all optional.
-    type NodeOptions = Options & {
-      maxConnections?: number;
-      headersTimeoutMs?: number;
-      idleTimeoutMs?: number;
-      maxPipelinedRequests?: number;
-      maxQueuedBytes?: number;
-      sendTimeoutMs?: number;
-    };
-    expectTypeOf(serveNode).parameter(1).toEqualTypeOf<{ [K in keyof NodeOptions]: NodeOptions[K] } | undefined>();
+    // Node owns its sockets (Bun and Deno own theirs): it adds connection and pipelining bounds and timeouts, all optional numbers.
+    type NodeOptions = NonNullable<Parameters<typeof serveNode>[1]>;
+    type NodeOnly = 'maxConnections' | 'headersTimeoutMs' | 'idleTimeoutMs' | 'maxPipelinedRequests' | 'maxQueuedBytes' | 'sendTimeoutMs';
+    expectTypeOf<Exclude<keyof NodeOptions, keyof Options>>().toEqualTypeOf<NodeOnly>();
+    expectTypeOf<Omit<NodeOptions, NodeOnly>>().toEqualTypeOf<Options>();
+    expectTypeOf<Pick<NodeOptions, NodeOnly>>().toEqualTypeOf<Partial<Record<NodeOnly, number>>>();
     expectTypeOf(serveBun).parameter(1).toEqualTypeOf<Options | undefined>();
     expectTypeOf(serveDeno).parameter(1).toEqualTypeOf<Options | undefined>();
     // Node's server also carries the underlying `node:http` server; the shared part is the same.
