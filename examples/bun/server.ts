@@ -42,39 +42,19 @@
  * @module
  */
 import { hostname as hostName } from 'node:os';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { serve } from '@catalogue-api/adapter-bun';
 import { createApiReferenceApp } from '@catalogue-api/api-reference';
 import corePackage from '@catalogue-api/core/package.json' with { type: 'json' };
-import {
-  combineApps,
-  combineMetrics,
-  createLineLogger,
-  createCatalogueApp,
-  createCatalogueMetrics,
-  createChecker,
-  createHealthApp,
-  createMemoryStatusStore,
-  createMemoryStore,
-  createMetricsApp,
-  createObservedApp,
-  createRefresherFromEnv,
-  createStatusApp,
-  type RequestObserver,
-  type ServiceConfig,
-  readOperationsEnv,
-  readServerEnv,
-  toStartupFailure,
-  UPSTREAM_ENV,
-} from '@catalogue-api/core';
+import { createLineLogger, drainOnSignals, startDemoServer, toStartupFailure, type RequestObserver } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { pino } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
 // Access log lines go out asynchronously (sonic-boom, as soon as written) and are flushed at
 // shutdown; the server's own info lines go the same way, so that the two never interleave.
-// (Opened once the variables are read, below.)
+// (Opened once the variables are read, when the access log is on.)
 const stdout: { file?: ReturnType<typeof pino.destination> } = {};
 const log = createLineLogger(
   { pid: process.pid, hostname: hostName() },
@@ -90,42 +70,6 @@ const refuseToStart = (error: unknown) => {
 };
 process.once('uncaughtException', refuseToStart);
 
-// The variables this example reads besides the operations settings, checked as every example's are.
-const env = readServerEnv(process.env, {
-  only: ['PORT', 'HOST', 'RATE_LIMIT', 'CACHE', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS', 'FINGERPRINT_SECRET', ...UPSTREAM_ENV],
-  warn: (line) => log.warn(line),
-});
-const { PORT: port, HOST: hostname } = env;
-
-// The operations settings, read and checked by core as every example reads them.
-const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(process.env);
-
-const metrics = metricsPort !== undefined ? createCatalogueMetrics() : undefined;
-// The process and runtime: prom-client's default metrics, as far as Bun gives them (no GC series).
-const runtime = metrics ? new Registry() : undefined;
-if (metrics && runtime) {
-  collectDefaultMetrics({ register: runtime });
-  // Gauges named like counters, which `promtool check metrics` refuses; `sum()` of the series by `type` gives them.
-  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) runtime.removeSingleMetric(name);
-  metrics.registry.gauge('catalogue_build_info', 'The catalogue-api version and the runtime serving it; always 1.', ['version', 'runtime', 'runtime_version'], () => [
-    [[corePackage.version, 'bun', process.versions.bun ?? ''], 1],
-  ]);
-}
-const store = createMemoryStore(demoData);
-const catalogue = createCatalogueApp({
-  store: metrics ? metrics.instrumentStore(store) : store,
-  gateway: {
-    keys: env.SERVER_KEYS,
-    fingerprintSecret: env.FINGERPRINT_SECRET,
-    restrictedRoutes: env.RESTRICTED_ROUTES,
-    trustProxy,
-    ...(env.RATE_LIMIT ? {} : { rateLimit: false }),
-    // `CACHE=off`: no response cache (ETags and 304s remain), as in the Node example.
-    ...(env.CACHE ? {} : { cache: false }),
-  },
-  deprecation,
-});
-
 /** A state file: read whole; written beside it and renamed over it, so that a crash leaves the previous state. */
 const bunSnapshots = (path: string) => ({
   read: () => readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error))),
@@ -136,93 +80,33 @@ const bunSnapshots = (path: string) => ({
   },
 });
 
-// With UPSTREAM_URL, a refresher keeps the memory store current (docs/fresh-data.md); it starts once the server listens.
-const upstream = await createRefresherFromEnv({
-  env,
-  store,
+const demo = await startDemoServer({
+  runtime: { name: 'Bun', version: process.versions.bun ?? '' },
+  version: corePackage.version,
+  variables: process.env,
+  data: demoData,
+  log,
+  apps: [createApiReferenceApp()],
+  serve,
+  // The process and runtime: prom-client's default metrics, as far as Bun gives them (no GC series).
+  runtimeMetrics() {
+    const runtime = new Registry();
+    collectDefaultMetrics({ register: runtime });
+    return runtime;
+  },
+  accessLog() {
+    const file = (stdout.file = pino.destination({ dest: 1, sync: false }));
+    // A forced stop still writes the access log lines that are waiting.
+    process.once('exit', () => file.flushSync());
+    // pino's base fields (pid, hostname); the record's own `time` is when the request arrived.
+    const access = pino({ timestamp: false }, file);
+    const observe: RequestObserver = (record) => access.info(record, 'request completed');
+    return { observe, end: async () => file.flushSync() };
+  },
   // The refresher's state in memory, saved to UPSTREAM_STATE_FILE (written beside it and renamed, never half a file).
-  snapshots: env.UPSTREAM_STATE_FILE ? bunSnapshots(env.UPSTREAM_STATE_FILE) : undefined,
-  metrics: metrics?.registry,
-  logger: { info: (m, f) => console.error(`refresher: ${m}`, f ?? ''), warn: (m, f) => console.error(`refresher: ${m}`, f ?? ''), error: (m, f) => console.error(`refresher: ${m}`, f ?? '') },
+  snapshots: bunSnapshots,
 });
-
-// The status API watches this server's own catalogue; its history stays in memory. The check asks
-// for a path the gateway never caches, so that it reaches the store every time.
-const self = (base: string): ServiceConfig => ({
-  id: 'catalogue-api',
-  name: 'Catalogue API',
-  homepageUrl: `${base}/v1`,
-  check: { url: `${base}/v1/random/anime`, degradedStatuses: [429] },
-});
-const statusStore = createMemoryStatusStore();
-const status = createStatusApp({
-  services: [self(`http://${hostname}:${port}`), ...(upstream ? [upstream.service] : [])],
-  store: statusStore,
-  page: { name: 'catalogue-api status', url: `http://${hostname}:${port}/api/status` },
-});
-
-// The memory store and gateway have nothing to wait on; a deployment passes its store's and Redis's checks.
-const health = createHealthApp({ checks: {} });
-// `catalogue_dependency_up` moves whether or not anything polls /readyz; the timer never keeps Bun alive.
-const poll = metrics ? setInterval(() => void health.check(), 5_000).unref() : undefined;
-metrics?.watchDependencies(health.state);
-const observers: RequestObserver[] = [];
-const logFile = (stdout.file = accessLog === 'json' ? pino.destination({ dest: 1, sync: false }) : undefined);
-if (logFile) {
-  // pino's base fields (pid, hostname); the record's own `time` is when the request arrived.
-  const access = pino({ timestamp: false }, logFile);
-  const write: RequestObserver = (record) => access.info(record, 'request completed');
-  observers.push(sample >= 1 ? write : (record) => void (Math.random() < sample && write(record)));
-}
-if (metrics) observers.push(metrics.observe);
-const apps = combineApps(health, status, createApiReferenceApp(), catalogue);
-// With no observer and request ids off, createObservedApp hands the apps back unobserved.
-const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET });
-const server = await serve(app, { port, hostname });
-// Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
-const metricsServer = metrics ? await serve(createMetricsApp(combineMetrics(metrics.render, () => runtime!.metrics())), { port: metricsPort, hostname: metricsHost }) : undefined;
-const selfUrl = self(server.url).check.url;
-const checker = createChecker({
-  services: [self(server.url), ...(upstream ? [upstream.service] : [])],
-  store: statusStore,
-  intervalSeconds: env.STATUS_INTERVAL_SECONDS ?? 60,
-  onCheck: metrics?.recordCheck,
-  // The self-check reaches the catalogue in-process, under an identity the gateway never blocks.
-  // The upstream's check is answered from its circuit, never by a request upstream.
-  fetch: (url, init) =>
-    url === selfUrl
-      ? catalogue.fetch(new Request(url, init), { internalClient: 'status-check' })
-      : upstream && url === upstream.service.check.url
-        ? upstream.probe()
-        : fetch(url, init),
-});
-checker.start();
-upstream?.start();
-// Not a URL line: the tests and tools that wait for the API's URL take the first one printed.
-if (metricsServer) log.info(`metrics on port ${new URL(metricsServer.url).port} at /metrics`);
-log.info(`catalogue-api (Bun) listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
 // Serving: an error from now on is a bug, with its stack.
 process.off('uncaughtException', refuseToStart);
-// A forced stop (below) still writes the access log lines that are waiting.
-process.once('exit', () => logFile?.flushSync());
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    // A second signal (Ctrl-C twice) stops at once.
-    if (stopping) process.exit(1);
-    stopping = true;
-    log.info(`${signal}: stopping; answering the requests in flight (SHUTDOWN_TIMEOUT_MS ${env.SHUTDOWN_TIMEOUT_MS})`);
-    // A client that never reads its answer must not hold the stop open for good.
-    setTimeout(() => {
-      log.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
-      process.exit(1);
-    }, env.SHUTDOWN_TIMEOUT_MS).unref();
-    clearInterval(poll);
-    void Promise.all([server.close(), checker.stop(), metricsServer?.close(), upstream?.stop()]).then(() => {
-      log.info('stopped');
-      process.exit(0);
-    });
-  });
-}
+drainOnSignals(process, { log, timeoutMs: demo.shutdownTimeoutMs, stop: demo.stop });

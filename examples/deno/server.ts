@@ -45,28 +45,7 @@
 import { serve } from '@catalogue-api/adapter-deno';
 import { createApiReferenceApp } from '@catalogue-api/api-reference';
 import corePackage from '@catalogue-api/core/package.json' with { type: 'json' };
-import {
-  combineApps,
-  combineMetrics,
-  createLineLogger,
-  createCatalogueApp,
-  createCatalogueMetrics,
-  createChecker,
-  createHealthApp,
-  createMemoryStatusStore,
-  createMemoryStore,
-  createMetricsApp,
-  createObservedApp,
-  createRefresherFromEnv,
-  createStatusApp,
-  formatLogLine,
-  type RequestObserver,
-  type ServiceConfig,
-  readOperationsEnv,
-  readServerEnv,
-  toStartupFailure,
-  UPSTREAM_ENV,
-} from '@catalogue-api/core';
+import { createLineLogger, drainOnSignals, formatLogLine, startDemoServer, toStartupFailure } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
@@ -94,7 +73,8 @@ function hostName(): string {
 const base = { pid: Deno.pid, hostname: hostName() };
 const encoder = new TextEncoder();
 // Info lines go through the access log's writer once it exists (below), so that the two never interleave.
-let writeOut = (line: string) => void Deno.stdout.writeSync(encoder.encode(line));
+const writeStdout = (line: string) => void Deno.stdout.writeSync(encoder.encode(line));
+let writeOut: (line: string) => void = writeStdout;
 const log = createLineLogger(base, (line) => writeOut(line), (line) => void Deno.stderr.writeSync(encoder.encode(line)));
 
 // Until it listens, whatever stops the start (a bad variable, a port taken) is one line on stderr, not a stack trace.
@@ -106,43 +86,6 @@ const refuseToStart = (event: ErrorEvent | PromiseRejectionEvent) => {
 };
 globalThis.addEventListener('error', refuseToStart);
 globalThis.addEventListener('unhandledrejection', refuseToStart);
-
-const variables = Deno.env.toObject();
-// The variables this example reads besides the operations settings, checked as every example's are.
-const env = readServerEnv(variables, {
-  only: ['PORT', 'HOST', 'RATE_LIMIT', 'CACHE', 'SERVER_KEYS', 'RESTRICTED_ROUTES', 'STATUS_INTERVAL_SECONDS', 'SHUTDOWN_TIMEOUT_MS', 'FINGERPRINT_SECRET', ...UPSTREAM_ENV],
-  warn: (line) => log.warn(line),
-});
-const { PORT: port, HOST: hostname } = env;
-
-// The operations settings, read and checked by core as every example reads them.
-const { accessLog, sample, clientId, requestIds, metricsPort, metricsHost, deprecation, trustProxy } = readOperationsEnv(variables);
-
-const metrics = metricsPort !== undefined ? createCatalogueMetrics() : undefined;
-// The process and runtime: prom-client's default metrics, as far as Deno gives them (no GC series).
-const runtime = metrics ? new Registry() : undefined;
-if (metrics && runtime) {
-  collectDefaultMetrics({ register: runtime });
-  // Gauges named like counters, which `promtool check metrics` refuses; `sum()` of the series by `type` gives them.
-  for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) runtime.removeSingleMetric(name);
-  metrics.registry.gauge('catalogue_build_info', 'The catalogue-api version and the runtime serving it; always 1.', ['version', 'runtime', 'runtime_version'], () => [
-    [[corePackage.version, 'deno', Deno.version.deno], 1],
-  ]);
-}
-const store = createMemoryStore(demoData);
-const catalogue = createCatalogueApp({
-  store: metrics ? metrics.instrumentStore(store) : store,
-  gateway: {
-    keys: env.SERVER_KEYS,
-    fingerprintSecret: env.FINGERPRINT_SECRET,
-    restrictedRoutes: env.RESTRICTED_ROUTES,
-    trustProxy,
-    ...(env.RATE_LIMIT ? {} : { rateLimit: false }),
-    // `CACHE=off`: no response cache (ETags and 304s remain), as in the Node example.
-    ...(env.CACHE ? {} : { cache: false }),
-  },
-  deprecation,
-});
 
 /**
  * Access log lines to stdout, batched: a piece once 4 KiB are waiting or at the next timer turn,
@@ -204,101 +147,43 @@ function createLineWriter(maxBytes: number, onDrop?: (lines: number) => void): {
   };
 }
 
-// With UPSTREAM_URL, a refresher keeps the memory store current (docs/fresh-data.md); it starts once the server listens.
-const upstream = await createRefresherFromEnv({
-  env,
-  store,
-  // In memory only: a state file needs --allow-write, which `npm run start:deno` does not grant.
-  metrics: metrics?.registry,
-  logger: { info: (m, f) => console.error(`refresher: ${m}`, f ?? ''), warn: (m, f) => console.error(`refresher: ${m}`, f ?? ''), error: (m, f) => console.error(`refresher: ${m}`, f ?? '') },
+const demo = await startDemoServer({
+  runtime: { name: 'Deno', version: Deno.version.deno },
+  version: corePackage.version,
+  variables: Deno.env.toObject(),
+  data: demoData,
+  log,
+  apps: [createApiReferenceApp()],
+  // Deno's own message (`Address already in use (os error 98)`) names neither the address nor the variable.
+  serve: (app, options) =>
+    serve(app, options).catch((cause: unknown) => {
+      throw new Error(`listening on ${options.hostname}:${options.port} (HOST, PORT)`, { cause });
+    }),
+  // The process and runtime: prom-client's default metrics, as far as Deno gives them (no GC series).
+  runtimeMetrics() {
+    const runtime = new Registry();
+    collectDefaultMetrics({ register: runtime });
+    return runtime;
+  },
+  accessLog(onDrop) {
+    const writer = createLineWriter(16 * 1024 * 1024, onDrop);
+    writeOut = (line) => writer.write(line);
+    return {
+      // The line pino writes in the Bun example: pino's fields, the record, `msg` last.
+      observe: (record) => writer.write(formatLogLine('info', 'request completed', base, { ...record }, record.time)),
+      async end() {
+        await writer.end();
+        // The access log's writer has ended: the last lines go straight out.
+        writeOut = writeStdout;
+      },
+    };
+  },
+  // No state file: it needs --allow-write, which `npm run start:deno` does not grant (the state stays in memory).
+  unrefTimer: Deno.unrefTimer,
 });
-
-// The status API watches this server's own catalogue; its history stays in memory. The check asks
-// for a path the gateway never caches, so that it reaches the store every time.
-const self = (base: string): ServiceConfig => ({
-  id: 'catalogue-api',
-  name: 'Catalogue API',
-  homepageUrl: `${base}/v1`,
-  check: { url: `${base}/v1/random/anime`, degradedStatuses: [429] },
-});
-const statusStore = createMemoryStatusStore();
-const status = createStatusApp({
-  services: [self(`http://${hostname}:${port}`), ...(upstream ? [upstream.service] : [])],
-  store: statusStore,
-  page: { name: 'catalogue-api status', url: `http://${hostname}:${port}/api/status` },
-});
-
-// The memory store and gateway have nothing to wait on; a deployment passes its store's and Redis's checks.
-const health = createHealthApp({ checks: {} });
-// `catalogue_dependency_up` moves whether or not anything polls /readyz; the timer never keeps Deno alive.
-const poll = metrics ? setInterval(() => void health.check(), 5_000) : undefined;
-if (poll !== undefined) Deno.unrefTimer(poll);
-metrics?.watchDependencies(health.state);
-const observers: RequestObserver[] = [];
-const dropped = metrics?.registry.counter('catalogue_access_log_dropped_lines_total', 'Access log lines dropped because the log reader fell behind.', []).labels();
-const accessLogWriter = accessLog === 'json' ? createLineWriter(16 * 1024 * 1024, dropped && ((lines) => dropped.inc(lines))) : undefined;
-if (accessLogWriter) {
-  const writer = accessLogWriter;
-  writeOut = (line) => writer.write(line);
-  // The line pino writes in the Bun example: pino's fields, the record, `msg` last.
-  const write: RequestObserver = (record) => writer.write(formatLogLine('info', 'request completed', base, record, record.time));
-  observers.push(sample >= 1 ? write : (record) => void (Math.random() < sample && write(record)));
-}
-if (metrics) observers.push(metrics.observe);
-const apps = combineApps(health, status, createApiReferenceApp(), catalogue);
-// With no observer and request ids off, createObservedApp hands the apps back unobserved.
-const app = createObservedApp(apps, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET });
-// Deno's own message (`Address already in use (os error 98)`) names neither the address nor the variable.
-const server = await serve(app, { port, hostname }).catch((cause: unknown) => {
-  throw new Error(`listening on ${hostname}:${port} (HOST, PORT)`, { cause });
-});
-// Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
-const metricsServer = metrics ? await serve(createMetricsApp(combineMetrics(metrics.render, () => runtime!.metrics())), { port: metricsPort, hostname: metricsHost }) : undefined;
-const selfUrl = self(server.url).check.url;
-const checker = createChecker({
-  services: [self(server.url), ...(upstream ? [upstream.service] : [])],
-  store: statusStore,
-  intervalSeconds: env.STATUS_INTERVAL_SECONDS ?? 60,
-  onCheck: metrics?.recordCheck,
-  // The self-check reaches the catalogue in-process, under an identity the gateway never blocks.
-  // The upstream's check is answered from its circuit, never by a request upstream.
-  fetch: (url, init) =>
-    url === selfUrl
-      ? catalogue.fetch(new Request(url, init), { internalClient: 'status-check' })
-      : upstream && url === upstream.service.check.url
-        ? upstream.probe()
-        : fetch(url, init),
-});
-checker.start();
-upstream?.start();
-// Not a URL line: the tests and tools that wait for the API's URL take the first one printed.
-if (metricsServer) log.info(`metrics on port ${new URL(metricsServer.url).port} at /metrics`);
-log.info(`catalogue-api (Deno) listening on ${server.url}/v1 (status at ${server.url}/api/status)`);
 
 // Serving: an error from now on is a bug, with its stack.
 globalThis.removeEventListener('error', refuseToStart);
 globalThis.removeEventListener('unhandledrejection', refuseToStart);
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  Deno.addSignalListener(signal, () => {
-    // A second signal (Ctrl-C twice) stops at once.
-    if (stopping) Deno.exit(1);
-    stopping = true;
-    log.info(`${signal}: stopping; answering the requests in flight (SHUTDOWN_TIMEOUT_MS ${env.SHUTDOWN_TIMEOUT_MS})`);
-    // A client that never reads its answer must not hold the stop open for good.
-    const timer = setTimeout(() => {
-      log.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
-      Deno.exit(1);
-    }, env.SHUTDOWN_TIMEOUT_MS);
-    Deno.unrefTimer(timer);
-    clearInterval(poll);
-    void Promise.all([server.close(), checker.stop(), metricsServer?.close(), upstream?.stop()])
-      .then(() => accessLogWriter?.end())
-      .then(() => {
-        writeOut = (line) => void Deno.stdout.writeSync(encoder.encode(line));
-        log.info('stopped');
-        Deno.exit(0);
-      });
-  });
-}
+const host = { on: Deno.addSignalListener, exit: Deno.exit, unrefTimer: Deno.unrefTimer };
+drainOnSignals(host, { log, timeoutMs: demo.shutdownTimeoutMs, stop: demo.stop });

@@ -28,7 +28,7 @@ import { serve, type Server } from '@catalogue-api/adapter-node';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import SonicBoom from 'sonic-boom';
 import {
-  combineMetrics,
+  adoptRuntimeMetrics,
   createCatalogueMetrics,
   createLineLogger,
   createHealthApp,
@@ -431,14 +431,8 @@ export function createExampleOperations(env: Record<string, string | undefined>,
   // The process and runtime: prom-client's default metrics (CPU seconds, memory and heap, event-loop
   // lag, open handles and file descriptors, GC, `nodejs_version_info`), and which build serves.
   const runtime = metrics ? new Registry() : undefined;
-  if (metrics && runtime) {
-    collectDefaultMetrics({ register: runtime });
-    // Gauges named like counters, which `promtool check metrics` refuses; `sum()` of the series by `type` gives them.
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) runtime.removeSingleMetric(name);
-    metrics.registry.gauge('catalogue_build_info', 'The catalogue-api version and the runtime serving it; always 1.', ['version', 'runtime', 'runtime_version'], () => [
-      [[version, 'node', process.versions.node], 1],
-    ]);
-  }
+  if (runtime) collectDefaultMetrics({ register: runtime });
+  const render = metrics && runtime ? adoptRuntimeMetrics(metrics, runtime, { version, runtime: 'node', runtimeVersion: process.versions.node }) : undefined;
 
   // The record has fixed fields, so it is written by `toLogLine` rather than by pino's serializer
   // for any object, which cost about as much as the whole cache hit it logs; the lines go out
@@ -482,9 +476,9 @@ export function createExampleOperations(env: Record<string, string | undefined>,
     observe: (app: ObservableApp) => createObservedApp(app, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET || undefined }),
     async start() {
       firstRound?.();
-      if (metrics && metricsPort !== undefined) {
+      if (render && metricsPort !== undefined) {
         // Never the public interface by default: HOST=0.0.0.0 must not publish the metrics.
-        server = await serve(createMetricsApp(combineMetrics(metrics.render, () => runtime!.metrics())), { port: metricsPort, hostname: metricsHost });
+        server = await serve(createMetricsApp(render), { port: metricsPort, hostname: metricsHost });
         // Not a URL: the tests and tools that wait for the API's URL take the first one printed.
         lines.info(`metrics on port ${new URL(server.url).port} at /metrics`);
       }

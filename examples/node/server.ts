@@ -32,7 +32,7 @@
 import { hostname as hostName } from 'node:os';
 import { serve } from '@catalogue-api/adapter-node';
 import { createApiReferenceApp } from '@catalogue-api/api-reference';
-import { combineApps, createCatalogueApp, createLineLogger, createMemoryStore, describeError, readServerEnv, toStartupFailure, type Logger } from '@catalogue-api/core';
+import { combineApps, createCatalogueApp, createLineLogger, createMemoryStore, describeError, drainOnSignals, readServerEnv, toStartupFailure, type Logger } from '@catalogue-api/core';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
 import { readAdmissionEnv } from './admission-env.js';
 import { chooseCatalogue, countRecords, readSnapshot } from './catalogue-data.js';
@@ -122,23 +122,11 @@ log.info(`catalogue-api listening on ${server.url}/v1 (status at ${server.url}/a
 // Serving: an error from now on is a bug, with its stack.
 process.off('uncaughtException', refuseToStart);
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    // A second signal (Ctrl-C twice) stops at once; the access log still writes what it holds on exit.
-    if (stopping) process.exit(1);
-    stopping = true;
-    log.info(`${signal}: stopping; answering the requests in flight (SHUTDOWN_TIMEOUT_MS ${env.SHUTDOWN_TIMEOUT_MS})`);
-    // A client that never reads its answer must not hold the stop open for good.
-    setTimeout(() => {
-      early.error(`Stopped after ${env.SHUTDOWN_TIMEOUT_MS} ms (SHUTDOWN_TIMEOUT_MS) with requests still in flight.`);
-      process.exit(1);
-    }, env.SHUTDOWN_TIMEOUT_MS).unref();
-    // The access log is flushed once the last request in flight has been answered (and logged).
-    void Promise.all([server.close().then(() => ops.stop()), status.stop(), gateway.close(), upstream?.stop()])
-      .then(() => database?.close())
-      // The access log's writer has ended: this line goes straight out.
-      .then(() => early.info('stopped'))
-      .then(() => process.exit(0));
-  });
-}
+drainOnSignals(process, {
+  log,
+  timeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  // The access log is flushed once the last request in flight has been answered (and logged).
+  stop: () => Promise.all([server.close().then(() => ops.stop()), status.stop(), gateway.close(), upstream?.stop()]).then(() => database?.close()),
+  // The access log's writer has ended: this line goes straight out.
+  stopped: (line) => early.info(line),
+});

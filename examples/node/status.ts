@@ -28,6 +28,8 @@ import {
   createMemoryStatusStore,
   createStatusApp,
   EnvError,
+  routeChecks,
+  selfService,
   type Checker,
   type Logger,
   type CheckerOptions,
@@ -78,9 +80,6 @@ export type ExampleStatusEnv = Pick<
   'HOST' | 'STATUS_PORT' | 'STATUS_UPSTREAMS' | 'STATUS_DATABASE_URL' | 'STATUS_DATABASE_SCHEMA' | 'STATUS_INTERVAL_SECONDS' | 'STORE_TIMEOUT_MS'
 >;
 
-/** The name the gateway counts the self-check under. */
-export const SELF_CHECK_CLIENT = 'status-check';
-
 /** The example's status API, before and after it starts. */
 export interface ExampleStatus {
   /** Mount it beside the catalogue: `combineApps(status.app, catalogue)`. */
@@ -89,25 +88,6 @@ export interface ExampleStatus {
   start(catalogueUrl: string): Promise<void>;
   /** Stops the checker and the status-only server, and closes the store. */
   stop(): Promise<void>;
-}
-
-const SELF_ID = 'catalogue-api';
-
-/**
- * The catalogue's check of itself. It asks for `/v1/random/anime`, which the gateway never caches,
- * so every check reaches the store (a cached path would answer "up" for a day while the store
- * fails); a 429 from its own rate limiter means busy, not down.
- * @param baseUrl - `http://host:port` of the catalogue.
- * @returns The service to monitor.
- */
-export function toSelf(baseUrl: string): ServiceConfig {
-  return {
-    id: SELF_ID,
-    name: 'Catalogue API',
-    homepageUrl: `${baseUrl}/v1`,
-    logoUrl: '',
-    check: { url: `${baseUrl}/v1/random/anime`, timeoutMs: 10_000, degradedAfterMs: 2_000, degradedStatuses: [429] },
-  };
 }
 
 /**
@@ -155,7 +135,6 @@ export async function createExampleStatus(env: ExampleStatusEnv, config: Example
     ...env.STATUS_UPSTREAMS.map(({ id, url }) => ({ id, name: id, homepageUrl: new URL(url).origin, check: { url } })),
     ...(hooks.probed ?? []).map(({ service }) => service),
   ];
-  const probes = new Map((hooks.probed ?? []).map(({ service, probe }) => [service.check.url, probe]));
   const databaseUrl = env.STATUS_DATABASE_URL;
   const storeTimeoutMs = env.STORE_TIMEOUT_MS;
   const settings = { staleAfterSeconds: config.staleAfterSeconds ?? 120, failuresBeforeDown: config.failuresBeforeDown ?? 2, storeTimeoutMs };
@@ -176,7 +155,7 @@ export async function createExampleStatus(env: ExampleStatusEnv, config: Example
     throw new Error(`PostgreSQL at ${redactUrl(databaseUrl!)} (STATUS_DATABASE_URL)`, { cause });
   }
   const app = createStatusApp({
-    services: [toSelf(host), ...upstreams],
+    services: [selfService(host), ...upstreams],
     store,
     page: config.page ?? { name: 'catalogue-api status', url: `${host}/api/status` },
     logger: hooks.logger,
@@ -189,22 +168,13 @@ export async function createExampleStatus(env: ExampleStatusEnv, config: Example
   return {
     app,
     async start(catalogueUrl) {
-      const self = toSelf(catalogueUrl);
-      const probe = hooks.probe;
-      const selfUrl = self.check.url;
+      const self = selfService(catalogueUrl);
       checker = createChecker({
         services: [self, ...upstreams],
         store,
         onCheck: hooks.onCheck,
         // The self-check goes to the app in-process (see ExampleStatusHooks.probe); upstreams over the network.
-        fetch:
-          probe || probes.size > 0
-            ? (input, init) => {
-                if (probe && input === selfUrl) return probe(new Request(input, init), { internalClient: SELF_CHECK_CLIENT });
-                const inProcess = probes.get(input);
-                return inProcess ? inProcess(new Request('http://in-process/', init)) : fetch(input, init);
-              }
-            : undefined,
+        fetch: routeChecks(hooks.probe && { url: self.check.url, fetch: hooks.probe }, hooks.probed ?? []),
         intervalSeconds,
         logger: hooks.logger,
         ...settings,

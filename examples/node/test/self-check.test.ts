@@ -4,10 +4,9 @@
  * store is failing.
  */
 import { serve, type Server } from '@catalogue-api/adapter-node';
-import { createCatalogueApp, createChecker, createMemoryStatusStore, createMemoryStore, type CatalogueStore } from '@catalogue-api/core';
+import { createCatalogueApp, createChecker, createMemoryStatusStore, createMemoryStore, selfService, type CatalogueStore } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { toSelf } from '../status.js';
 
 const failing = { now: false };
 let server: Server;
@@ -28,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 it('sees the catalogue fail once its store fails, whatever the gateway has cached', async () => {
-  const checker = createChecker({ services: [toSelf(server.url)], store: createMemoryStatusStore(), logger: { error: () => undefined } });
+  const checker = createChecker({ services: [selfService(server.url)], store: createMemoryStatusStore(), logger: { error: () => undefined } });
   expect((await checker.runOnce()).results).toEqual({ 'catalogue-api': 'up' });
   failing.now = true;
   expect((await checker.runOnce()).results).toEqual({ 'catalogue-api': 'fail' });

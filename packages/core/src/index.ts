@@ -27,6 +27,21 @@ export { OPERATIONS_ENV, parseTrustProxy, readOperationsEnv, type OperationsEnv 
 export { EnvError, readServerEnv, SERVER_ENV, type EnvValue, type EnvVariable, type ReadServerEnvOptions, type ServerEnv, type ServerEnvName } from './server-env.js';
 export { describeError, toStartupFailure, type StartupFailure } from './startup-failure.js';
 export {
+  adoptRuntimeMetrics,
+  drainOnSignals,
+  routeChecks,
+  SELF_CHECK_CLIENT,
+  selfService,
+  startDemoServer,
+  type DemoServer,
+  type DemoServerRuntime,
+  type DrainOptions,
+  type ListeningServer,
+  type ProbedService,
+  type RuntimeRegistry,
+  type SignalHost,
+} from './demo-server.js';
+export {
   combineMetrics,
   createCatalogueMetrics,
   createMetricsApp,
