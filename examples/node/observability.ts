@@ -40,8 +40,7 @@ import {
   type HealthApp,
   type HealthCheck,
   type LineLogger,
-  type ObservableApp,
-  type ObservedApp,
+  type App,
   type RequestObserver,
   type RequestRecord,
   readOperationsEnv,
@@ -68,7 +67,7 @@ export interface ExampleOperations {
    * when all three are off.
    * @param app - The combined app.
    */
-  observe(app: ObservableApp): ObservedApp;
+  observe(app: App): App;
   /** Starts the metrics server and checks readiness a first time, when metrics are on; after the gateway announced itself. */
   start(): Promise<void>;
   /** Flushes the log and stops the metrics server. */
@@ -479,7 +478,7 @@ export function createExampleOperations(env: Record<string, string | undefined>,
       return health;
     },
     // With no observer and request ids off, createObservedApp hands the app back unobserved.
-    observe: (app: ObservableApp) => createObservedApp(app, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET || undefined }),
+    observe: (app: App) => createObservedApp(app, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET || undefined }),
     async start() {
       firstRound?.();
       if (metrics && metricsPort !== undefined) {

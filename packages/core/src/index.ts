@@ -3,15 +3,20 @@
  * catalogue API under `/v1`, built on Web-standard APIs only.
  * @module @catalogue-api/core
  */
-export { createCatalogueApp, type CatalogueApp, type CatalogueAppOptions } from './app.js';
+export { createCatalogueApp, type CatalogueAppOptions } from './app.js';
 export type { AdmissionLimits, AdmissionOptions } from './internal/admission.js';
 export { createBodyMemo, type BodyMemoOptions } from './body-memo.js';
-export { ApiError, errorEnvelope, ERROR_TYPES, internalErrorResponse, StoreUnavailableError, type ErrorEnvelope, type ErrorStatus } from './errors.js';
+export { ApiError, errorEnvelope, errorResponse, ERROR_TYPES, internalErrorResponse, StoreUnavailableError, type ErrorEnvelope, type ErrorStatus } from './errors.js';
 export {
   ALLOWED_METHODS,
+  cacheControl,
   fromWebRequest,
   splitTarget,
+  toApp,
   toWebResponse,
+  type App,
+  type CachePolicy,
+  type MatchedRoute,
   type Middleware,
   type PlainHandler,
   type PlainRequest,
@@ -21,7 +26,7 @@ export {
   type ServeOptions,
   type Server,
 } from './http.js';
-export { createObservedApp, type ClientIdMode, type ObservableApp, type ObservedApp, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './observe.js';
+export { createObservedApp, type ClientIdMode, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './observe.js';
 export { createLineLogger, formatLogLine, LOG_LEVELS, type LineLogger, type LogBase, type LogLevelName } from './log-line.js';
 export { OPERATIONS_ENV, parseTrustProxy, readOperationsEnv, type OperationsEnv } from './operations-env.js';
 export { EnvError, readServerEnv, SERVER_ENV, type EnvValue, type EnvVariable, type ReadServerEnvOptions, type ServerEnv, type ServerEnvName } from './server-env.js';
@@ -40,7 +45,6 @@ export {
   type Family,
   type GaugeCollector,
   type HistogramSeries,
-  type MetricsApp,
   type MetricsRegistry,
   type MetricsRenderer,
 } from './metrics.js';
@@ -155,7 +159,7 @@ export * from './schemas/index.js';
 export { sfwClass, type SfwClass } from './sfw.js';
 export { normalizeTitle, queryWordEdges, queryWordPatterns } from './search.js';
 export type { Broadcast, DateRange, Images, Pagination, Reference, Title, Trailer } from './schemas/common.js';
-export { combineApps, type CombinedApp, type MountableApp } from './combine-apps.js';
+export { combineApps } from './combine-apps.js';
 export { createStatusApp, STATUS_PATH, type StatusApp, type StatusAppOptions } from './status/app.js';
 export { STATUS_PAGE_CSP, STATUS_PAGE_PATH, toStatusPage } from './status/page.js';
 export { createChecker, type Checker, type CheckerOptions, type CheckRound, type Timers } from './status/checker.js';
