@@ -304,6 +304,18 @@ const CONNECTION = Symbol('catalogue-api.connection');
 /** A server socket with the adapter's per-connection record. */
 type TrackedSocket = Socket & { [CONNECTION]?: Connection; _httpMessage?: unknown };
 
+/** Answers a CONNECT request (the app's 405) straight onto its connection, then closes it. */
+function answerConnect(app: Pick<App, 'handle'>, req: IncomingMessage, socket: Duplex): void {
+  // Node's server has stopped listening for this socket's errors: a client that resets the
+  // connection would otherwise raise an unhandled 'error' (ECONNRESET) and end the process.
+  socket.on('error', () => socket.destroy());
+  const request: PlainRequest = { method: 'CONNECT', path: req.url ?? '/', query: '', header: (name) => headerOf(req.rawHeaders, name), clientAddress: req.socket.remoteAddress };
+  app.handle(request).then(
+    (response) => writeRaw(socket, response),
+    () => socket.destroy(),
+  );
+}
+
 /** How long a connection may go without emptying its write buffer before it may make room for a new one. */
 const STALLED_MS = 500;
 
@@ -575,16 +587,7 @@ export async function serve(app: Pick<App, 'handle'> & Partial<App>, options: Se
     refuse(req, res, 'The Expect header may only hold 100-continue (RFC 9110 §10.1.1).');
   });
   // CONNECT is a method like any other the API does not accept: the app answers 405 (Node would close the connection).
-  node.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    // Node's server has stopped listening for this socket's errors: a client that resets the
-    // connection would otherwise raise an unhandled 'error' (ECONNRESET) and end the process.
-    socket.on('error', () => socket.destroy());
-    const request: PlainRequest = { method: 'CONNECT', path: req.url ?? '/', query: '', header: (name) => headerOf(req.rawHeaders, name), clientAddress: req.socket.remoteAddress };
-    app.handle(request).then(
-      (response) => writeRaw(socket, response),
-      () => socket.destroy(),
-    );
-  });
+  node.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(app, req, socket));
   limitConnections(node, options.maxConnections ?? 1024, () => perf.now());
   const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
