@@ -57,15 +57,14 @@ import {
   createMemoryStore,
   createMetricsApp,
   createObservedApp,
-  createRefresherFromEnv,
   createStatusApp,
   type RequestObserver,
   type ServiceConfig,
   readOperationsEnv,
   readServerEnv,
   toStartupFailure,
-  UPSTREAM_ENV,
 } from '@catalogue-api/core';
+import { createRefresherFromEnv, UPSTREAM_ENV } from '@catalogue-api/core/upstream';
 import { demoData } from '@catalogue-api/demo-data';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';

@@ -57,7 +57,6 @@ import {
   createMemoryStore,
   createMetricsApp,
   createObservedApp,
-  createRefresherFromEnv,
   createStatusApp,
   formatLogLine,
   type RequestObserver,
@@ -65,8 +64,8 @@ import {
   readOperationsEnv,
   readServerEnv,
   toStartupFailure,
-  UPSTREAM_ENV,
 } from '@catalogue-api/core';
+import { createRefresherFromEnv, UPSTREAM_ENV } from '@catalogue-api/core/upstream';
 import { demoData } from '@catalogue-api/demo-data';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 

@@ -35,7 +35,6 @@ import {
   createMetricsApp,
   createObservedApp,
   type CatalogueMetrics,
-  type CatalogueStore,
   type DeprecationOptions,
   type HealthApp,
   type HealthCheck,
@@ -45,6 +44,7 @@ import {
   type RequestRecord,
   readOperationsEnv,
 } from '@catalogue-api/core';
+import { type CatalogueStore } from '@catalogue-api/core/store';
 
 /** What `server.ts` needs from the environment's operations settings. */
 export interface ExampleOperations {

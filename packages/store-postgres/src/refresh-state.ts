@@ -12,7 +12,7 @@
  * @module
  */
 import postgres, { type Sql } from 'postgres';
-import type { EntryPart, ListName, MediaKind, RefreshState, Task, TierBacklog, TierName, UpstreamLimits } from '@catalogue-api/core';
+import type { EntryPart, ListName, MediaKind, RefreshState, Task, TierBacklog, TierName, UpstreamLimits } from '@catalogue-api/core/upstream';
 import { connectionOptions, guardStore, toTimeoutMs } from './internal/availability.js';
 import { migrateRefreshSchema, TIER_ORDER } from './internal/refresh-migrations.js';
 import { quoteIdentifier } from './internal/tables.js';

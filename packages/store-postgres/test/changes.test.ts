@@ -6,7 +6,9 @@
  * Needs `DATABASE_URL` (and `REDIS_URL` for the shared cache).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogueApp, type Anime, type App, type RecordChange } from '@catalogue-api/core';
+import { createCatalogueApp, type App } from '@catalogue-api/core';
+import { type Anime } from '@catalogue-api/core/schemas';
+import { type RecordChange } from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
 import { createRedisGateway, type RedisGateway } from '@catalogue-api/redis';
 import { createClient } from 'redis';

@@ -4,7 +4,8 @@
  * `normalizeTitle`), so both stores classify and match every record identically.
  * @module
  */
-import { normalizeTitle, sfwClass, type Anime, type Manga } from '@catalogue-api/core';
+import { type Anime, type Manga } from '@catalogue-api/core/schemas';
+import { normalizeTitle, sfwClass } from '@catalogue-api/core/store';
 
 /** The columns both search tables (`anime`, `manga`) have. */
 interface MediaRow {

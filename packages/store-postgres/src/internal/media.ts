@@ -6,7 +6,7 @@
  * @module
  */
 import type { Sql } from 'postgres';
-import type { Anime, Manga } from '@catalogue-api/core';
+import type { Anime, Manga } from '@catalogue-api/core/schemas';
 import { ANIME_COLUMNS, MANGA_COLUMNS, toAnimeRow, toMangaRow, toMediaTitles } from './media-rows.js';
 
 /** What differs between the tables of two media kinds. */

@@ -14,7 +14,8 @@
  * @module
  */
 import type { Sql } from 'postgres';
-import { isCollectionName, type Manga } from '@catalogue-api/core';
+import { type Manga } from '@catalogue-api/core/schemas';
+import { isCollectionName } from '@catalogue-api/core/store';
 import { MANGA, mediaTables } from './media.js';
 import { STAT_COLUMNS } from './media-rows.js';
 import { CHANGE_HEAD_TABLE, CHANGES_TABLE, fillTables, matchFunction, quoteIdentifier, REFILLS_TABLE, syncTables, writeRecords } from './tables.js';

@@ -29,7 +29,7 @@ import {
   type CollectionName,
   type FieldSpec,
   type FieldType,
-} from '@catalogue-api/core';
+} from '@catalogue-api/core/store';
 import { toWordPrefixes } from './media-rows.js';
 
 /** Quotes an SQL identifier. */
