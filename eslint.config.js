@@ -10,6 +10,30 @@ export default tseslint.config(
     },
   },
   {
+    // A function a reader can hold in view: long ones are split into named parts.
+    files: ['packages/*/src/**/*.ts'],
+    // A test file's describe blocks are lists of cases, not functions to read at once.
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
+  {
+    // Functions still over the bound, each to be split into named parts; none may be added here.
+    // The contract definers of testkit are lists of test cases (describe blocks), as test files are.
+    files: [
+      'packages/core/src/upstream/jikan-source.ts',
+      'packages/core/src/upstream/mapping.ts',
+      'packages/core/src/upstream/refresher.ts',
+      'packages/core/src/upstream/writer.ts',
+      'packages/store-postgres/src/catalogue-store.ts',
+      'packages/store-postgres/src/import.ts',
+      'packages/testkit/src/fake-upstream.ts',
+      'packages/testkit/src/*-contract.ts',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // Core runs on every runtime: Web-standard APIs only (STYLE.md, module boundaries).
     files: ['packages/core/src/**/*.ts'],
     rules: {

@@ -12,7 +12,7 @@
  * the result as JSON.
  * @module
  */
-import { createCatalogueApp, createMemoryStore, createObservedApp, type CatalogueApp, type GatewayOptions, type PlainRequest } from '@catalogue-api/core';
+import { createCatalogueApp, createMemoryStore, createObservedApp, type App, type GatewayOptions, type PlainRequest } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { createRedisGateway, type RedisGateway } from '@catalogue-api/redis';
 
@@ -42,7 +42,7 @@ const plain = makeRequests();
 
 interface Variant {
   name: string;
-  app: Pick<CatalogueApp, 'handle'>;
+  app: Pick<App, 'handle'>;
   /** Its own requests (an observed app notes on each); default: the shared ones. */
   requests?: PlainRequest[];
   /** Requests in flight at once (1: each waits for the previous). */
@@ -54,7 +54,7 @@ let tick = Date.UTC(2026, 0, 1);
 // Each request moves the clock 1 ms: one address sees a request every 10 s, far under 4/s.
 const now = () => tick++;
 
-function make(gateway: GatewayOptions | false): CatalogueApp {
+function make(gateway: GatewayOptions | false): App {
   return createCatalogueApp({ store, now, gateway, logger: { error: (message, detail) => console.error(message, detail) } });
 }
 

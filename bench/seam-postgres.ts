@@ -7,7 +7,7 @@
  * Usage: `DATABASE_URL=… tsx bench/seam-postgres.ts [schema]`.
  * @module
  */
-import type { RecordQuery } from '@catalogue-api/core';
+import type { RecordQuery } from '@catalogue-api/core/store';
 import { createPostgresStore } from '../packages/store-postgres/src/catalogue-store.ts';
 
 const url = process.env.DATABASE_URL;

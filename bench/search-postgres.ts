@@ -15,7 +15,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { catalogueOver, createMemoryStore, type Anime, type AnimeSearch, type Catalogue } from '@catalogue-api/core';
+import { createMemoryStore } from '@catalogue-api/core';
+import { type Anime } from '@catalogue-api/core/schemas';
+import { catalogueOver, type AnimeSearch, type Catalogue } from '@catalogue-api/core/store';
 import { createPostgresStore } from '../packages/store-postgres/src/catalogue-store.ts';
 import { importFile, toStoreSink } from '../packages/store-postgres/src/import.ts';
 import { buildBattery, latencyQueries, percentile, scoreBattery } from './lib/battery.ts';

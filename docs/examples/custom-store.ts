@@ -18,7 +18,7 @@ import {
   type RecordQuery,
   type CatalogueStore,
   type Tally,
-} from '@catalogue-api/core';
+} from '@catalogue-api/core/store';
 
 /** What the store keeps per record: the record as written, its field values, its folded search texts. */
 interface Row {
@@ -119,7 +119,8 @@ export function createMapStore(): CatalogueStore {
 // #endregion store
 
 // #region serve
-import { createCatalogueApp, loadCatalogue, type CatalogueData } from '@catalogue-api/core';
+import { createCatalogueApp } from '@catalogue-api/core';
+import { loadCatalogue, type CatalogueData } from '@catalogue-api/core/store';
 
 /** The API over the store, loaded with a dataset (e.g. `demoData`). */
 export async function createMyApp(data: CatalogueData) {

@@ -12,7 +12,7 @@ import {
   createHealthApp,
   createMetricsApp,
   createObservedApp,
-  type MountableApp,
+  type App,
 } from '@catalogue-api/core';
 import { createRedisGateway } from '@catalogue-api/redis';
 import { createPostgresStore } from '@catalogue-api/store-postgres';
@@ -48,7 +48,7 @@ export async function startObserved(env: Record<string, string | undefined>) {
  * Serves `/v2` beside a deprecated `/v1`: every `/v1` answer names its sunset and successor. `v2` is
  * the successor's app: any app whose `owns` takes the `/v2` paths (the catalogue app owns `/v1` only).
  */
-export function withSuccessor(v1Options: Parameters<typeof createCatalogueApp>[0], v2: MountableApp) {
+export function withSuccessor(v1Options: Parameters<typeof createCatalogueApp>[0], v2: App) {
   const v1 = createCatalogueApp({
     ...v1Options,
     deprecation: {

@@ -13,7 +13,8 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { EnvError, isCollectionName, type CatalogueData } from '@catalogue-api/core';
+import { EnvError } from '@catalogue-api/core';
+import { isCollectionName, type CatalogueData } from '@catalogue-api/core/store';
 
 /** The settings {@link chooseCatalogue} reads. */
 export interface CatalogueDataEnv {

@@ -35,17 +35,16 @@ import {
   createMetricsApp,
   createObservedApp,
   type CatalogueMetrics,
-  type CatalogueStore,
   type DeprecationOptions,
   type HealthApp,
   type HealthCheck,
   type LineLogger,
-  type ObservableApp,
-  type ObservedApp,
+  type App,
   type RequestObserver,
   type RequestRecord,
   readOperationsEnv,
 } from '@catalogue-api/core';
+import { type CatalogueStore } from '@catalogue-api/core/store';
 
 /** What `server.ts` needs from the environment's operations settings. */
 export interface ExampleOperations {
@@ -68,7 +67,7 @@ export interface ExampleOperations {
    * when all three are off.
    * @param app - The combined app.
    */
-  observe(app: ObservableApp): ObservedApp;
+  observe(app: App): App;
   /** Starts the metrics server and checks readiness a first time, when metrics are on; after the gateway announced itself. */
   start(): Promise<void>;
   /** Flushes the log and stops the metrics server. */
@@ -473,7 +472,7 @@ export function createExampleOperations(env: Record<string, string | undefined>,
       return health;
     },
     // With no observer and request ids off, createObservedApp hands the app back unobserved.
-    observe: (app: ObservableApp) => createObservedApp(app, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET || undefined }),
+    observe: (app: App) => createObservedApp(app, { observers, clientId, requestId: requestIds, trustProxy, fingerprintSecret: env.FINGERPRINT_SECRET || undefined }),
     async start() {
       firstRound?.();
       if (render && metricsPort !== undefined) {

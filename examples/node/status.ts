@@ -22,7 +22,7 @@
  * @module
  */
 import { readFile } from 'node:fs/promises';
-import { serve, type NodeServable, type Server } from '@catalogue-api/adapter-node';
+import { serve, type Server } from '@catalogue-api/adapter-node';
 import {
   createChecker,
   createMemoryStatusStore,
@@ -37,6 +37,7 @@ import {
   type MaintenanceInput,
   type ServiceConfig,
   type ServerEnv,
+  type App,
   type StatusApp,
   type StatusStore,
 } from '@catalogue-api/core';
@@ -64,7 +65,7 @@ export interface ExampleStatusHooks {
   /** Told of every check's outcome (for metrics). */
   onCheck?: CheckerOptions['onCheck'];
   /** Wraps the `STATUS_PORT` server's app like the main port's: request ids, access log, metrics. */
-  observe?: (app: StatusApp) => NodeServable;
+  observe?: (app: StatusApp) => App;
   /** Where the status app and the checker log failures. @default console */
   logger?: Logger;
   /**

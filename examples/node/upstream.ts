@@ -13,7 +13,9 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createRefresherFromEnv, type CatalogueStore, type MetricsRegistry, type SnapshotFile, type UpstreamEnv, type UpstreamRefresh } from '@catalogue-api/core';
+import { type MetricsRegistry } from '@catalogue-api/core';
+import { type CatalogueStore } from '@catalogue-api/core/store';
+import { createRefresherFromEnv, type SnapshotFile, type UpstreamEnv, type UpstreamRefresh } from '@catalogue-api/core/upstream';
 import { createPostgresRefreshState, type PostgresStore } from '@catalogue-api/store-postgres';
 
 /**

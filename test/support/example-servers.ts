@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { statusSnapshotSchema } from '@catalogue-api/core';
+import { statusSnapshotSchema } from '@catalogue-api/core/schemas';
 import { defineHttpContract, defineRequestTargetContract, spawnServer, type SpawnedServer } from '@catalogue-api/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

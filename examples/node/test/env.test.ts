@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { statusSnapshotSchema } from '@catalogue-api/core';
+import { statusSnapshotSchema } from '@catalogue-api/core/schemas';
 import type { SpawnedServer } from '@catalogue-api/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startExample } from '../../../test/support/example-servers.js';

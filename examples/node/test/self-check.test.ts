@@ -4,7 +4,8 @@
  * store is failing.
  */
 import { serve, type Server } from '@catalogue-api/adapter-node';
-import { createCatalogueApp, createChecker, createMemoryStatusStore, createMemoryStore, selfService, type CatalogueStore } from '@catalogue-api/core';
+import { createCatalogueApp, createChecker, createMemoryStatusStore, createMemoryStore, selfService } from '@catalogue-api/core';
+import { type CatalogueStore } from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 

@@ -5,25 +5,7 @@
  * `fetch` are served through it.
  * @module @catalogue-api/adapter-bun
  */
-import { createBodyMemo, fromWebRequest, internalErrorResponse, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
-
-/** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
-export interface BunServable {
-  /**
-   * The app's Web-standard door, which the adapter calls for every request.
-   * @param request - The request.
-   * @param context - The client address, from the runtime.
-   * @returns The response.
-   */
-  fetch(request: Request, context?: RequestContext): Promise<Response>;
-  /**
-   * The app's plain door (`createCatalogueApp`, `combineApps` have one). When present, the adapter
-   * calls it instead of `fetch` and builds the `Response` itself.
-   * @param request - The plain request.
-   * @returns The plain response.
-   */
-  handle?(request: PlainRequest): Promise<PlainResponse>;
-}
+import { createBodyMemo, fromWebRequest, internalErrorResponse, toWebResponse, type App, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
 
 // String bodies at least this long are sent as remembered Blobs; shorter ones as they are.
 const LARGE_BODY_CHARS = 4096;
@@ -50,7 +32,8 @@ declare const Bun: { serve(options: { port: number; hostname: string; fetch: Bun
 
 /**
  * Serves an app with `Bun.serve`; the client address comes from `server.requestIP`.
- * @param app - The app.
+ * @param app - The app (`createCatalogueApp`, `combineApps`…). Its plain door is used when it has
+ *   one (the adapter then builds the `Response` itself), else its Web-standard door.
  * @param options - Port, hostname and an abort signal.
  * @returns The running server, once it listens.
  * @example
@@ -61,7 +44,7 @@ declare const Bun: { serve(options: { port: number; hostname: string; fetch: Bun
  * console.log(`${server.url}/v1`);
  * ```
  */
-export async function serve(app: BunServable, options: ServeOptions = {}): Promise<Server> {
+export async function serve(app: Pick<App, 'fetch'> & Partial<App>, options: ServeOptions = {}): Promise<Server> {
   const plain = app.handle?.bind(app);
   // `requestIP` is asked only when the app reads the address (see `fromWebRequest`).
   const context = (request: Request, bun: BunServer): RequestContext => ({

@@ -3,18 +3,7 @@
  * adapter uses the app's Web-standard door and only adds the client address.
  * @module @catalogue-api/adapter-deno
  */
-import { internalErrorResponse, toWebResponse, type RequestContext, type ServeOptions, type Server } from '@catalogue-api/core';
-
-/** What the adapter needs of an app: its Web-standard door (`createCatalogueApp`, `combineApps`). */
-export interface DenoServable {
-  /**
-   * The app's Web-standard door, which the adapter calls for every request.
-   * @param request - The request.
-   * @param context - The client address, from the runtime.
-   * @returns The response.
-   */
-  fetch(request: Request, context?: RequestContext): Promise<Response>;
-}
+import { internalErrorResponse, toWebResponse, type App, type ServeOptions, type Server } from '@catalogue-api/core';
 
 export type { ServeOptions, Server } from '@catalogue-api/core';
 
@@ -38,7 +27,7 @@ declare const Deno: { serve(options: { port: number; hostname: string; onListen(
  * console.log(`${server.url}/v1`);
  * ```
  */
-export async function serve(app: DenoServable, options: ServeOptions = {}): Promise<Server> {
+export async function serve(app: Pick<App, 'fetch'>, options: ServeOptions = {}): Promise<Server> {
   const { port = 3000, hostname = '127.0.0.1' } = options;
   // onListen: the caller prints the URL it wants; Deno's own "Listening on" line would be noise.
   // An answer that cannot become a Response (a header value Fetch refuses, from a misconfigured

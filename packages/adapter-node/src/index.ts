@@ -7,19 +7,17 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createBodyMemo, errorEnvelope, internalErrorResponse, type PlainRequest, type PlainResponse, type ServeOptions as CoreServeOptions, type Server as CoreServer } from '@catalogue-api/core';
-
-/** What the adapter needs of an app: its plain door, and optionally which paths it owns. */
-export interface NodeServable {
-  /**
-   * The app's plain door, which the adapter calls for every request.
-   * @param request - The plain request.
-   * @returns The plain response.
-   */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /** Whether a path belongs to the app; others fall through to `next()` when mounted as middleware. */
-  owns?(path: string): boolean;
-}
+import {
+  ApiError,
+  createBodyMemo,
+  errorResponse,
+  internalErrorResponse,
+  type App,
+  type PlainRequest,
+  type PlainResponse,
+  type ServeOptions as CoreServeOptions,
+  type Server as CoreServer,
+} from '@catalogue-api/core';
 
 /** A Node request handler that is also Express/Connect middleware. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -152,9 +150,13 @@ function hostFaultOf(req: IncomingMessage): string | undefined {
 
 /** The 400 envelope for a request that is not valid HTTP/1.1 although Node parsed it; the connection closes. */
 function badRequest(res: ServerResponse, error: string, path: string): void {
-  const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', error, path));
-  const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*', connection: 'close' };
-  send(res, { status: 400, headers, body });
+  const response = malformed(error, path);
+  send(res, { ...response, headers: { ...response.headers, connection: 'close' } });
+}
+
+/** The 400 envelope of a request that is not valid HTTP/1.1, when the app could not answer it. */
+function malformed(error: string, path: string): PlainResponse {
+  return errorResponse(new ApiError(400, 'Malformed HTTP request', error), path);
 }
 
 /** The path of a parsed request for an envelope: its origin-form path when printable, else `/`. */
@@ -164,7 +166,7 @@ function targetPath(req: IncomingMessage): string {
 
 /**
  * Wraps an app as a Node request handler.
- * @param app - A catalogue or status app (anything with `handle`).
+ * @param app - A catalogue or status app: its plain door, and `owns` (when it has one) to pass other paths on.
  * @returns A handler for `http.createServer`, or middleware for Express/Connect: paths the app
  *   does not own go to `next()` when a `next` is given.
  * @example
@@ -176,12 +178,12 @@ function targetPath(req: IncomingMessage): string {
  * server.use('/catalogue', toNodeHandler(app)); // serves /catalogue/v1/anime…
  * ```
  */
-export function toNodeHandler(app: NodeServable): NodeHandler {
+export function toNodeHandler(app: Pick<App, 'handle'> & Partial<App>): NodeHandler {
   return (req, res, next) => dispatch(app, req, res, next, undefined);
 }
 
 /** Hands a request to the app and its answer to Node; `receivedAt` as in `PlainRequest`. */
-function dispatch(app: NodeServable, req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, receivedAt: number | undefined): void {
+function dispatch(app: Pick<App, 'handle'> & Partial<App>, req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, receivedAt: number | undefined): void {
   let plain: PlainRequest;
   try {
     plain = toPlainRequest(req, receivedAt);
@@ -233,7 +235,7 @@ function methodOf(packet: Buffer | undefined): string {
  * None of its headers is read (a client address from `X-Forwarded-For`, a Server Key): they are
  * what the parser refused. An answer still in progress on the connection is finished first.
  */
-function answerClientError(app: NodeServable, error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+function answerClientError(app: Pick<App, 'handle'> & Partial<App>, error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -256,11 +258,7 @@ function answerClientError(app: NodeServable, error: Error & { code?: string; ra
     trace: undefined,
     malformed: detail,
   };
-  const fallback = () => {
-    const body = JSON.stringify(errorEnvelope(400, 'Malformed HTTP request', detail, path));
-    const headers = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'Retry-After' };
-    writeRaw(socket, { status: 400, headers, body });
-  };
+  const fallback = () => writeRaw(socket, malformed(detail, path));
   let answered: Promise<PlainResponse>;
   try {
     answered = app.handle(request);
@@ -305,6 +303,18 @@ const CONNECTION = Symbol('catalogue-api.connection');
 
 /** A server socket with the adapter's per-connection record. */
 type TrackedSocket = Socket & { [CONNECTION]?: Connection; _httpMessage?: unknown };
+
+/** Answers a CONNECT request (the app's 405) straight onto its connection, then closes it. */
+function answerConnect(app: Pick<App, 'handle'>, req: IncomingMessage, socket: Duplex): void {
+  // Node's server has stopped listening for this socket's errors: a client that resets the
+  // connection would otherwise raise an unhandled 'error' (ECONNRESET) and end the process.
+  socket.on('error', () => socket.destroy());
+  const request: PlainRequest = { method: 'CONNECT', path: req.url ?? '/', query: '', header: (name) => headerOf(req.rawHeaders, name), clientAddress: req.socket.remoteAddress };
+  app.handle(request).then(
+    (response) => writeRaw(socket, response),
+    () => socket.destroy(),
+  );
+}
 
 /** How long a connection may go without emptying its write buffer before it may make room for a new one. */
 const STALLED_MS = 500;
@@ -418,7 +428,7 @@ export interface Server extends CoreServer {
  * console.log(`${server.url}/v1`);
  * ```
  */
-export async function serve(app: NodeServable, options: ServeOptions = {}): Promise<Server> {
+export async function serve(app: Pick<App, 'handle'> & Partial<App>, options: ServeOptions = {}): Promise<Server> {
   const maxPipelined = positiveInteger('maxPipelinedRequests', options.maxPipelinedRequests ?? 16);
   const maxQueuedBytes = positiveInteger('maxQueuedBytes', options.maxQueuedBytes ?? 1_048_576);
   const sendTimeoutMs = positiveInteger('sendTimeoutMs', options.sendTimeoutMs ?? 10_000);
@@ -577,16 +587,7 @@ export async function serve(app: NodeServable, options: ServeOptions = {}): Prom
     refuse(req, res, 'The Expect header may only hold 100-continue (RFC 9110 §10.1.1).');
   });
   // CONNECT is a method like any other the API does not accept: the app answers 405 (Node would close the connection).
-  node.on('connect', (req: IncomingMessage, socket: Duplex) => {
-    // Node's server has stopped listening for this socket's errors: a client that resets the
-    // connection would otherwise raise an unhandled 'error' (ECONNRESET) and end the process.
-    socket.on('error', () => socket.destroy());
-    const request: PlainRequest = { method: 'CONNECT', path: req.url ?? '/', query: '', header: (name) => headerOf(req.rawHeaders, name), clientAddress: req.socket.remoteAddress };
-    app.handle(request).then(
-      (response) => writeRaw(socket, response),
-      () => socket.destroy(),
-    );
-  });
+  node.on('connect', (req: IncomingMessage, socket: Duplex) => answerConnect(app, req, socket));
   limitConnections(node, options.maxConnections ?? 1024, () => perf.now());
   const hostname = options.hostname ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {

@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 import type { PlainRequest, PlainResponse } from '@catalogue-api/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineAdapterSuite } from '../../adapter-bun/test/shared.js';
-import { toNodeHandler, type NodeServable } from '../src/index.js';
+import { toNodeHandler } from '../src/index.js';
+
+/** What the adapter serves: an app's plain door, and `owns` when it has one. */
+type Servable = Parameters<typeof toNodeHandler>[0];
 
 defineAdapterSuite('node', {
   command: process.execPath,
@@ -18,7 +21,7 @@ defineAdapterSuite('node', {
 
 describe('toNodeHandler', () => {
   const seen: PlainRequest[] = [];
-  const app: NodeServable = {
+  const app: Servable = {
     owns: (path) => path.startsWith('/v1'),
     async handle(request): Promise<PlainResponse> {
       seen.push(request);

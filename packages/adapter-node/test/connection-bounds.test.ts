@@ -5,14 +5,17 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serve, type NodeServable, type Server } from '../src/index.js';
+import { serve, type Server } from '../src/index.js';
+
+/** What the adapter serves: an app's plain door, and `owns` when it has one. */
+type Servable = Parameters<typeof serve>[0];
 
 const servers: Server[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function start(app: NodeServable, options: Parameters<typeof serve>[1]): Promise<Server> {
+async function start(app: Servable, options: Parameters<typeof serve>[1]): Promise<Server> {
   const server = await serve(app, { port: 0, ...options });
   servers.push(server);
   return server;
@@ -21,7 +24,7 @@ async function start(app: NodeServable, options: Parameters<typeof serve>[1]): P
 /** An app whose answers take a millisecond (or none), counting how many it works on at once. */
 function countingApp(body: string, delayMs = 1) {
   const seen = { handled: 0, inProgress: 0, most: 0 };
-  const app: NodeServable = {
+  const app: Servable = {
     async handle(request) {
       seen.handled++;
       seen.most = Math.max(seen.most, ++seen.inProgress);
@@ -116,7 +119,7 @@ describe('send timeout', () => {
   });
 
   it('keeps a connection whose answer the app takes longer than sendTimeoutMs to build', async () => {
-    const slow: NodeServable = {
+    const slow: Servable = {
       async handle() {
         await new Promise((resolve) => setTimeout(resolve, 500));
         return { status: 200, headers: {}, body: 'late' };

@@ -7,7 +7,10 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { createCatalogueApp, createMemoryStore, createObservedApp, type RequestRecord } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, toNodeHandler, type NodeServable, type Server } from '../src/index.js';
+import { serve, toNodeHandler, type Server } from '../src/index.js';
+
+/** What the adapter serves: an app's plain door, and `owns` when it has one. */
+type Servable = Parameters<typeof toNodeHandler>[0];
 
 const app = createCatalogueApp({ store: createMemoryStore(demoData), gateway: false });
 let server: Server;
@@ -138,7 +141,7 @@ describe('requests Node cannot parse', () => {
 describe('serve under saturation', () => {
   it('answers every request, each with its own answer, when request work exceeds a turn and later ones wait', async () => {
     // Each answer takes 8 ms of synchronous work, more than one event-loop turn may spend.
-    const slow: NodeServable = {
+    const slow: Servable = {
       async handle(request) {
         const until = performance.now() + 8;
         while (performance.now() < until);
@@ -155,7 +158,7 @@ describe('serve under saturation', () => {
   });
 
   it('finishes requests still waiting for a turn before close() resolves', async () => {
-    const slow: NodeServable = {
+    const slow: Servable = {
       async handle() {
         const until = performance.now() + 8;
         while (performance.now() < until);
@@ -174,7 +177,7 @@ describe('serve under saturation', () => {
 });
 
 describe('when a request arrived', () => {
-  const probe = (seen: Array<[number | undefined, number]>): NodeServable => ({
+  const probe = (seen: Array<[number | undefined, number]>): Servable => ({
     async handle(request) {
       seen.push([request.receivedAt, performance.now()]);
       return { status: 204, headers: {}, body: null };
@@ -326,7 +329,7 @@ describe('requests Node parses but the API cannot take', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
     const asked = new Promise<void>((resolve) => (started = resolve));
-    const gated: NodeServable = {
+    const gated: Servable = {
       async handle(request) {
         if (request.method === 'CONNECT') {
           started();
@@ -388,7 +391,7 @@ describe('connection limit and timeouts', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let started = 0;
-    const slow: NodeServable = {
+    const slow: Servable = {
       async handle() {
         started++;
         await gate;

@@ -6,7 +6,7 @@
  * workers alike. A separate package, so that an app without the page does not carry its ~2 MB.
  * @module @catalogue-api/api-reference
  */
-import { ALLOWED_METHODS, errorEnvelope, fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from '@catalogue-api/core';
+import { ALLOWED_METHODS, ApiError, cacheControl, errorResponse, toApp, type App, type PlainRequest, type PlainResponse } from '@catalogue-api/core';
 import { version } from 'swagger-ui-dist/package.json';
 import bundle from 'swagger-ui-dist/swagger-ui-bundle.js?raw';
 import bundleLicenses from 'swagger-ui-dist/swagger-ui-bundle.js.LICENSE.txt?raw';
@@ -29,28 +29,6 @@ export interface ApiReferenceOptions {
   documentUrl?: string;
   /** The page's `<title>` (Swagger UI shows the document's own title in the page). @default 'catalogue-api reference' */
   title?: string;
-}
-
-/** The API reference app: mount it with `combineApps` before the catalogue. */
-export interface ApiReferenceApp {
-  /**
-   * The Web-standard door.
-   * @param request - The request.
-   * @param context - Per-request context from the host (unused: the page has no limits of its own).
-   * @returns The page, one of its files, or the error envelope; never rejects.
-   */
-  fetch(request: Request, context?: RequestContext): Promise<Response>;
-  /**
-   * The plain door (Node).
-   * @param request - The plain request.
-   * @returns The page, one of its files, or the error envelope; never rejects.
-   */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /**
-   * Whether a path belongs to this app: the page's path and the paths under it.
-   * @param path - A request path.
-   */
-  owns(path: string): boolean;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -115,7 +93,7 @@ interface File {
  * // GET /v1/docs → the page; GET /v1/anime → the catalogue
  * ```
  */
-export function createApiReferenceApp(options: ApiReferenceOptions = {}): ApiReferenceApp {
+export function createApiReferenceApp(options: ApiReferenceOptions = {}): App {
   const path = (options.path ?? API_REFERENCE_PATH).replace(/\/+$/, '');
   if (!path.startsWith('/') || path === '') throw new RangeError(`path must start with / and name a page, got "${options.path}"`);
   // Relative to the page (`/v1/docs` → `docs/…`), so a host that mounts the app under a prefix needs no setting.
@@ -140,9 +118,9 @@ export function createApiReferenceApp(options: ApiReferenceOptions = {}): ApiRef
 </body>
 </html>
 `;
-  const day = 'public, max-age=86400';
+  const day = cacheControl({ scope: 'public', maxAge: 86_400 });
   const files = new Map<string, File>([
-    [path, { type: 'text/html; charset=utf-8', body: page, cacheControl: 'public, max-age=300' }],
+    [path, { type: 'text/html; charset=utf-8', body: page, cacheControl: cacheControl({ scope: 'public', maxAge: 300 }) }],
     [`${path}/swagger-ui-bundle.js`, { type: 'text/javascript; charset=utf-8', body: bundle, cacheControl: day }],
     [`${path}/swagger-ui.css`, { type: 'text/css; charset=utf-8', body: css, cacheControl: day }],
     [`${path}/page.css`, { type: 'text/css; charset=utf-8', body: PAGE_CSS, cacheControl: day }],
@@ -153,19 +131,17 @@ export function createApiReferenceApp(options: ApiReferenceOptions = {}): ApiRef
   const owns = (p: string) => p === path || p.startsWith(`${path}/`);
 
   async function handle(request: PlainRequest): Promise<PlainResponse> {
-    const json = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
     const file = files.get(request.path);
     if (request.trace) request.trace.route = file ? request.path : undefined;
     if (request.method === 'OPTIONS') {
       return { status: 204, headers: { allow: ALLOWED_METHODS, 'access-control-allow-methods': ALLOWED_METHODS, 'access-control-allow-origin': '*' }, body: null };
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      const envelope = errorEnvelope(405, `Method ${request.method} is not allowed`, 'Only GET, HEAD and OPTIONS are supported.', request.path);
-      return { status: 405, headers: { ...json, allow: ALLOWED_METHODS }, body: JSON.stringify(envelope) };
+      return errorResponse(new ApiError(405, `Method ${request.method} is not allowed`, 'Only GET, HEAD and OPTIONS are supported.', { allow: ALLOWED_METHODS }), request.path);
     }
     if (!file) {
-      const envelope = errorEnvelope(404, `No endpoint at ${request.path}`, `The API reference is at ${path}.`, request.path);
-      return { status: 404, headers: json, body: request.method === 'HEAD' ? null : JSON.stringify(envelope) };
+      const response = errorResponse(new ApiError(404, `No endpoint at ${request.path}`, `The API reference is at ${path}.`), request.path);
+      return request.method === 'HEAD' ? { ...response, body: null } : response;
     }
     const headers: Record<string, string> = {
       'content-type': file.type,
@@ -177,9 +153,5 @@ export function createApiReferenceApp(options: ApiReferenceOptions = {}): ApiRef
     return { status: 200, headers, body: request.method === 'HEAD' ? null : file.body };
   }
 
-  return {
-    handle,
-    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
-    owns,
-  };
+  return toApp(handle, owns);
 }

@@ -2,13 +2,13 @@
  * `createCatalogueApp`: the catalogue API as one pipeline with two doors.
  * @module
  */
-import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
+import { EXPOSED, toApp, type App, type Middleware } from './http.js';
 import { ApiError } from './errors.js';
 import { admitStore, toAdmissionLimits, type AdmissionOptions } from './internal/admission.js';
 import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from './internal/bounded-store.js';
 import { toCanonicalPath } from './internal/request-target.js';
 import { toDeprecationHeaders, type DeprecationOptions } from './deprecation.js';
-import { createPipeline, EXPOSED, routeMatcher, type Logger, type Route } from './internal/pipeline.js';
+import { createPipeline, type Logger, type Route } from './internal/pipeline.js';
 import { createGateway, type GatewayOptions } from './gateway/gateway.js';
 import { createCacheKeys } from './gateway/cache-key.js';
 import { readsOf, trackReads } from './gateway/reads.js';
@@ -94,28 +94,6 @@ export interface CatalogueAppOptions {
   deprecation?: DeprecationOptions;
 }
 
-/** A catalogue API app. */
-export interface CatalogueApp {
-  /**
-   * The Web-standard door, for Bun, Deno, workers and tests.
-   * @param request - The request.
-   * @param context - The client address, from the host.
-   * @returns The response; never rejects.
-   */
-  fetch(request: Request, context?: RequestContext): Promise<Response>;
-  /**
-   * The plain door, for hosts where Web `Request`/`Response` objects are costly (Node).
-   * @param request - The plain request.
-   * @returns The plain response; never rejects.
-   */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /**
-   * Whether a path belongs to this app (`/v1` and below), so that middleware hosts can pass others on.
-   * @param path - A request path.
-   */
-  owns(path: string): boolean;
-}
-
 /**
  * Creates the catalogue API: `/v1/anime` and the rest, with validation, SFW filtering, paging,
  * the error envelope, HEAD/OPTIONS/405 and CORS.
@@ -134,7 +112,7 @@ export interface CatalogueApp {
  * const res = await app.fetch(new Request('http://localhost/v1/anime?q=naruto'));
  * ```
  */
-export function createCatalogueApp(options: CatalogueAppOptions = {}): CatalogueApp {
+export function createCatalogueApp(options: CatalogueAppOptions = {}): App {
   const mountPath = toMountPath(options.mountPath);
   const docs = `${mountPath}${OPENAPI_PATH}`;
   const logger = options.logger ?? console;
@@ -176,21 +154,18 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): Catalogue
     mountPath,
     notFound: (path) => new ApiError(404, `No endpoint at ${path}`, `Every endpoint is under ${mountPath}/v1; the API is described at ${docs} (OpenAPI 3.1).`),
     context,
-    middleware: withGateway(options, routeMatcher(routes, (route) => route.cache === 'no-store'), changes, createCacheKeys(routes)),
+    middleware: withGateway(options, changes),
     logger,
     serialize: createRecordSerializer(options.cdnUrl ?? DEFAULT_CDN_URL),
     headers: versionHeaders(options.deprecation),
     headersOn: isVersionPath,
   });
-  return {
-    handle,
-    owns: (path) => {
-      // The path as the pipeline will see it, so that `/v1/../admin` is not taken for the app's.
-      const canonical = toCanonicalPath(path);
-      return canonical !== undefined && isVersionPath(canonical);
-    },
-    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
+  // A path is the app's as the pipeline will see it, so that `/v1/../admin` is not taken for the app's.
+  const owns = (path: string) => {
+    const canonical = toCanonicalPath(path);
+    return canonical !== undefined && isVersionPath(canonical);
   };
+  return toApp(handle, owns, undefined, isVersionPath);
 }
 
 /** Whether a canonical path is the API version's: `/v1` and below. */
@@ -219,14 +194,9 @@ function toHeaderCase(name: string): string {
   return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
 }
 
-function withGateway(
-  options: CatalogueAppOptions,
-  noStore: (path: string) => boolean,
-  changes: ChangeFeed | undefined,
-  cacheKey: (path: string, query: string) => string | undefined,
-): readonly Middleware[] | undefined {
+function withGateway(options: CatalogueAppOptions, changes: ChangeFeed | undefined): readonly Middleware[] | undefined {
   if (options.gateway === false) return options.middleware;
-  const context = { now: options.now, logger: options.logger ?? console, mountPath: toMountPath(options.mountPath), noStore, changes, cacheKey };
+  const context = { now: options.now, logger: options.logger ?? console, mountPath: toMountPath(options.mountPath), changes, cacheKey: createCacheKeys() };
   const gateway = createGateway(options.gateway, context);
   return [...(options.middleware ?? []), gateway];
 }

@@ -2,45 +2,8 @@
  * `combineApps`: several apps on one server (the catalogue at `/v1` and the status API at `/api/status`).
  * @module
  */
-import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
-import { toCanonicalRequest } from './internal/request-target.js';
-
-/** What {@link combineApps} needs of an app. */
-export interface MountableApp {
-  /**
-   * The plain door.
-   * @param request - The plain request.
-   * @returns The plain response; never rejects.
-   */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /**
-   * Whether a path belongs to this app.
-   * @param path - A request path.
-   */
-  owns(path: string): boolean;
-}
-
-/** Apps combined into one, with the same doors. */
-export interface CombinedApp {
-  /**
-   * The Web-standard door, for Bun, Deno, workers and tests.
-   * @param request - The request.
-   * @param context - The client address, from the host.
-   * @returns The answer of the first app that owns the path, else the last app's; never rejects.
-   */
-  fetch(request: Request, context?: RequestContext): Promise<Response>;
-  /**
-   * The plain door, for Node.
-   * @param request - The plain request.
-   * @returns The answer of the first app that owns the path, else the last app's; never rejects.
-   */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /**
-   * Whether any of the combined apps owns a path.
-   * @param path - A request path.
-   */
-  owns(path: string): boolean;
-}
+import { ownsCanonical, toApp, type App, type PlainRequest } from './http.js';
+import { isCanonicalised, toCanonicalRequest } from './internal/request-target.js';
 
 /**
  * Combines apps: each request goes to the first app that owns its path; a path none owns goes to
@@ -54,19 +17,23 @@ export interface CombinedApp {
  * // GET /api/status → status app; GET /v1/anime → catalogue app
  * ```
  */
-export function combineApps(...apps: MountableApp[]): CombinedApp {
+export function combineApps(...apps: Array<Pick<App, 'handle' | 'owns'>>): App {
   const fallback = apps[apps.length - 1];
   if (!fallback) throw new RangeError('combineApps needs at least one app');
-  const pick = (path: string) => apps.find((app) => app.owns(path)) ?? fallback;
   // Apps are picked by the canonical path, the one each app's pipeline then sees (`/v1/../api/status`
-  // is the status API's); a target that is no path goes to the fallback, whose pipeline answers 400.
+  // is the status API's): canonicalised here, once, and remembered as canonical, so that neither
+  // the apps' `owns` nor their pipelines canonicalise it again. A target that is no path goes to
+  // the fallback, whose pipeline answers 400.
   const handle = (request: PlainRequest) => {
-    const canonical = toCanonicalRequest(request);
-    return canonical ? pick(canonical.path).handle(canonical) : fallback.handle(request);
+    const canonical = isCanonicalised(request) ? request : toCanonicalRequest(request, true);
+    if (!canonical) return fallback.handle(request);
+    const path = canonical.path;
+    return (apps.find((app) => ownsCanonical(app, path)) ?? fallback).handle(canonical);
   };
-  return {
+  return toApp(
     handle,
-    owns: (path) => apps.some((app) => app.owns(path)),
-    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
-  };
+    (path) => apps.some((app) => app.owns(path)),
+    undefined,
+    (path) => apps.some((app) => ownsCanonical(app, path)),
+  );
 }

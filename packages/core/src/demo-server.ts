@@ -11,13 +11,13 @@
  * @module
  */
 import { createCatalogueApp } from './app.js';
-import { combineApps, type MountableApp } from './combine-apps.js';
+import { combineApps } from './combine-apps.js';
 import { createHealthApp } from './health.js';
-import type { RequestContext } from './http.js';
+import type { App, RequestContext } from './http.js';
 import type { LineLogger } from './log-line.js';
 import { createMemoryStore } from './memory-store.js';
-import { combineMetrics, createCatalogueMetrics, createMetricsApp, type CatalogueMetrics, type MetricsApp } from './metrics.js';
-import { createObservedApp, type ObservedApp, type RequestObserver } from './observe.js';
+import { combineMetrics, createCatalogueMetrics, createMetricsApp, type CatalogueMetrics } from './metrics.js';
+import { createObservedApp, type RequestObserver } from './observe.js';
 import { readOperationsEnv } from './operations-env.js';
 import { readServerEnv } from './server-env.js';
 import { createChecker } from './status/checker.js';
@@ -198,9 +198,9 @@ export interface DemoServerRuntime {
   /** The server's own lines (start-up, shutdown, warnings). */
   log: LineLogger;
   /** Apps served before the catalogue, after health and status (the API reference page). */
-  apps: readonly MountableApp[];
+  apps: readonly App[];
   /** Listens. */
-  serve(app: ObservedApp | MetricsApp, options: { port: number; hostname: string }): Promise<ListeningServer>;
+  serve(app: App, options: { port: number; hostname: string }): Promise<ListeningServer>;
   /** A registry of the runtime's default metrics; asked for only with `METRICS_PORT`. */
   runtimeMetrics(): RuntimeRegistry;
   /**

@@ -4,7 +4,7 @@
  */
 
 import { suspendStackTraces } from './internal/no-stack.js';
-import type { PlainResponse } from './http.js';
+import { envelopeHeaders, type PlainResponse } from './http.js';
 
 /** Error categories of the specification's Errors table, by HTTP status. */
 export const ERROR_TYPES = {
@@ -197,6 +197,28 @@ export function errorEnvelope(status: ErrorStatus, message: string, error: strin
 }
 
 /**
+ * The error envelope as a plain response: the one writer of error answers, for the pipeline, the
+ * gateway and the adapters' own 400 and 500. JSON, CORS, `Cache-Control: no-store` (errors are
+ * never cached), then the error's own headers (`Retry-After`, `Allow`…).
+ * @param error - The error.
+ * @param path - The request path, for the envelope.
+ * @returns The plain response.
+ */
+export function errorResponse(error: ApiError, path: string): PlainResponse {
+  // The same error again at the same path (a blocked client's 403, see `forbidden` in the gateway):
+  // the same frozen headers and body, in a new response. Later stages copy frozen headers.
+  const last = lastError;
+  if (last !== undefined && last.error === error && last.path === path) return { status: error.status, headers: last.headers, body: last.body };
+  const headers = envelopeHeaders();
+  for (const name in error.headers) headers[name] = error.headers[name]!;
+  const body = JSON.stringify(error.toEnvelope(path));
+  lastError = { error, path, headers: Object.freeze(headers), body };
+  return { status: error.status, headers, body };
+}
+
+let lastError: { error: ApiError; path: string; headers: Readonly<Record<string, string>>; body: string } | undefined;
+
+/**
  * The 500 answer a host gives when the app failed to answer, or its answer cannot be sent (a
  * header value the runtime refuses): the error envelope, with no detail of the failure.
  * @param path - The request path, for the envelope.
@@ -207,8 +229,7 @@ export function errorEnvelope(status: ErrorStatus, message: string, error: strin
  * ```
  */
 export function internalErrorResponse(path: string): PlainResponse {
-  const body = JSON.stringify(errorEnvelope(500, 'Internal server error', GUIDANCE[500], path));
-  return { status: 500, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'access-control-allow-origin': '*' }, body };
+  return errorResponse(new ApiError(500, 'Internal server error'), path);
 }
 
 /**

@@ -3,7 +3,7 @@
  * orchestrators, mounted beside the other apps with `combineApps`.
  * @module
  */
-import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
+import { cacheControl, toApp, type App } from './http.js';
 import { ApiError } from './errors.js';
 import { monotonicClock } from './internal/clock.js';
 import { createPipeline } from './internal/pipeline.js';
@@ -31,25 +31,7 @@ export interface HealthAppOptions {
 }
 
 /** The health app: mount it with `combineApps(health, …)`, before the others. */
-export interface HealthApp {
-  /**
-   * The plain door.
-   * @param request - The plain request.
-   * @returns The plain response; never rejects.
-   */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /**
-   * The Web-standard door.
-   * @param request - The request.
-   * @param context - Ignored: health answers do not depend on the client.
-   * @returns The response; never rejects.
-   */
-  fetch(request: Request, context?: RequestContext): Promise<Response>;
-  /**
-   * Whether a path is the liveness or readiness path.
-   * @param path - A request path.
-   */
-  owns(path: string): boolean;
+export interface HealthApp extends App {
   /** @returns Each dependency's state after the latest completed round (`true` before any). */
   state(): Readonly<Record<string, boolean>>;
   /**
@@ -59,7 +41,7 @@ export interface HealthApp {
   check(): Promise<Readonly<Record<string, boolean>>>;
 }
 
-const NO_STORE = { 'cache-control': 'no-store' };
+const NO_STORE = { 'cache-control': cacheControl('no-store') };
 
 /**
  * Creates the health app. `GET /healthz` answers 200 while the process serves requests at all.
@@ -139,11 +121,5 @@ export function createHealthApp(options: HealthAppOptions = {}): HealthApp {
     context: undefined,
     logger: undefined,
   });
-  return {
-    handle,
-    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
-    owns: (path) => path === livePath || path === readyPath,
-    state: () => state,
-    check,
-  };
+  return toApp(handle, (path) => path === livePath || path === readyPath, { state: () => state, check });
 }

@@ -117,13 +117,122 @@ export interface RequestContext {
 }
 
 /**
- * A stage around the pipeline: it may answer itself, or call `next` and adjust the answer.
- * The gateway (rate limits, keys, caching) is a chain of these.
+ * What the stages around the routes learn of the route that answers a request: the pipeline
+ * matches the path once, before any stage runs, and hands every stage the same row.
  */
-export type Middleware = (request: PlainRequest, next: () => Promise<PlainResponse>) => Promise<PlainResponse>;
+export interface MatchedRoute {
+  /** The route's path template (`/v1/anime/:id`), as the access log and metrics name it. */
+  readonly path: string;
+  /**
+   * Whether the gateway may keep the route's answers: `public` (the default) or `no-store` (never
+   * kept, `Cache-Control: no-store`; the random picks).
+   */
+  readonly cache?: 'public' | 'no-store' | undefined;
+}
+
+/**
+ * A stage around the pipeline: it may answer itself, or call `next` and adjust the answer.
+ * The gateway (rate limits, keys, caching) is a chain of these. `route` is the route that will
+ * answer the request's path, `undefined` when none does (the answer is then a 404).
+ */
+export type Middleware = (request: PlainRequest, next: () => Promise<PlainResponse>, route?: MatchedRoute) => Promise<PlainResponse>;
 
 /** Something that answers plain requests: an app's plain door. */
 export type PlainHandler = (request: PlainRequest) => Promise<PlainResponse>;
+
+/**
+ * An app: what `createCatalogueApp`, `createStatusApp`, `createHealthApp`, `createMetricsApp`,
+ * `combineApps` and `createObservedApp` return, and what every adapter's `serve()` takes.
+ */
+export interface App {
+  /**
+   * The Web-standard door, for Bun, Deno, workers and tests.
+   * @param request - The request.
+   * @param context - The client address, from the host.
+   * @returns The response; never rejects.
+   */
+  fetch(request: Request, context?: RequestContext): Promise<Response>;
+  /**
+   * The plain door, for hosts where Web `Request`/`Response` objects are costly (Node).
+   * @param request - The plain request.
+   * @returns The plain response; never rejects.
+   */
+  handle(request: PlainRequest): Promise<PlainResponse>;
+  /**
+   * Whether a path belongs to this app, so that `combineApps` and middleware hosts can pass others on.
+   * @param path - A request path.
+   */
+  owns(path: string): boolean;
+}
+
+/** Which paths an app owns, by their canonical form: see {@link toApp}. */
+const canonicalOwners = new WeakMap<object, (path: string) => boolean>();
+
+/**
+ * Makes an app of a plain door: the one place the Web-standard door is written.
+ * @param handle - The plain door.
+ * @param owns - Whether a path belongs to the app.
+ * @param more - Members the app has besides its doors (a status app's `snapshot`…).
+ * @param ownsCanonical - The same test for a path already canonical, which skips canonicalising
+ *   it again (`combineApps` asks it after canonicalising the request once). @default owns
+ * @returns The app.
+ */
+export function toApp<T extends object = object>(
+  handle: PlainHandler,
+  owns: (path: string) => boolean,
+  more?: T,
+  ownsCanonical?: (path: string) => boolean,
+): App & T {
+  const app = Object.assign(more ?? ({} as T), {
+    handle,
+    owns,
+    fetch: async (request: Request, context?: RequestContext) => toWebResponse(await handle(fromWebRequest(request, context))),
+  });
+  if (ownsCanonical) canonicalOwners.set(app, ownsCanonical);
+  return app;
+}
+
+/**
+ * Whether an app owns a canonical path: its own test for canonical paths when it has one, else `owns`.
+ * @param app - The app.
+ * @param path - A canonical path.
+ */
+export function ownsCanonical(app: Pick<App, 'owns'>, path: string): boolean {
+  const owner = canonicalOwners.get(app);
+  return owner ? owner(path) : app.owns(path);
+}
+
+/** The media type of every JSON answer. */
+export const JSON_TYPE = 'application/json; charset=utf-8';
+/** What browsers may read from cross-origin answers (CORS "exposed headers"). */
+export const EXPOSED = 'Retry-After, ETag, Last-Modified, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id';
+
+/** @returns The headers every JSON answer starts with. */
+export function baseHeaders(): Record<string, string> {
+  return { 'content-type': JSON_TYPE, 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED };
+}
+
+/**
+ * How an answer may be kept: `no-store` (errors, random picks, metrics, health), or by shared
+ * caches (`public`) or the client alone (`private`) for `maxAge` seconds.
+ */
+export type CachePolicy = 'no-store' | { readonly scope: 'public' | 'private'; readonly maxAge: number };
+
+/**
+ * The `Cache-Control` value of a policy: the one place it is written.
+ * @param policy - The policy.
+ * @returns `no-store`, or `public, max-age=N` / `private, max-age=N`.
+ */
+export function cacheControl(policy: CachePolicy): string {
+  return policy === 'no-store' ? 'no-store' : `${policy.scope}, max-age=${policy.maxAge}`;
+}
+
+/** @returns The headers of every error envelope: a JSON answer never kept by any cache. */
+export function envelopeHeaders(): Record<string, string> {
+  const headers = baseHeaders();
+  headers['cache-control'] = cacheControl('no-store');
+  return headers;
+}
 
 /** The methods the API accepts (spec, "Endpoints"). */
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';

@@ -7,8 +7,8 @@
  * looked up once per route and then bumped in place, with no label object or string per request.
  * @module
  */
-import { errorEnvelope } from './errors.js';
-import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext } from './http.js';
+import { ApiError, errorResponse } from './errors.js';
+import { cacheControl, toApp, type App, type PlainRequest, type PlainResponse } from './http.js';
 import { monotonicClock } from './internal/clock.js';
 import type { RequestObserver, RequestRecord } from './observe.js';
 import type { CheckOutcome } from './status/types.js';
@@ -378,28 +378,6 @@ export function createCatalogueMetrics(options: CatalogueMetricsOptions = {}): C
   };
 }
 
-/** An app that serves metrics text at one path, for a port of its own. */
-export interface MetricsApp {
-  /**
-   * The plain door.
-   * @param request - The plain request.
-   * @returns The metrics at `path`, else 404 or 405.
-   */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /**
-   * The Web-standard door.
-   * @param request - The request.
-   * @param context - Unused.
-   * @returns The response.
-   */
-  fetch(request: Request, context?: RequestContext): Promise<Response>;
-  /**
-   * Whether a path is the metrics path.
-   * @param path - A request path.
-   */
-  owns(path: string): boolean;
-}
-
 /** Renders metrics in the Prometheus text format, at once or asynchronously (prom-client's `registry.metrics()`). */
 export type MetricsRenderer = () => string | Promise<string>;
 
@@ -436,26 +414,19 @@ export function combineMetrics(...renderers: readonly MetricsRenderer[]): () => 
  * await serve(createMetricsApp(metrics.render), { port: 9464, hostname: '127.0.0.1' });
  * ```
  */
-export function createMetricsApp(render: MetricsRenderer, path = '/metrics'): MetricsApp {
+export function createMetricsApp(render: MetricsRenderer, path = '/metrics'): App {
   async function handle(request: PlainRequest): Promise<PlainResponse> {
-    const json = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
-    if (request.path !== path) {
-      return { status: 404, headers: json, body: JSON.stringify(errorEnvelope(404, `No endpoint at ${request.path}`, `Metrics are at ${path}.`, request.path)) };
-    }
+    if (request.path !== path) return errorResponse(new ApiError(404, `No endpoint at ${request.path}`, `Metrics are at ${path}.`), request.path);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return { status: 405, headers: { ...json, allow: 'GET, HEAD' }, body: JSON.stringify(errorEnvelope(405, `Method ${request.method} is not allowed`, 'Use GET.', path)) };
+      return errorResponse(new ApiError(405, `Method ${request.method} is not allowed`, 'Use GET.', { allow: 'GET, HEAD' }), path);
     }
     let text: string;
     try {
       text = await render();
     } catch (error) {
-      return { status: 500, headers: json, body: JSON.stringify(errorEnvelope(500, 'Metrics could not be collected', (error as Error).message, path)) };
+      return errorResponse(new ApiError(500, 'Metrics could not be collected', (error as Error).message), path);
     }
-    return { status: 200, headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' }, body: request.method === 'HEAD' ? null : text };
+    return { status: 200, headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': cacheControl('no-store') }, body: request.method === 'HEAD' ? null : text };
   }
-  return {
-    handle,
-    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
-    owns: (p) => p === path,
-  };
+  return toApp(handle, (p) => p === path);
 }

@@ -11,7 +11,7 @@ import { createBodyMemo } from './body-memo.js';
 import { compileTrust, createClientIdentifier, type TrustProxy } from './gateway/client-address.js';
 import { toSecretBytes, type FingerprintSecret } from './gateway/keys.js';
 import { monotonicClock, wallClockAt } from './internal/clock.js';
-import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse, type RequestContext, type RequestTrace } from './http.js';
+import { ownsCanonical, toApp, type App, type PlainRequest, type PlainResponse, type RequestTrace } from './http.js';
 
 /** What an observer learns of one answered request. Header values, keys and queries are never in it. */
 export interface RequestRecord extends RequestTrace {
@@ -82,32 +82,6 @@ export interface ObservedAppOptions {
    * @default Date.now
    */
   now?: () => number;
-}
-
-/** An app with the two doors, as `createCatalogueApp` and `combineApps` make them. */
-export interface ObservableApp {
-  /**
-   * The plain door.
-   * @param request - The plain request.
-   * @returns The plain response; never rejects.
-   */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /**
-   * Whether a path belongs to this app.
-   * @param path - A request path.
-   */
-  owns(path: string): boolean;
-}
-
-/** The observed app: the same doors. */
-export interface ObservedApp extends ObservableApp {
-  /**
-   * The Web-standard door.
-   * @param request - The request.
-   * @param context - The client address, from the host.
-   * @returns The response; never rejects.
-   */
-  fetch(request: Request, context?: RequestContext): Promise<Response>;
 }
 
 // What a proxy may pass on as a request id: short, printable, nothing that could break a log line.
@@ -200,7 +174,7 @@ function createClientHasher(secret: FingerprintSecret | undefined): (id: string)
  * });
  * ```
  */
-export function createObservedApp(app: ObservableApp, options: ObservedAppOptions): ObservedApp {
+export function createObservedApp(app: Pick<App, 'handle' | 'owns'>, options: ObservedAppOptions): App {
   const observers = options.observers;
   const clock = options.clock ?? monotonicClock();
   // An adapter's `receivedAt` is on the default clock's timeline only.
@@ -208,68 +182,12 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
   const given = options.now;
   // A given wall clock is called as it is documented, without the reading.
   const wallAt = given ? () => given() : wallClockAt(clock);
-  const ids = options.requestId ?? true;
-  const trustProxy = options.trustProxy ?? (typeof ids === 'object' ? ids.trustProxy : false);
-  const trust = ids !== false ? compileTrust(trustProxy) : false;
-  const trusted = (request: PlainRequest): boolean => {
-    if (trust === false || trust === 0) return false;
-    if (typeof trust !== 'function') return true;
-    const address = request.clientAddress;
-    return address !== undefined && trust(address);
-  };
-  const clientMode = options.clientId ?? 'hash';
-  const hash = clientMode === 'hash' ? createClientHasher(options.fingerprintSecret) : undefined;
+  const ids = createRequestIds(options);
+  const clientOf = createClientNamer(options);
   // Cached answers come back as the same string: its size is remembered, found by one lookup,
   // where counting a 3 KB body costs a few microseconds (a tenth of a cache hit's work).
   const sizeOf = createBodyMemo(utf8Length, (bytes) => bytes, { minChars: 256 });
-  const newId = createUuidSource();
   const one = observers.length === 1 ? observers[0] : undefined;
-
-  // A client the gateway did not name (rate limits and blocks off; health, status and 405 answers)
-  // gets the id the gateway would give it: behind trusted proxies, from `X-Forwarded-For`. Without
-  // them the id depends on the socket's address alone, and its name in the record is remembered by
-  // that address (up to 4,096): one lookup a request.
-  const identify = createClientIdentifier(trustProxy);
-  const behindProxies = trustProxy !== false && trustProxy !== 0;
-  const name = hash ?? ((id: string) => id);
-  const bySocket = new Map<string | undefined, string>();
-
-  function clientOf(record: RequestRecord, request: PlainRequest): string | undefined {
-    if (clientMode === 'none') return undefined;
-    const known = record.client;
-    if (known !== undefined) return record.tier === 'server' ? `key:${known.slice(0, 12)}` : name(known);
-    if (behindProxies) return name(identify(request));
-    const address = request.clientAddress;
-    let id = bySocket.get(address);
-    if (id === undefined) {
-      if (bySocket.size >= 4096) bySocket.clear();
-      bySocket.set(address, (id = name(identify(request))));
-    }
-    return id;
-  }
-
-  // The answer's headers and `x-request-id`, in a new object: the answer's own may be shared (see
-  // `PlainResponse.headers`). Spread syntax copied them by V8's slow path on Node 20: ~150 ns for
-  // a cache hit's eight frozen headers, ~1 µs for the eleven of a rate-limited hit (its own copy,
-  // made by the gateway from a template of its own: `fromEntry` in gateway/gateway.ts). Shared
-  // headers are frozen; each gets a plain template with `x-request-id` in place, once, which copies
-  // in ~25 ns and takes the id without changing shape. Others are copied field by field (~200 ns).
-  // The template is looked up first: asking `Object.isFrozen` on every answer cost more than the
-  // lookup (~20 ns).
-  const templates = new WeakMap<Record<string, string>, Record<string, string>>();
-  function withRequestId(headers: Record<string, string>, requestId: string): Record<string, string> {
-    let copy: Record<string, string>;
-    let template = templates.get(headers);
-    if (template === undefined && Object.isFrozen(headers)) templates.set(headers, (template = { ...headers, 'x-request-id': '' }));
-    if (template !== undefined) {
-      copy = { ...template };
-    } else {
-      copy = {};
-      for (const name in headers) copy[name] = headers[name]!;
-    }
-    copy['x-request-id'] = requestId;
-    return copy;
-  }
 
   // Not an async function: one promise reaction instead of an async function's own promise and
   // its await (~60 ns a request on Node 20). What throws still rejects, as the door promises.
@@ -281,17 +199,11 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     }
   }
 
-  /** A trusted proxy's well-formed id, else a new one. */
-  function requestIdOf(request: PlainRequest): string {
-    const sent = trust !== false ? request.header('x-request-id') : undefined;
-    return sent !== undefined && REQUEST_ID.test(sent) && trusted(request) ? sent : newId();
-  }
-
   function begin(request: PlainRequest): Promise<PlainResponse> {
     if (observers.length === 0) return identified(request);
     const receivedAt = request.receivedAt;
     const started = arrivals && receivedAt !== undefined ? receivedAt : clock();
-    const requestId = ids !== false ? requestIdOf(request) : undefined;
+    const requestId = ids.on ? ids.of(request) : undefined;
     // One object per request, every field present from the start (one shape for the engine).
     const record: RequestRecord = {
       time: wallAt(started),
@@ -315,9 +227,9 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
 
   // Request ids alone, no observer: nothing to time or record, each answer only gets its id.
   function identified(request: PlainRequest): Promise<PlainResponse> {
-    const requestId = requestIdOf(request);
+    const requestId = ids.of(request);
     return app.handle(request).then((response) => {
-      response.headers = withRequestId(response.headers, requestId);
+      response.headers = ids.add(response.headers, requestId);
       return response;
     });
   }
@@ -328,7 +240,7 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     const body = response.body;
     record.bytes = body === null ? 0 : typeof body === 'string' ? sizeOf(body) : body.byteLength;
     record.client = clientOf(record, request);
-    if (record.requestId !== undefined) response.headers = withRequestId(response.headers, record.requestId);
+    if (record.requestId !== undefined) response.headers = ids.add(response.headers, record.requestId);
     // An observer's failure (a full disk, a closed stream) never costs the client its answer, nor
     // the other observers their record.
     if (one) {
@@ -349,12 +261,88 @@ export function createObservedApp(app: ObservableApp, options: ObservedAppOption
     return response;
   }
 
-  if (observers.length === 0 && ids === false) {
-    return { handle: (request) => app.handle(request), owns: (path) => app.owns(path), fetch: async (r, c) => toWebResponse(await app.handle(fromWebRequest(r, c))) };
-  }
+  const owns = (path: string) => app.owns(path);
+  const ownsCanonically = (path: string) => ownsCanonical(app, path);
+  if (observers.length === 0 && !ids.on) return toApp((request) => app.handle(request), owns, undefined, ownsCanonically);
+  return toApp(handle, owns, undefined, ownsCanonically);
+}
+
+/** A request's `X-Request-Id`: whether ids are on, a request's id, and an answer's headers with it. */
+interface RequestIds {
+  on: boolean;
+  of(request: PlainRequest): string;
+  add(headers: Record<string, string>, requestId: string): Record<string, string>;
+}
+
+function createRequestIds(options: ObservedAppOptions): RequestIds {
+  const ids = options.requestId ?? true;
+  const trustProxy = options.trustProxy ?? (typeof ids === 'object' ? ids.trustProxy : false);
+  const trust = ids !== false ? compileTrust(trustProxy) : false;
+  const trusted = (request: PlainRequest): boolean => {
+    if (trust === false || trust === 0) return false;
+    if (typeof trust !== 'function') return true;
+    const address = request.clientAddress;
+    return address !== undefined && trust(address);
+  };
+  const newId = createUuidSource();
+  // The answer's headers and `x-request-id`, in a new object: the answer's own may be shared (see
+  // `PlainResponse.headers`). Spread syntax copied them by V8's slow path on Node 20: ~150 ns for
+  // a cache hit's eight frozen headers, ~1 µs for the eleven of a rate-limited hit (its own copy,
+  // made by the gateway from a template of its own: `fromEntry` in gateway/gateway.ts). Shared
+  // headers are frozen; each gets a plain template with `x-request-id` in place, once, which copies
+  // in ~25 ns and takes the id without changing shape. Others are copied field by field (~200 ns).
+  // The template is looked up first: asking `Object.isFrozen` on every answer cost more than the
+  // lookup (~20 ns).
+  const templates = new WeakMap<Record<string, string>, Record<string, string>>();
   return {
-    handle,
-    owns: (path) => app.owns(path),
-    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
+    on: ids !== false,
+    /** A trusted proxy's well-formed id, else a new one. */
+    of(request) {
+      const sent = trust !== false ? request.header('x-request-id') : undefined;
+      return sent !== undefined && REQUEST_ID.test(sent) && trusted(request) ? sent : newId();
+    },
+    add(headers, requestId) {
+      let copy: Record<string, string>;
+      let template = templates.get(headers);
+      if (template === undefined && Object.isFrozen(headers)) templates.set(headers, (template = { ...headers, 'x-request-id': '' }));
+      if (template !== undefined) {
+        copy = { ...template };
+      } else {
+        copy = {};
+        for (const name in headers) copy[name] = headers[name]!;
+      }
+      copy['x-request-id'] = requestId;
+      return copy;
+    },
+  };
+}
+
+/**
+ * How the record names a client (`clientId`). A client the gateway did not name (rate limits and
+ * blocks off; health, status and 405 answers) gets the id the gateway would give it: behind
+ * trusted proxies, from `X-Forwarded-For`. Without them the id depends on the socket's address
+ * alone, and its name in the record is remembered by that address (up to 4,096): one lookup a request.
+ */
+function createClientNamer(options: ObservedAppOptions): (record: RequestRecord, request: PlainRequest) => string | undefined {
+  const clientMode = options.clientId ?? 'hash';
+  if (clientMode === 'none') return () => undefined;
+  const ids = options.requestId ?? true;
+  const trustProxy = options.trustProxy ?? (typeof ids === 'object' ? ids.trustProxy : false);
+  const hash = clientMode === 'hash' ? createClientHasher(options.fingerprintSecret) : undefined;
+  const identify = createClientIdentifier(trustProxy);
+  const behindProxies = trustProxy !== false && trustProxy !== 0;
+  const name = hash ?? ((id: string) => id);
+  const bySocket = new Map<string | undefined, string>();
+  return (record, request) => {
+    const known = record.client;
+    if (known !== undefined) return record.tier === 'server' ? `key:${known.slice(0, 12)}` : name(known);
+    if (behindProxies) return name(identify(request));
+    const address = request.clientAddress;
+    let id = bySocket.get(address);
+    if (id === undefined) {
+      if (bySocket.size >= 4096) bySocket.clear();
+      bySocket.set(address, (id = name(identify(request))));
+    }
+    return id;
   };
 }

@@ -55,7 +55,7 @@ export interface TopRule {
  * `publishing` only manga through the query's allowed values).
  * @example
  * ```ts
- * import { TOP_ORDER } from '@catalogue-api/core';
+ * import { TOP_ORDER } from '@catalogue-api/core/store';
  *
  * TOP_ORDER.bypopularity; // { key: 'popularity', sort: 'asc', requireKey: true }
  * ```

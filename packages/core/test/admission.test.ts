@@ -6,7 +6,8 @@
  * kind of work goes on being answered at once.
  */
 import { describe, expect, it } from 'vitest';
-import { createCatalogueApp, createMemoryStore, StoreUnavailableError, type CatalogueAppOptions, type CatalogueStore } from '@catalogue-api/core';
+import { createCatalogueApp, createMemoryStore, StoreUnavailableError, type CatalogueAppOptions } from '@catalogue-api/core';
+import { type CatalogueStore } from '@catalogue-api/core/store';
 import { makeAnime } from './fixtures.js';
 
 type Mode = 'ok' | 'hold' | 'hang' | 'unavailable' | 'broken';

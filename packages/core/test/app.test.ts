@@ -5,7 +5,9 @@
 import { demoData } from '@catalogue-api/demo-data';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createCatalogueApp, createMemoryStore, type Anime, type CatalogueStore } from '../src/index.js';
+import { createCatalogueApp, createMemoryStore } from '../src/index.js';
+import { type Anime } from '../src/entry-schemas.js';
+import { type CatalogueStore } from '../src/entry-store.js';
 import { animeListResponseSchema, animeResponseSchema, animeSchema } from '../src/schemas/anime.js';
 import { makeAnime } from './fixtures.js';
 

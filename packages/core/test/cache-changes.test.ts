@@ -5,16 +5,9 @@
  * nothing, and `ETag` and `Last-Modified` follow. Memory store and memory cache, in process.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  createCatalogueApp,
-  createMemoryGatewayBackend,
-  createMemoryStore,
-  type Anime,
-  type CatalogueStore,
-  type GatewayBackend,
-  type PlainRequest,
-  type RequestTrace,
-} from '../src/index.js';
+import { createCatalogueApp, createMemoryGatewayBackend, createMemoryStore, type PlainRequest, type RequestTrace } from '../src/index.js';
+import { type Anime } from '../src/entry-schemas.js';
+import { type CatalogueStore, type GatewayBackend } from '../src/entry-store.js';
 import { createRecordStore } from '../src/seam/record-store.js';
 import { createFreshness } from '../src/gateway/freshness.js';
 import { createChangeLog } from '../src/seam/change-log.js';

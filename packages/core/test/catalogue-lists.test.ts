@@ -7,7 +7,8 @@
  * with some referenced entries, a character and a person missing.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { catalogueOver, createMemoryStore, createRecordStore, loadCatalogue, type CatalogueData, type Catalogue } from '../src/index.js';
+import { createMemoryStore } from '../src/index.js';
+import { catalogueOver, createRecordStore, loadCatalogue, type CatalogueData, type Catalogue } from '../src/entry-store.js';
 import { listMethods, type ListMethods } from '../src/catalogue/lists.js';
 import { demoData } from '../../demo-data/src/index.js';
 

@@ -6,7 +6,8 @@
  */
 import { demoData } from '@catalogue-api/demo-data';
 import { describe, expect, it } from 'vitest';
-import { createCatalogueApp, createMemoryStore, createOpenApiDocument, createRecordStore, loadCatalogue, type CatalogueStore } from '../src/index.js';
+import { createCatalogueApp, createMemoryStore, createOpenApiDocument } from '../src/index.js';
+import { createRecordStore, loadCatalogue, type CatalogueStore } from '../src/entry-store.js';
 import { compareApps, defineDifferentialContract, differentialRequests, type FetchHandler } from '../../testkit/src/differential.js';
 
 // A fixed clock (inside a demo season, for /v1/seasons/now) and a fixed pick for /v1/random/*.

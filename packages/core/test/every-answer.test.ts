@@ -14,9 +14,8 @@ import {
   createMemoryStatusStore,
   createMemoryStore,
   createStatusApp,
-  type CatalogueStore,
-  type GatewayBackend,
 } from '../src/index.js';
+import { type CatalogueStore, type GatewayBackend } from '../src/entry-store.js';
 import { makeAnime } from './fixtures.js';
 
 const KEY = 'every-answer-server-key';

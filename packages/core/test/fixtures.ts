@@ -1,4 +1,4 @@
-import { trailerInputSchema, type Anime, type Manga, type Reference } from '../src/index.js';
+import { trailerInputSchema, type Anime, type Manga, type Reference } from '../src/entry-schemas.js';
 
 const nullImages = { image_url: null, small_image_url: null, large_image_url: null };
 /** No trailer: the Jikan v4 fields null, and the v1 statistics fields filled with null as an import does. */

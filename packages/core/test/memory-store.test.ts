@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueOver, createMemoryStore } from '../src/index.js';
+import { createMemoryStore } from '../src/index.js';
+import { catalogueOver } from '../src/entry-store.js';
 import { demoData } from '../../demo-data/src/index.js';
 import { defineCatalogueContract } from '../../testkit/src/catalogue-contract.js';
 import { defineStoreContract } from '../../testkit/src/store-contract.js';

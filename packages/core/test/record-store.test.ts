@@ -1,4 +1,4 @@
-import { createRecordStore } from '../src/index.js';
+import { createRecordStore } from '../src/entry-store.js';
 import { defineStoreContract } from '../../testkit/src/store-contract.js';
 
 // The reference record store over the seam must pass the suite every record store passes.

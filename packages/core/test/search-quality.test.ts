@@ -9,7 +9,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoData } from '@catalogue-api/demo-data';
-import { catalogueOver, createMemoryStore, type AnimeSearch } from '../src/index.js';
+import { createMemoryStore } from '../src/index.js';
+import { catalogueOver, type AnimeSearch } from '../src/entry-store.js';
 import { normalizeTitle } from '../src/search.js';
 
 type Kind = 'exact' | 'english' | 'synonym' | 'typo' | 'romaji' | 'partial';

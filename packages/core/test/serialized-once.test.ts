@@ -6,7 +6,8 @@
  */
 import { demoData } from '@catalogue-api/demo-data';
 import { describe, expect, it } from 'vitest';
-import { createCatalogueApp, createMemoryStore, createOpenApiDocument, type CatalogueStore } from '../src/index.js';
+import { createCatalogueApp, createMemoryStore, createOpenApiDocument } from '../src/index.js';
+import { type CatalogueStore } from '../src/entry-store.js';
 import { differentialRequests } from '../../testkit/src/differential.js';
 
 const now = () => Date.UTC(2024, 3, 15, 12);

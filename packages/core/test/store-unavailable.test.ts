@@ -12,10 +12,10 @@ import {
   createMemoryStore,
   createStatusApp,
   StoreUnavailableError,
-  type CatalogueStore,
   type ServiceConfig,
   type StatusStore,
 } from '@catalogue-api/core';
+import { type CatalogueStore } from '@catalogue-api/core/store';
 import { makeAnime } from './fixtures.js';
 
 const TIMEOUT_MS = 50;

@@ -5,7 +5,8 @@
  * @module
  */
 import { demoData } from '@catalogue-api/demo-data';
-import type { Anime, CatalogueData, Manga } from '../src/index.js';
+import type { Anime, Manga } from '../src/entry-schemas.js';
+import type { CatalogueData } from '../src/entry-store.js';
 
 type Titles = { title: string; english?: string; synonyms?: string[]; popularity: number };
 

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { demoData } from '@catalogue-api/demo-data';
-import { createCatalogueApp, createMemoryStore, type Character } from '../src/index.js';
+import { createCatalogueApp, createMemoryStore } from '../src/index.js';
+import { type Character } from '../src/entry-schemas.js';
 import { TITLE_SEARCH_CASES, titleSearchData } from './title-search-cases.js';
 
 const app = createCatalogueApp({ store: createMemoryStore(titleSearchData), gateway: false });

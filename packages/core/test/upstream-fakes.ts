@@ -4,7 +4,8 @@
  * ledger, with a request log), and a small `RecordWriter` over a store that validates with the
  * collections' schemas and upserts only what changed.
  */
-import { COLLECTIONS, collectionKey, type Anime, type CatalogueStore, type Manga } from '../src/index.js';
+import { type Anime, type Manga } from '../src/entry-schemas.js';
+import { COLLECTIONS, collectionKey, type CatalogueStore } from '../src/entry-store.js';
 import { currentSeasons, PAGE_SIZE } from '../src/upstream/schedule.js';
 import type {
   BudgetLedger,

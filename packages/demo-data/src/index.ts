@@ -4,7 +4,8 @@
  * source files used and the values that were assigned or composed rather than taken from MAL.
  * @module @catalogue-api/demo-data
  */
-import type { Anime, CatalogueData } from '@catalogue-api/core';
+import type { Anime } from '@catalogue-api/core/schemas';
+import type { CatalogueData } from '@catalogue-api/core/store';
 import anime from '../data/anime.json' with { type: 'json' };
 import animeCharacters from '../data/anime-characters.json' with { type: 'json' };
 import animeStaff from '../data/anime-staff.json' with { type: 'json' };

@@ -8,7 +8,8 @@
  * equivalent (Bun's `RedisClient.send`, Deno's clients) can be plugged in instead.
  * @module @catalogue-api/redis
  */
-import type { FingerprintSecret, GatewayBackend } from '@catalogue-api/core';
+import type { FingerprintSecret } from '@catalogue-api/core';
+import type { GatewayBackend } from '@catalogue-api/core/store';
 import { createClient } from 'redis';
 import type { SendCommand } from './scripts.js';
 import { createRedisBlockStore, createRedisCacheStore, createRedisCounterStore, createRedisKeyStore, type KeySetState } from './stores.js';

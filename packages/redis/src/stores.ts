@@ -3,15 +3,8 @@
  * Each takes a {@link SendCommand}, so any Redis client of any runtime can carry them.
  * @module
  */
-import {
-  createKeyFingerprinter,
-  type BlockStore,
-  type CacheStore,
-  type CachedResponse,
-  type CounterStore,
-  type FingerprintSecret,
-  type KeyStore,
-} from '@catalogue-api/core';
+import { createKeyFingerprinter, type FingerprintSecret } from '@catalogue-api/core';
+import { type BlockStore, type CacheStore, type CachedResponse, type CounterStore, type KeyStore } from '@catalogue-api/core/store';
 import { CACHE_SET_SCRIPT, createScript, HIT_SCRIPT, KEY_SET_SCRIPT, REJECT_SCRIPT, type SendCommand } from './scripts.js';
 
 // Counters outlive their window by this much, so that a slightly fast Redis clock never drops a live one.

@@ -3,7 +3,7 @@
  * gets no minute or day counter (it is held to its per-second limit), while clients already counted
  * stay exact; so a flood of distinct addresses leaves at most `maxClients` day counters until midnight.
  */
-import type { CounterWindow } from '@catalogue-api/core';
+import type { CounterWindow } from '@catalogue-api/core/store';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisCounterStore } from '../src/index.js';

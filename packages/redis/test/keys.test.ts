@@ -4,7 +4,7 @@
  * without persistence, simulated by deleting this test's own keys), readiness says when it is
  * missing, and what Redis holds are keyed fingerprints.
  */
-import { createCatalogueApp, createKeyFingerprinter, createMemoryStore, type CatalogueApp } from '@catalogue-api/core';
+import { createCatalogueApp, createKeyFingerprinter, createMemoryStore, type App } from '@catalogue-api/core';
 import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,7 @@ describe.skipIf(!REDIS_URL)('Server Keys as a managed set in Redis', () => {
     const backend = createRedisGateway({ url: REDIS_URL, prefix, timeoutMs: 2_000, fingerprintSecret: SECRET, onKeySetChange: (state) => states.push(state), ...options });
     opened.push(backend);
     // Each request its own second, so the limits never interfere.
-    const app: CatalogueApp = createCatalogueApp({
+    const app: App = createCatalogueApp({
       store: createMemoryStore({ anime: [] }),
       now: () => Date.UTC(2026, 7, 1) + 1_000 * second++,
       logger: { error: () => undefined },

@@ -1,4 +1,4 @@
-import { createCatalogueApp, createMemoryStore, type CatalogueApp } from '@catalogue-api/core';
+import { createCatalogueApp, createMemoryStore, type App } from '@catalogue-api/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisGateway, type RedisGateway } from '../src/index.js';
 import { deletePrefix, REDIS_URL, startRedisProxy, uniquePrefix, type RedisProxy } from './helpers.js';
@@ -9,7 +9,7 @@ describe.skipIf(!REDIS_URL)('Redis going away mid-run', () => {
   const prefix = uniquePrefix('outage');
   let proxy: RedisProxy;
   let backend: RedisGateway;
-  let app: CatalogueApp;
+  let app: App;
   let second = 0;
 
   beforeAll(async () => {

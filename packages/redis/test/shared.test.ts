@@ -1,4 +1,4 @@
-import { createCatalogueApp, createMemoryStore, type CatalogueApp } from '@catalogue-api/core';
+import { createCatalogueApp, createMemoryStore, type App } from '@catalogue-api/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisGateway, type RedisGateway } from '../src/index.js';
 import { deletePrefix, REDIS_URL, uniquePrefix } from './helpers.js';
@@ -11,7 +11,7 @@ describe.skipIf(!REDIS_URL)('two app instances on one Redis', () => {
   const prefix = uniquePrefix('shared');
   const clock = { now: T0 };
   let backends: RedisGateway[];
-  let apps: CatalogueApp[];
+  let apps: App[];
   let loads = 0;
 
   beforeAll(async () => {

@@ -35,7 +35,7 @@ import {
   type Condition,
   type RecordChange,
   type Tally,
-} from '@catalogue-api/core';
+} from '@catalogue-api/core/store';
 import { openStoreClient } from './internal/client.js';
 import { fieldType, orderSql, Params, whereSql } from './internal/conditions.js';
 import { migrateCatalogueSchema } from './internal/migrations.js';
@@ -235,7 +235,8 @@ function groupsCounting(collection: CollectionName, where: readonly Condition[] 
  * @throws RangeError when `timeoutMs` is not a positive number.
  * @example
  * ```ts
- * import { catalogueOver, createCatalogueApp } from '@catalogue-api/core';
+ * import { createCatalogueApp } from '@catalogue-api/core';
+ * import { catalogueOver } from '@catalogue-api/core/store';
  * import { demoData } from '@catalogue-api/demo-data';
  * import { createPostgresStore } from '@catalogue-api/store-postgres';
  *

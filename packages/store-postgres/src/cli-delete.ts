@@ -16,7 +16,7 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { collectionKey, COLLECTION_NAMES, type CatalogueData } from '@catalogue-api/core';
+import { collectionKey, COLLECTION_NAMES, type CatalogueData } from '@catalogue-api/core/store';
 import { createPostgresStore, type PostgresStore } from './catalogue-store.js';
 import { quoteIdentifier, tableName } from './internal/tables.js';
 import { isResourceName, RESOURCE_NAMES } from './resources.js';

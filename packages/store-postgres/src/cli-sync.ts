@@ -11,7 +11,8 @@
  */
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
-import { createRefresherFromEnv, EnvError, readServerEnv, UPSTREAM_ENV, type PassSummary, type RefreshEvent, type TierName } from '@catalogue-api/core';
+import { EnvError, readServerEnv } from '@catalogue-api/core';
+import { createRefresherFromEnv, UPSTREAM_ENV, type PassSummary, type RefreshEvent, type TierName } from '@catalogue-api/core/upstream';
 import { createPostgresStore } from './catalogue-store.js';
 import { createPostgresRefreshState } from './refresh-state.js';
 

@@ -7,7 +7,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { checkDroppedFiles, type ApplyDroppedFile, type FileDrop } from '@catalogue-api/core';
+import { checkDroppedFiles, type ApplyDroppedFile, type FileDrop } from '@catalogue-api/core/upstream';
 import { readRecords, type ReadOptions } from './import.js';
 
 /** The extensions of files a folder drop reads. */

@@ -20,17 +20,8 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import {
-  createRecordWriter,
-  fieldValues,
-  holdsAll,
-  type CatalogueStore,
-  type CollectionName,
-  type CollectionRecord,
-  type Fields,
-  type RecordWriter,
-  type WriteOutcome,
-} from '@catalogue-api/core';
+import { fieldValues, holdsAll, type CatalogueStore, type CollectionName, type CollectionRecord, type Fields } from '@catalogue-api/core/store';
+import { createRecordWriter, type RecordWriter, type WriteOutcome } from '@catalogue-api/core/upstream';
 import {
   isRequestLine,
   mismatchHint,

@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Task, TierName } from '@catalogue-api/core';
+import type { Task, TierName } from '@catalogue-api/core/upstream';
 import { createPostgresRefreshState, type PostgresRefreshState } from './refresh-state.js';
 
 const url = process.env.DATABASE_URL;

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Sql } from 'postgres';
-import type { EntryPart, ListName, MediaKind, RefreshState, Task, TierBacklog, TierName, UpstreamLimits } from '@catalogue-api/core';
+import type { EntryPart, ListName, MediaKind, RefreshState, Task, TierBacklog, TierName, UpstreamLimits } from '@catalogue-api/core/upstream';
 import { createLease, openStoreClient } from './internal/client.js';
 import { migrateRefreshSchema, TIER_ORDER } from './internal/refresh-migrations.js';
 import { quoteIdentifier } from './internal/tables.js';

@@ -6,7 +6,8 @@
  * Both come from `COLLECTIONS`, so that the importer and the store agree with core on them.
  * @module
  */
-import { COLLECTION_NAMES, COLLECTIONS, collectionKey, isCollectionName, partsOf, type CatalogueData, type EntryPart, type MediaKind } from '@catalogue-api/core';
+import { COLLECTION_NAMES, COLLECTIONS, collectionKey, isCollectionName, type CatalogueData } from '@catalogue-api/core/store';
+import { partsOf, type EntryPart, type MediaKind } from '@catalogue-api/core/upstream';
 
 /** A collection of `CatalogueData`: `anime`, `manga`, `characters`, `animeCharacters`… */
 export type ResourceName = keyof CatalogueData;

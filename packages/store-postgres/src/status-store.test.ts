@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createChecker, createStatusApp, statusSnapshotSchema, type ServiceConfig } from '@catalogue-api/core';
+import { createChecker, createStatusApp, type ServiceConfig } from '@catalogue-api/core';
+import { statusSnapshotSchema } from '@catalogue-api/core/schemas';
 import { defineStatusStoreContract } from '@catalogue-api/testkit';
 import { createPostgresStatusStore, type PostgresStatusStore } from './status-store.js';
 

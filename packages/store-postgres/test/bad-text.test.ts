@@ -6,7 +6,8 @@
  * 500, and nothing is logged. PostgreSQL needs `DATABASE_URL`.
  */
 import { describe, expect, it } from 'vitest';
-import { createCatalogueApp, createMemoryStore, createOpenApiDocument, type CatalogueStore } from '@catalogue-api/core';
+import { createCatalogueApp, createMemoryStore, createOpenApiDocument } from '@catalogue-api/core';
+import { type CatalogueStore } from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
 import { suiteDatabase } from './suite-database.js';
 

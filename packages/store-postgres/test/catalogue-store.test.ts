@@ -8,20 +8,19 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
+import { createMemoryStore } from '@catalogue-api/core';
+import { type Anime, type Manga } from '@catalogue-api/core/schemas';
 import {
   catalogueOver,
-  createMemoryStore,
   createRecordStore,
   loadCatalogue,
   normalizeTitle,
-  type Anime,
   type AnimeOrderBy,
   type AnimeSearch,
   type Catalogue,
-  type Manga,
   type MangaOrderBy,
   type MangaSearch,
-} from '@catalogue-api/core';
+} from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
 import { animeComparator, animeFilter, indexAnime } from '../../core/src/select.js';
 import { indexManga, MANGA_ORDER_KEYS, mangaFilter } from '../../core/src/select-manga.js';

@@ -6,7 +6,9 @@
  * Needs `DATABASE_URL` (and `REDIS_URL` for the shared cache).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogueApp, type Anime, type CatalogueApp, type RecordChange } from '@catalogue-api/core';
+import { createCatalogueApp, type App } from '@catalogue-api/core';
+import { type Anime } from '@catalogue-api/core/schemas';
+import { type RecordChange } from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
 import { createRedisGateway, type RedisGateway } from '@catalogue-api/redis';
 import { createClient } from 'redis';
@@ -100,7 +102,7 @@ describe.skipIf(!url || !redisUrl)('two instances sharing a Redis cache over one
   let writer: PostgresStore;
   const stores: PostgresStore[] = [];
   const gateways: RedisGateway[] = [];
-  const apps: CatalogueApp[] = [];
+  const apps: App[] = [];
   const id = demoAnime[5]!.mal_id;
 
   beforeAll(async () => {
@@ -126,14 +128,14 @@ describe.skipIf(!url || !redisUrl)('two instances sharing a Redis cache over one
     await Promise.all(gateways.map((g) => g.close()));
   });
 
-  const title = async (app: CatalogueApp, path = `/v1/anime/${id}`) => {
+  const title = async (app: App, path = `/v1/anime/${id}`) => {
     const response = await app.fetch(new Request(`http://localhost${path}`));
     const body = (await response.json()) as { data: Anime | Anime[] };
     return { response, data: body.data };
   };
 
   it('both serve a change written by a third connection at once; an unchanged write keeps the ETag', async () => {
-    const [a, b] = apps as [CatalogueApp, CatalogueApp];
+    const [a, b] = apps as [App, App];
     const first = await title(a);
     expect((first.data as Anime).title).toBe(demoAnime[5]!.title);
     // The second instance answers from the shared entry.

@@ -8,7 +8,9 @@
  */
 import { describe, it } from 'vitest';
 import postgres from 'postgres';
-import { createCatalogueApp, createMemoryStore, type Anime, type CatalogueStore } from '@catalogue-api/core';
+import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
+import { type Anime } from '@catalogue-api/core/schemas';
+import { type CatalogueStore } from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
 import { defineDifferentialContract, type FetchHandler } from '@catalogue-api/testkit';
 import { throwawaySchemas } from './schemas.js';

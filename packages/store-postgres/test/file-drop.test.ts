@@ -2,7 +2,7 @@ import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DroppedFile } from '@catalogue-api/core';
+import type { DroppedFile } from '@catalogue-api/core/upstream';
 import { createFolderFileDrop } from '../src/file-drop.js';
 
 let folder: string;

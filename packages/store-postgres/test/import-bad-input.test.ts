@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres, { type Sql } from 'postgres';
-import type { Anime } from '@catalogue-api/core';
+import type { Anime } from '@catalogue-api/core/schemas';
 import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore } from '../src/catalogue-store.js';
 import { cliFinished, runCli, startCli, type CliRun } from './cli.js';

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
-import { createCatalogueApp, createMemoryStore, type CatalogueData, type CatalogueStore } from '@catalogue-api/core';
+import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
+import { type CatalogueData, type CatalogueStore } from '@catalogue-api/core/store';
 import { serve } from '@catalogue-api/adapter-node';
 import { createPostgresStore } from '../src/catalogue-store.js';
 

@@ -9,7 +9,8 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogueApp, StoreUnavailableError, type Anime } from '@catalogue-api/core';
+import { createCatalogueApp, StoreUnavailableError } from '@catalogue-api/core';
+import { type Anime } from '@catalogue-api/core/schemas';
 import { demoData } from '@catalogue-api/demo-data';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
 

@@ -8,7 +8,7 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCatalogueApp, createChecker, createStatusApp, StoreUnavailableError, type CatalogueApp, type ServiceConfig } from '@catalogue-api/core';
+import { createCatalogueApp, createChecker, createStatusApp, StoreUnavailableError, type App, type ServiceConfig } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy.js';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
@@ -38,7 +38,7 @@ describe.skipIf(!url)('PostgreSQL going away mid-run', () => {
   const statusSchema = `status_outage_${suffix}`;
   let proxy: TcpProxy;
   let store: PostgresStore;
-  let app: CatalogueApp;
+  let app: App;
   const id = (demoData.anime[0] as { mal_id: number }).mal_id;
   const get = () => app.fetch(new Request(`http://api.test/v1/anime/${id}`));
 

@@ -21,7 +21,7 @@ import {
   type OrderKey,
   type RecordQuery,
   type CatalogueStore,
-} from '@catalogue-api/core';
+} from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
 import { mulberry32 } from '../../../scripts/lib/mulberry32.mjs';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';

@@ -5,7 +5,8 @@
  * follow hits that do. Needs `DATABASE_URL`; the run uses its own schema and drops it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { catalogueOver, createMemoryStore } from '@catalogue-api/core';
+import { createMemoryStore } from '@catalogue-api/core';
+import { catalogueOver } from '@catalogue-api/core/store';
 import { TITLE_SEARCH_CASES, titleSearchData } from '../../core/test/title-search-cases.js';
 import type { PostgresStore } from '../src/catalogue-store.js';
 import { suiteDatabase } from './suite-database.js';

@@ -7,7 +7,8 @@
  * @module
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogueOver, normalizeTitle, sfwClass, type Anime, type Catalogue, type CatalogueStore, type Manga, type Page } from '@catalogue-api/core';
+import { type Anime, type Manga } from '@catalogue-api/core/schemas';
+import { catalogueOver, normalizeTitle, sfwClass, type Catalogue, type CatalogueStore, type Page } from '@catalogue-api/core/store';
 import { demoData, demoSfwTargets } from '@catalogue-api/demo-data';
 
 /** Options of {@link defineCatalogueContract}. */

@@ -8,7 +8,8 @@
  * @module
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLLECTION_NAMES, createOpenApiDocument, fieldValues, OPENAPI_PATH, premiere, type CollectionName, type JsonObject } from '@catalogue-api/core';
+import { createOpenApiDocument, OPENAPI_PATH, type JsonObject } from '@catalogue-api/core';
+import { COLLECTION_NAMES, fieldValues, premiere, type CollectionName } from '@catalogue-api/core/store';
 import { demoData, demoSfwTargets } from '@catalogue-api/demo-data';
 
 /** A Web-standard request handler, such as `app.fetch`. */

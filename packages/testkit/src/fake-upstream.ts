@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EntryPart, MediaKind, UpstreamLimits } from '@catalogue-api/core';
+import type { EntryPart, MediaKind, UpstreamLimits } from '@catalogue-api/core/upstream';
 
 /** A record as Jikan serves it at `/{kind}/{id}` (its `data`): at least a `mal_id`. */
 export type FakeRecord = { readonly mal_id: number } & Record<string, unknown>;

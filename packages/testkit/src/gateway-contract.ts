@@ -4,7 +4,7 @@
  * @module
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BlockPolicy, CachedResponse, CounterWindow, GatewayBackend } from '@catalogue-api/core';
+import type { BlockPolicy, CachedResponse, CounterWindow, GatewayBackend } from '@catalogue-api/core/store';
 
 /** How the contract gets back ends. */
 export interface GatewayBackendHarness {

@@ -4,14 +4,8 @@
  * @module
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createStatusApp,
-  statusSnapshotSchema,
-  type CheckOutcome,
-  type MaintenanceRecord,
-  type ServiceConfig,
-  type StatusStore,
-} from '@catalogue-api/core';
+import { createStatusApp, type CheckOutcome, type MaintenanceRecord, type ServiceConfig, type StatusStore } from '@catalogue-api/core';
+import { statusSnapshotSchema } from '@catalogue-api/core/schemas';
 
 /** How the contract gets stores. */
 export interface StatusStoreHarness {

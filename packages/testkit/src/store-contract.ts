@@ -11,6 +11,7 @@
  * @module
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Anime } from '@catalogue-api/core/schemas';
 import {
   collectionKey,
   COLLECTION_NAMES,
@@ -18,14 +19,13 @@ import {
   fieldValues,
   loadCatalogue,
   normalizeTitle,
-  type Anime,
   type CollectionName,
   type Condition,
   type OrderKey,
   type PluckQuery,
   type RecordQuery,
   type CatalogueStore,
-} from '@catalogue-api/core';
+} from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
 
 /** Options of {@link defineStoreContract}. */
@@ -183,7 +183,7 @@ function conditionCases(anime: readonly Row[]): Case[] {
  * @param options - Cleanup hook.
  * @example
  * ```ts
- * import { createRecordStore } from '@catalogue-api/core';
+ * import { createRecordStore } from '@catalogue-api/core/store';
  * import { defineStoreContract } from '@catalogue-api/testkit';
  *
  * defineStoreContract('reference', () => createRecordStore());

@@ -6,12 +6,11 @@
  * targets to keys keeps a hit from parsing the query again.
  * @module
  */
-import { Router } from 'itty-router';
 import type { z } from 'zod';
 import { withoutStackTraces } from '../internal/no-stack.js';
 import type { RawQuery } from '../query.js';
 
-/** What the key normalizer needs of a route. */
+/** What the key normalizer needs of the route the pipeline matched. */
 export interface KeyedRoute {
   /** Its path pattern (itty syntax). */
   readonly path: string;
@@ -47,21 +46,17 @@ function canonical(value: unknown): string {
 
 /**
  * Makes the cache-key function of an app's routes.
- * @param routes - The routes, in matching order.
- * @returns A function from canonical path and raw query to the key; `undefined` when the query does
- *   not parse (the routes answer 400, which is never cached) or no route matches.
+ * @returns A function from the route the pipeline matched, the canonical path and the raw query
+ *   to the key; `undefined` when the query does not parse (the route answers 400, which is never
+ *   cached) or no route matched.
  */
-export function createCacheKeys(routes: readonly KeyedRoute[]): (path: string, query: string) => string | undefined {
-  const router = Router();
-  for (const route of routes) router.get(route.path, () => undefined);
-  const patterns = router.routes.map((r, i) => [r[1], routes[i]!] as const);
+export function createCacheKeys(): (route: KeyedRoute | undefined, path: string, query: string) => string | undefined {
   const aliases = new Map<string, string>();
-  return (path, query) => {
+  return (route, path, query) => {
+    if (!route) return undefined;
     const target = query ? `${path}?${query}` : path;
     const known = aliases.get(target);
     if (known !== undefined) return known;
-    const route = patterns.find(([pattern]) => pattern.test(path))?.[1];
-    if (!route) return undefined;
     let key = path;
     if (route.query) {
       const schema = route.query;

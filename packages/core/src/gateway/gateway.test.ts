@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogueApp } from '../app.js';
 import type { PlainRequest, PlainResponse } from '../http.js';
-import { createPipeline, routeMatcher, type Route } from '../internal/pipeline.js';
+import { createPipeline, type Route } from '../internal/pipeline.js';
 import { createMemoryStore } from '../memory-store.js';
 import type { GatewayBackend } from './back-end.js';
 import { createGateway, createMemoryGatewayBackend, type GatewayOptions } from './gateway.js';
@@ -32,11 +32,10 @@ function setup(options: GatewayOptions = {}) {
     { path: '/v1/top/anime', handler: () => ({ body: { data: [count('top')] } }) },
     { path: '/v1/fresh/:n', handler: () => ({ body: { data: count('fresh') } }), cache: 'no-store' },
   ];
-  const noStore = routeMatcher(routes, (route) => route.cache === 'no-store');
   const handle = createPipeline({
     routes,
     context: {},
-    middleware: [createGateway(options, { now: () => clock.now, logger: { error: () => undefined }, noStore })],
+    middleware: [createGateway(options, { now: () => clock.now, logger: { error: () => undefined } })],
   });
   async function send(path: string, sent: Sent = {}): Promise<PlainResponse & { json: Record<string, unknown> | null }> {
     const headers: Record<string, string> = { ...sent.headers };

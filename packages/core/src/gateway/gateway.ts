@@ -4,7 +4,7 @@
  * @module
  */
 import { ApiError, toApiError } from '../errors.js';
-import type { Middleware, PlainRequest, PlainResponse } from '../http.js';
+import { cacheControl, type MatchedRoute, type Middleware, type PlainRequest, type PlainResponse } from '../http.js';
 import type { Logger } from '../internal/pipeline.js';
 import type { BlockPolicy, CacheStore, CachedResponse, CounterWindow, GatewayBackend, KeyStore } from './back-end.js';
 import { DEFAULT_BLOCK_POLICY, createMemoryBlockStore } from './blocks.js';
@@ -99,23 +99,18 @@ export interface GatewayContext {
   /** The app's `mountPath`, for paths named in error messages (as in the envelope's `path`). @default '' */
   mountPath?: string | undefined;
   /**
-   * The paths whose answers are never stored and carry `Cache-Control: no-store`: the app's routes
-   * whose row says `cache: 'no-store'` (the random picks, which give a fresh pick each time).
-   * @default none
-   */
-  noStore?: ((path: string) => boolean) | undefined;
-  /**
    * The store's change feed: each cached answer then records what it read and is dropped, on every
    * instance, as soon as a change to any of it is committed (docs/deploying.md, "Caching and
    * changes"). The app's routes must read through `trackReads` for it (`createCatalogueApp` does).
    */
   changes?: ChangeFeed | undefined;
   /**
-   * The cache key of a request: its path and its query as its route parses it, so that one query
-   * has one entry (`createCacheKeys`); `undefined` for a query that does not parse.
+   * The cache key of a request: its path and its query as its route (the one the pipeline
+   * matched) parses it, so that one query has one entry (`createCacheKeys`); `undefined` for a
+   * query that does not parse.
    * @default the path and the raw query
    */
-  cacheKey?: ((path: string, query: string) => string | undefined) | undefined;
+  cacheKey?: ((route: MatchedRoute | undefined, path: string, query: string) => string | undefined) | undefined;
 }
 
 /** Options of {@link createMemoryGatewayBackend}. */
@@ -220,13 +215,13 @@ interface GatewayState {
   readonly blockPolicy: BlockPolicy | undefined;
   readonly ttl: Record<Tier, number>;
   readonly caches: Record<Tier, CacheStore>;
-  readonly cacheable: (path: string) => boolean;
-  readonly noStore: (path: string) => boolean;
+  /** Whether an answer may be kept: caching is on, its route's row allows it and so does `cache.cacheable`. */
+  readonly cacheable: (path: string, route: MatchedRoute | undefined) => boolean;
   /** The longest life of a list page. */
   readonly listTtl: number;
   /** The change log the cache follows, when the store has a feed and caching is on. */
   readonly freshness: Freshness | undefined;
-  readonly cacheKey: ((path: string, query: string) => string | undefined) | undefined;
+  readonly cacheKey: GatewayContext['cacheKey'];
   /** Blocks this process has seen, so a blocked client costs no back-end call (docs/specification.md: Blocks). */
   readonly knownBlocks: Map<string, number>;
   /** Cache misses being loaded, so concurrent misses for one key run the routes once. */
@@ -252,7 +247,6 @@ function gatewayState(options: GatewayOptions, context: GatewayContext): Gateway
   const specs = options.rateLimit === false ? undefined : { public: toWindowSpecs('public', limits?.public), server: toWindowSpecs('server', limits?.server) };
   const cacheOptions = options.cache === false ? undefined : (options.cache ?? {});
   const userCacheable = cacheOptions?.cacheable ?? (() => true);
-  const noStore = context.noStore ?? (() => false);
   return {
     clock: context.now ?? Date.now,
     logger: context.logger,
@@ -266,8 +260,7 @@ function gatewayState(options: GatewayOptions, context: GatewayContext): Gateway
     blockPolicy: options.blocks === false || !specs ? undefined : { ...DEFAULT_BLOCK_POLICY, ...options.blocks },
     ttl: { public: cacheOptions?.publicTtlMs ?? 86_400_000, server: cacheOptions?.serverTtlMs ?? 600_000 },
     caches: { public: backend.publicCache, server: backend.serverCache },
-    cacheable: (path) => cacheOptions !== undefined && !noStore(path) && userCacheable(path),
-    noStore,
+    cacheable: (path, route) => cacheOptions !== undefined && route?.cache !== 'no-store' && userCacheable(path),
     listTtl: cacheOptions?.listTtlMs ?? 3_600_000,
     freshness: cacheOptions && context.changes ? createFreshness(context.changes, { onError: feedError(context.logger) }) : undefined,
     cacheKey: context.cacheKey,
@@ -440,7 +433,7 @@ function fromEntry(g: GatewayState, entry: CachedResponse, request: PlainRequest
       'last-modified': made?.headers['last-modified'] ?? toHttpDate(entry.lastModified ?? entry.storedAt),
       expires: made?.headers.expires ?? toHttpDate(entry.expiresAt),
       // Server Key answers are per customer: never for shared caches (docs/specification.md: Caching of Server Key answers).
-      'cache-control': `${tier === 'server' ? 'private' : 'public'}, max-age=${maxAge}`,
+      'cache-control': cacheControl({ scope: tier === 'server' ? 'private' : 'public', maxAge }),
       vary: 'X-Server-Key',
     };
     g.hitHeaders.set(entry, (made = { tier, maxAge, headers: Object.freeze(headers), rated: undefined }));
@@ -482,7 +475,7 @@ function conditional(request: PlainRequest, headers: Readonly<Record<string, str
   return { status, headers: headers as Record<string, string>, body };
 }
 
-async function uncached(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>, tier: Tier, extra: Record<string, string> | undefined) {
+async function uncached(request: PlainRequest, next: () => Promise<PlainResponse>, route: MatchedRoute | undefined, tier: Tier, extra: Record<string, string> | undefined) {
   const response = await next();
   const headers = extra ? { ...response.headers, ...extra } : { ...response.headers };
   if (response.status < 200 || response.status >= 300 || response.body === null) return { ...response, headers };
@@ -490,7 +483,7 @@ async function uncached(g: GatewayState, request: PlainRequest, next: () => Prom
   const etag = response.etag ?? toEtag(response.body);
   headers.etag = etag;
   headers.vary = 'X-Server-Key';
-  headers['cache-control'] = g.noStore(request.path) ? 'no-store' : `${tier === 'server' ? 'private' : 'public'}, max-age=0`;
+  headers['cache-control'] = cacheControl(route?.cache === 'no-store' ? 'no-store' : { scope: tier === 'server' ? 'private' : 'public', maxAge: 0 });
   return conditional(request, headers, response.status, response.body, etag);
 }
 
@@ -567,7 +560,15 @@ async function countRequest(g: GatewayState, request: PlainRequest, { tier, id }
 }
 
 /** The answer to an admitted request: 401s, then the tier's cache or the routes. */
-async function respond(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>, caller: Caller, extra: Record<string, string> | undefined, now: number) {
+async function respond(
+  g: GatewayState,
+  request: PlainRequest,
+  next: () => Promise<PlainResponse>,
+  route: MatchedRoute | undefined,
+  caller: Caller,
+  extra: Record<string, string> | undefined,
+  now: number,
+) {
   // Canonical: the pipeline resolved it before any stage ran, and the router matches this same
   // path. Restricted routes, caching and the cache key read it, never a raw target.
   const path = request.path;
@@ -584,14 +585,14 @@ async function respond(g: GatewayState, request: PlainRequest, next: () => Promi
   }
   const fresh = g.freshness;
   // With a change feed, nothing is served from or kept in the cache unless the log is in step with it.
-  let usable = g.cacheable(path) && (fresh === undefined || inStep(fresh, Math.max(g.timeoutMs, 1_000)));
+  let usable = g.cacheable(path, route) && (fresh === undefined || inStep(fresh, Math.max(g.timeoutMs, 1_000)));
   if (typeof usable !== 'boolean') usable = await usable;
   if (!usable) {
     if (request.trace) request.trace.cache = 'bypass';
-    return await uncached(g, request, next, tier, extra);
+    return await uncached(request, next, route, tier, extra);
   }
   const store = g.caches[tier];
-  const key = g.cacheKey?.(path, request.query) ?? (request.query ? `${path}?${request.query}` : path);
+  const key = g.cacheKey?.(route, path, request.query) ?? (request.query ? `${path}?${request.query}` : path);
   let entry: CachedResponse | undefined;
   try {
     entry = await settle(g, () => store.get(key, now));
@@ -618,13 +619,13 @@ async function respond(g: GatewayState, request: PlainRequest, next: () => Promi
   return fromEntry(g, entry, request, tier, now, extra);
 }
 
-async function admit(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>): Promise<PlainResponse> {
+async function admit(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>, route: MatchedRoute | undefined): Promise<PlainResponse> {
   try {
     const now = g.clock();
     const caller = await identifyCaller(g, request, now);
     const extra = await countRequest(g, request, caller, now);
     try {
-      return await respond(g, request, next, caller, extra, now);
+      return await respond(g, request, next, route, caller, extra, now);
     } catch (error) {
       throw withHeaders(g, error, extra, request);
     }
@@ -662,7 +663,7 @@ export function createGateway(options: GatewayOptions = {}, context: GatewayCont
   const g = gatewayState(options, context);
   // Reads the feed's recent history now, so that the first requests find the log ready.
   void g.freshness?.pending();
-  return function gateway(request, next) {
-    return admit(g, request, next);
+  return function gateway(request, next, route) {
+    return admit(g, request, next, route);
   };
 }

@@ -3,12 +3,12 @@
  * with itty-router, JSON serialization, HEAD, CORS and the error envelope.
  * @module
  */
-import { Router } from 'itty-router';
 import type { z } from 'zod';
-import { ApiError, toApiError } from '../errors.js';
-import { ALLOWED_METHODS, type Middleware, type PlainRequest, type PlainResponse } from '../http.js';
+import { ApiError, errorResponse, toApiError } from '../errors.js';
+import { ALLOWED_METHODS, baseHeaders, cacheControl, EXPOSED, type Middleware, type PlainRequest, type PlainResponse } from '../http.js';
 import { parseQuery, type RawQuery } from '../query.js';
-import { toCanonicalRequest } from './request-target.js';
+import { isCanonicalised, toCanonicalRequest } from './request-target.js';
+import { createRouteMatcher, type RouteMatch } from './route-match.js';
 
 /** What a route handler sees of the request. `Q` is its row's parsed query. */
 export interface RouteRequest<Q = unknown> {
@@ -90,29 +90,6 @@ export function defineRoute<C, S extends z.ZodType | undefined = undefined>(
   return row as Route<C>;
 }
 
-/**
- * A test of whether a path is answered by one of the routes a predicate picks (the first route
- * matching a path is the one that answers it, as in the pipeline).
- * @param routes - The routes, in matching order.
- * @param pick - Which routes to test for.
- * @returns A predicate over canonical paths.
- */
-export function routeMatcher<C>(routes: readonly Route<C>[], pick: (route: Route<C>) => boolean): (path: string) => boolean {
-  if (!routes.some(pick)) return () => false;
-  const router = Router();
-  for (const route of routes) router.get(route.path, () => undefined);
-  const patterns = router.routes.map((r, i) => [r[1], pick(routes[i]!)] as const);
-  // A picked route matches only paths that start with its text before the first parameter, less a
-  // final slash (`/v1/clubs/*` matches `/v1/clubs`; the router's patterns are case-sensitive): most paths are told apart by that alone, which matters
-  // on the gateway's cache-hit path, without trying every route's pattern.
-  const heads = routes.filter(pick).map((route) => route.path.split(/[:*]/, 1)[0]!.replace(/\/+$/, ''));
-  return (path) => {
-    if (!heads.some((head) => path.startsWith(head))) return false;
-    for (const [pattern, picked] of patterns) if (pattern.test(path)) return picked;
-    return false;
-  };
-}
-
 /** Something that logs unexpected failures. */
 export interface Logger {
   /**
@@ -155,39 +132,7 @@ export interface PipelineOptions<C> {
   headersOn?: (path: string) => boolean;
 }
 
-export const JSON_TYPE = 'application/json; charset=utf-8';
-// Browsers may read these from cross-origin answers (CORS "exposed headers").
-export const EXPOSED = 'Retry-After, ETag, Last-Modified, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id';
 const PREFLIGHT_HEADERS = 'Accept, Cache-Control, Content-Type, If-Modified-Since, If-None-Match, X-Requested-With, X-Server-Key';
-
-/** @returns The headers every response starts with. */
-export function baseHeaders(): Record<string, string> {
-  return { 'content-type': JSON_TYPE, 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED };
-}
-
-/**
- * The error envelope as a plain response, with `Cache-Control: no-store` (errors are never cached).
- * @param error - The error.
- * @param path - The request path.
- */
-export function errorResponse(error: ApiError, path: string): PlainResponse {
-  // The same error again at the same path (a blocked client's 403, see `forbidden` in the gateway):
-  // the same frozen headers and body, in a new response. Later stages copy frozen headers.
-  const last = lastError;
-  if (last !== undefined && last.error === error && last.path === path) return { status: error.status, headers: last.headers, body: last.body };
-  const response = buildErrorResponse(error, path);
-  lastError = { error, path, headers: Object.freeze(response.headers), body: response.body as string };
-  return response;
-}
-
-let lastError: { error: ApiError; path: string; headers: Readonly<Record<string, string>>; body: string } | undefined;
-
-function buildErrorResponse(error: ApiError, path: string): PlainResponse {
-  const headers = baseHeaders();
-  headers['cache-control'] = 'no-store';
-  for (const name in error.headers) headers[name] = error.headers[name]!;
-  return { status: error.status, headers, body: JSON.stringify(error.toEnvelope(path)) };
-}
 
 /** A 200 reply. */
 export function ok(body: unknown, headers?: Record<string, string>): Reply {
@@ -198,29 +143,6 @@ const encoder = new TextEncoder();
 
 function byteLength(body: string | Uint8Array): number {
   return typeof body === 'string' ? encoder.encode(body).byteLength : body.byteLength;
-}
-
-/** A route with the pattern itty-router compiled for it. */
-interface Compiled<C> {
-  pattern: RegExp;
-  route: Route<C>;
-}
-
-const LITERAL_SEGMENT = /^[\w-]+$/;
-/** The route names an app remembers (see `routeOf`): at most this many paths of at most this many characters. */
-const ROUTE_MEMO = 4096;
-const ROUTE_MEMO_CHARS = 256;
-
-/**
- * The first two segments of a path (`v1/anime` of `/v1/anime/1/full`), or `undefined` when it
- * has fewer. A route whose pattern starts with two literal segments can only match paths that
- * start with the same two, so each request tests the patterns of its own group only.
- */
-function groupKey(path: string): string | undefined {
-  const first = path.indexOf('/', 1);
-  if (first < 0) return undefined;
-  const second = path.indexOf('/', first + 1);
-  return second < 0 ? path.slice(1) : path.slice(1, second);
 }
 
 /**
@@ -249,57 +171,20 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
   const serialize = options.serialize ?? JSON.stringify;
   const notFound =
     options.notFound ?? ((path: string) => new ApiError(404, `No endpoint at ${path}`, 'Check the path against the API documentation.'));
-  // itty-router compiles each pattern to a RegExp; matching is done here, in route order, over
-  // the routes that can match the path's first two segments. Routing with router.fetch() would
-  // cost a `new URL` and a test of every pattern per request.
-  const router = Router();
-  const compiled: Compiled<C>[] = [];
-  for (const route of options.routes) {
-    router.get(route.path, () => undefined);
-    compiled.push({ pattern: router.routes[router.routes.length - 1]![1], route });
-  }
-  const anyGroup: Compiled<C>[] = [];
-  const groups = new Map<string, Compiled<C>[]>();
-  compiled.forEach((entry, i) => {
-    const normalized = router.routes[i]![3] ?? entry.route.path;
-    const key = groupKey(normalized);
-    const literal = key !== undefined && key.split('/').every((segment) => LITERAL_SEGMENT.test(segment));
-    if (!literal) {
-      anyGroup.push(entry);
-      for (const group of groups.values()) group.push(entry);
-    } else {
-      // A new group starts with the unkeyed routes registered so far, to keep route order.
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = [...anyGroup]));
-      group.push(entry);
-    }
-  });
+  const matchRoute = createRouteMatcher(options.routes);
 
-  // The path and query are canonical here (see `handle`): what the URL parser would give.
-  async function dispatch(request: PlainRequest): Promise<PlainResponse> {
-    const pathname = request.path;
-    const params = new URLSearchParams(request.query);
-    const key = groupKey(pathname);
-    const candidates = (key !== undefined && groups.get(key)) || anyGroup;
-    let reply: Reply | undefined;
-    let matched: Route<C> | undefined;
-    for (const { pattern, route } of candidates) {
-      const match = pattern.exec(pathname);
-      if (!match) continue;
-      const trace = request.trace;
-      if (trace) trace.route = route.path;
-      const query = toQuery(params);
-      const parsed = route.query ? parseQuery(route.query, query) : undefined;
-      const routeRequest: RouteRequest = { params: match.groups ?? {}, query, parsed, path: request.path, request };
-      const answer = route.handler(routeRequest, context);
-      reply = answer instanceof Promise ? await answer : answer;
-      matched = route;
-      // As in itty-router, a handler that answers nothing passes the request to the next match.
-      if (reply != null) break;
-    }
+  // The path and query are canonical here (see `handle`), and `match` is the path's route.
+  async function dispatch(request: PlainRequest, match: RouteMatch<Route<C>> | undefined): Promise<PlainResponse> {
+    if (match === undefined) throw notFound(mountPath + request.path);
+    const { route } = match;
+    const query = toQuery(new URLSearchParams(request.query));
+    const parsed = route.query ? parseQuery(route.query, query) : undefined;
+    const routeRequest: RouteRequest = { params: match.params as Record<string, string>, query, parsed, path: request.path, request };
+    const answer = route.handler(routeRequest, context);
+    const reply = answer instanceof Promise ? await answer : answer;
     if (reply == null) throw notFound(mountPath + request.path);
     const headers = baseHeaders();
-    if (matched?.cache === 'no-store') headers['cache-control'] = 'no-store';
+    if (route.cache === 'no-store') headers['cache-control'] = cacheControl('no-store');
     if (reply.headers) Object.assign(headers, reply.headers);
     const status = reply.status ?? 200;
     if (reply.json !== undefined || reply.text !== undefined) return { status, headers, body: reply.json ?? reply.text! };
@@ -307,49 +192,27 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
     return typeof written === 'string' ? { status, headers, body: written } : { status, headers, body: written.bytes, etag: written.etag };
   }
 
-  // Paths named recently: matching the patterns of a group cost ~0.17 µs, a fifth of what the
-  // access log and metrics add to a cache hit (which reaches no route). Bounded: short paths only,
-  // at most ROUTE_MEMO of them, then started afresh.
-  const named = new Map<string, string | null>();
-
-  /** The template of the first route whose pattern matches: a request's route before any stage answers it. */
-  function routeOf(path: string): string | undefined {
-    const known = named.get(path);
-    if (known !== undefined) return known ?? undefined;
-    const key = groupKey(path);
-    const candidates = (key !== undefined && groups.get(key)) || anyGroup;
-    let template: string | null = null;
-    for (const { pattern, route } of candidates) {
-      if (pattern.test(path)) {
-        template = route.path;
-        break;
-      }
-    }
-    if (path.length <= ROUTE_MEMO_CHARS) {
-      if (named.size >= ROUTE_MEMO) named.clear();
-      named.set(path, template);
-    }
-    return template ?? undefined;
-  }
-
   const stages = options.middleware ?? [];
-  function run(request: PlainRequest, i: number): Promise<PlainResponse> {
+  function run(request: PlainRequest, match: RouteMatch<Route<C>> | undefined, i: number): Promise<PlainResponse> {
     const stage = stages[i];
-    return stage ? stage(request, () => run(request, i + 1)) : dispatch(request);
+    return stage ? stage(request, () => run(request, match, i + 1), match?.route) : dispatch(request, match);
   }
 
   return async function handle(received) {
     const method = received.method;
-    // The canonical target, decided once before any stage runs: the gateway (restricted routes,
-    // limits, cache key), the router and the error envelope all read this one path.
-    const request = toCanonicalRequest(received);
+    // The canonical target, decided once before any stage runs (by `combineApps` when the app is
+    // one of several): the gateway (restricted routes, limits, cache key), the router and the
+    // error envelope all read this one path.
+    const request = isCanonicalised(received) ? received : toCanonicalRequest(received);
     const path = request ? request.path : '/';
-    // The access log and metrics name this path too, not the raw target; and its route, named
-    // before anything can answer (an OPTIONS, a 405, a cached answer that never reaches a route).
+    // Its route, matched once, before anything can answer (an OPTIONS, a 405, a cached answer
+    // that never reaches a route): every stage and the handler are given this one row.
+    const match = request && matchRoute(path);
+    // The access log and metrics name this path too, not the raw target, and this route.
     const trace = received.trace;
     if (trace && request) {
       trace.path = path;
-      trace.route = routeOf(path);
+      trace.route = match?.route.path;
     }
     let response: PlainResponse;
     try {
@@ -374,7 +237,7 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
         // `*`, `host:443`, `http://[::1`: not a path of this server (RFC 9112 §3.2).
         throw new ApiError(400, 'Malformed request target', 'The request target must be a path such as /v1/anime, or an absolute http(s) URL.');
       } else {
-        response = await run(request, 0);
+        response = await run(request, match, 0);
       }
     } catch (thrown) {
       const error = toApiError(thrown);

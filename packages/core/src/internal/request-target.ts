@@ -47,14 +47,33 @@ export function toCanonicalPath(path: string): string | undefined {
   return isCanonical(path, '') ? path : resolve(path, '')?.path;
 }
 
+/** Requests a host already canonicalised (see {@link toCanonicalRequest}'s `remember`). */
+const canonicalised = new WeakSet<PlainRequest>();
+
+/**
+ * Whether a request is one that {@link toCanonicalRequest} returned with `remember`: the pipeline
+ * of an app inside `combineApps` then takes its path as it is, without canonicalising it again.
+ * @param request - A request.
+ */
+export function isCanonicalised(request: PlainRequest): boolean {
+  return canonicalised.has(request);
+}
+
 /**
  * The request with its canonical path and query. The common case (a plain path, as every real
  * client sends) is checked with three regular expressions and costs no `new URL`.
  * @param request - The request, as the host gave it.
+ * @param remember - Whether to remember the result as canonical (see {@link isCanonicalised}).
  * @returns The request itself when already canonical, a request with the resolved path and query
  *   otherwise, or `undefined` when its target is not a URL path (the caller answers 400).
  */
-export function toCanonicalRequest(request: PlainRequest): PlainRequest | undefined {
+export function toCanonicalRequest(request: PlainRequest, remember = false): PlainRequest | undefined {
+  const canonical = canonicalOf(request);
+  if (remember && canonical) canonicalised.add(canonical);
+  return canonical;
+}
+
+function canonicalOf(request: PlainRequest): PlainRequest | undefined {
   if (isCanonical(request.path, request.query)) return request;
   const resolved = resolve(request.path, request.query);
   if (!resolved) return undefined;

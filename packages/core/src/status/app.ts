@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors.js';
 import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from '../internal/bounded-store.js';
-import { fromWebRequest, toWebResponse, type Middleware, type PlainRequest, type PlainResponse, type RequestContext } from '../http.js';
+import { cacheControl, toApp, type App, type Middleware } from '../http.js';
 import { createPipeline, ok, type Logger, type Reply, type Route } from '../internal/pipeline.js';
 import { createMaintenanceManager, type MaintenanceManager } from './maintenance.js';
 import { createMemoryStatusStore } from './memory-status-store.js';
@@ -53,18 +53,12 @@ export interface StatusAppOptions {
   middleware?: readonly Middleware[];
 }
 
-/** A status API app. */
-export interface StatusApp {
-  /** The Web-standard door. Never rejects. */
-  fetch(request: Request, context?: RequestContext): Promise<Response>;
-  /** The plain door (Node). Never rejects. */
-  handle(request: PlainRequest): Promise<PlainResponse>;
-  /**
-   * Whether a path belongs to this app: `/api/status` and `/status`. Not `/`, which the app also
-   * answers with the page when it is served alone (a status-only port), but which belongs to the
-   * catalogue when `combineApps` puts them on one port.
-   */
-  owns(path: string): boolean;
+/**
+ * A status API app. Its `owns` takes `/api/status` and `/status`, not `/`, which the app also
+ * answers with the page when it is served alone (a status-only port), but which belongs to the
+ * catalogue when `combineApps` puts them on one port.
+ */
+export interface StatusApp extends App {
   /** Generates a fresh snapshot, bypassing the response cache. */
   snapshot(): Promise<StatusSnapshot>;
   /** Adds, changes and removes maintenance records; a change shows in the next response at once. */
@@ -116,7 +110,7 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
   if (!Number.isInteger(staleAfterSeconds) || staleAfterSeconds < 1) throw new RangeError('staleAfterSeconds must be a positive integer');
   if (!Number.isInteger(failuresBeforeDown) || failuresBeforeDown < 1) throw new RangeError('failuresBeforeDown must be a positive integer');
   const cacheMs = (options.cacheSeconds ?? 30) * 1000;
-  const cacheControl = `public, max-age=${options.cacheSeconds ?? 30}`;
+  const kept = cacheControl({ scope: 'public', maxAge: options.cacheSeconds ?? 30 });
   const refreshWaitMs = options.refreshWaitMs ?? 250;
   if (!(Number.isFinite(refreshWaitMs) && refreshWaitMs >= 0)) throw new RangeError(`refreshWaitMs must be a number of milliseconds of at least 0, got ${String(refreshWaitMs)}`);
 
@@ -226,7 +220,7 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
       text: rendered.html,
       headers: {
         'content-type': 'text/html; charset=utf-8',
-        'cache-control': cacheControl,
+        'cache-control': kept,
         'content-security-policy': STATUS_PAGE_CSP,
         'x-content-type-options': 'nosniff',
       },
@@ -234,27 +228,22 @@ export function createStatusApp(options: StatusAppOptions): StatusApp {
   };
 
   const routes: Route<null>[] = [
-    { path: STATUS_PATH, handler: async () => ok(await served(), { 'cache-control': cacheControl }) },
+    { path: STATUS_PATH, handler: async () => ok(await served(), { 'cache-control': kept }) },
     { path: STATUS_PAGE_PATH, handler: pageReply },
     { path: '/', handler: pageReply },
   ];
 
   const handle = createPipeline({ routes, context: null, middleware: options.middleware, logger });
-  return {
-    handle,
-    fetch: async (request, context) => toWebResponse(await handle(fromWebRequest(request, context))),
-    owns: (path) => path === STATUS_PATH || path.startsWith(`${STATUS_PATH}/`) || path === STATUS_PAGE_PATH,
-    snapshot,
-    store,
-    maintenance: createMaintenanceManager({
-      store: bounded,
-      now,
-      serviceIds: services.map((service) => service.id),
-      onChange: () => {
-        version++;
-        cached = undefined;
-        pending = undefined;
-      },
-    }),
-  };
+  const owns = (path: string) => path === STATUS_PATH || path.startsWith(`${STATUS_PATH}/`) || path === STATUS_PAGE_PATH;
+  const maintenance = createMaintenanceManager({
+    store: bounded,
+    now,
+    serviceIds: services.map((service) => service.id),
+    onChange: () => {
+      version++;
+      cached = undefined;
+      pending = undefined;
+    },
+  });
+  return toApp(handle, owns, { snapshot, store, maintenance });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogueApp } from '../app.js';
 import { createMemoryStore } from '../memory-store.js';
-import type { Anime, Manga } from '../index.js';
+import type { Anime, Manga } from '../entry-schemas.js';
 import { makeAnime } from '../../test/fixtures.js';
 import { createMapSource, createTestWriter, createVirtualClock, makeManga, seasonAnime, type VirtualClock } from '../../test/upstream-fakes.js';
 import { createMemoryRefreshState, type MemoryRefreshState } from './memory-state.js';

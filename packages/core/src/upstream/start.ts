@@ -22,7 +22,7 @@ import { createRefresher, type Refresher, type RefresherLogger, type RefreshEven
 import type { RefreshState, SourceHealth, TierName, UpstreamLimits, UpstreamSource } from './types.js';
 import { createRecordWriter } from './writer.js';
 
-/** The variables of {@link SERVER_ENV} a refresher reads; add them to `readServerEnv`'s `only`. */
+/** The variables of core's `SERVER_ENV` a refresher reads; add them to `readServerEnv`'s `only`. */
 export const UPSTREAM_ENV = [
   'UPSTREAM_URL',
   'UPSTREAM_MAX_PER_SECOND',

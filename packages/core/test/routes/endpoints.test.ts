@@ -5,7 +5,8 @@
  */
 import { demoData } from '@catalogue-api/demo-data';
 import { describe, expect, it } from 'vitest';
-import { createCatalogueApp, createMemoryStore, type CatalogueStore, type CollectionName, type PluckQuery } from '../../src/index.js';
+import { createCatalogueApp, createMemoryStore } from '../../src/index.js';
+import { type CatalogueStore, type CollectionName, type PluckQuery } from '../../src/entry-store.js';
 import { catalogueRoutes } from '../../src/routes/index.js';
 import { seasonAt } from '../../src/routes/seasons.js';
 import { unavailableRoutes } from '../../src/routes/unavailable.js';

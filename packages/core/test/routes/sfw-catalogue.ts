@@ -4,7 +4,8 @@
  * roots through every kind of reference (relations, recommendations, cast, staff, voice roles, news,
  * reviews, stacks, articles). Airing and upcoming copies exist for the season and schedule lists.
  */
-import type { Anime, CatalogueData, Reference } from '../../src/index.js';
+import type { Anime, Reference } from '../../src/entry-schemas.js';
+import type { CatalogueData } from '../../src/entry-store.js';
 import type { Character, Manga, Person } from '../../src/schemas/index.js';
 import { makeAnime, ECCHI, EROTICA, HENTAI } from '../fixtures.js';
 

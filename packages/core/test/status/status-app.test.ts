@@ -5,13 +5,13 @@ import {
   createChecker,
   createMemoryStatusStore,
   createStatusApp,
-  statusSnapshotSchema,
   type Checker,
   type ServiceConfig,
   type StatusApp,
   type StatusSnapshot,
   type StatusStore,
 } from '@catalogue-api/core';
+import { statusSnapshotSchema } from '@catalogue-api/core/schemas';
 import { createManualTimers, createTestClock, MINUTE, startTarget, type Target, type TargetMode, type TestClock } from './helpers.js';
 
 const NOON = Date.UTC(2026, 0, 10, 12, 0, 0);

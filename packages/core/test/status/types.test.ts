@@ -1,15 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import {
-  createStatusApp,
-  maintenanceSchema,
-  serviceSchema,
-  statusSnapshotSchema,
-  type MaintenanceView,
-  type ServiceView,
-  type StatusApp,
-  type StatusSnapshot,
-} from '@catalogue-api/core';
+import { createStatusApp, type MaintenanceView, type ServiceView, type StatusApp, type StatusSnapshot } from '@catalogue-api/core';
+import { maintenanceSchema, serviceSchema, statusSnapshotSchema } from '@catalogue-api/core/schemas';
 
 describe('status API public types', () => {
   it('keeps the zod schemas and the TypeScript shapes in step', () => {

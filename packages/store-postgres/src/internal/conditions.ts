@@ -6,7 +6,7 @@
  * statement's text depends on the query's shape only.
  * @module
  */
-import { COLLECTIONS, type CollectionName, type Condition, type FieldType, type OrderKey } from '@catalogue-api/core';
+import { COLLECTIONS, type CollectionName, type Condition, type FieldType, type OrderKey } from '@catalogue-api/core/store';
 import { isArrayType, quoteIdentifier } from './tables.js';
 
 /** The parameters of one statement, as `$1`, `$2`… */

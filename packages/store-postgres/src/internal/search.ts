@@ -6,7 +6,7 @@
  * `relevance` keys.
  * @module
  */
-import { COLLECTIONS, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core';
+import { COLLECTIONS, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
 import { orderSql, type Params } from './conditions.js';
 import { quoteIdentifier, tableName } from './tables.js';
 

@@ -29,7 +29,7 @@ import {
   type CollectionName,
   type FieldSpec,
   type FieldType,
-} from '@catalogue-api/core';
+} from '@catalogue-api/core/store';
 
 /** Quotes an SQL identifier. */
 export function quoteIdentifier(identifier: string): string {

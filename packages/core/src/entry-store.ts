@@ -1,0 +1,88 @@
+/**
+ * What a store author needs: the record seam (`CatalogueStore`, its collections, conditions and
+ * change feed), the loaders, the catalogue's query and data types, the shared search, SFW and
+ * top-list rules, and the gateway back end's store interfaces (for a shared back end such as Redis).
+ * @module @catalogue-api/core/store
+ */
+export {
+  broadcastDay,
+  COLLECTION_NAMES,
+  COLLECTIONS,
+  collectionKey,
+  fieldValues,
+  isCollectionName,
+  mediaTitles,
+  premiere,
+  SEASONS,
+  WEEKDAYS,
+  type CollectionName,
+  type CollectionRecord,
+  type CollectionSpec,
+  type FieldSpec,
+  type FieldType,
+  type Season,
+} from './seam/collections.js';
+export { compareFields, holds, holdsAll, type Fields } from './seam/evaluate.js';
+export { loadCatalogue } from './seam/load.js';
+export { createRecordStore } from './seam/record-store.js';
+export type { Condition, FieldValue, OrderKey, PluckedJson, PluckQuery, RecordKey, RecordQuery, CatalogueStore, Tally } from './seam/types.js';
+export type { ChangeFeed, RecordChange } from './seam/changes.js';
+export { createChangeLog, changedOwners, type ChangeLog } from './seam/change-log.js';
+export { createCacheKeys, type KeyedRoute } from './gateway/cache-key.js';
+export { trackReads, changeTokens, Reads } from './gateway/reads.js';
+export { createFreshness, type Freshness, type FreshnessOptions } from './gateway/freshness.js';
+export { catalogueOver } from './catalogue/index.js';
+export { compareTop, onTopList, TOP_ORDER, topQuery, topRule, type TopEntry, type TopFilter, type TopRule } from './top-order.js';
+export type {
+  BlockPolicy,
+  BlockStore,
+  CacheStore,
+  CachedResponse,
+  CounterResult,
+  CounterStore,
+  CounterWindow,
+  GatewayBackend,
+  KeyStore,
+} from './gateway/back-end.js';
+export type {
+  AiringFilter,
+  AnimeOrderBy,
+  AnimeSearch,
+  Approval,
+  Catalogue,
+  CatalogueData,
+  CharacterSearch,
+  EntryParts,
+  EntryReviewQuery,
+  GenreCategory,
+  IdsQuery,
+  IdsResult,
+  KindMethods,
+  MagazineSearch,
+  MangaOrderBy,
+  MangaSearch,
+  MediaSearch,
+  MediaKind,
+  NamedParts,
+  NamedSearch,
+  Page,
+  Paging,
+  PersonSearch,
+  PostSearch,
+  ProducerSearch,
+  RandomQuery,
+  RecentRecommendationQuery,
+  ReviewQuery,
+  ScheduleDay,
+  ScheduleQuery,
+  SeasonQuery,
+  StackSearch,
+  TopAnimeQuery,
+  TopMangaQuery,
+} from './store.js';
+/** The `order_by` values of each kind and the record field each orders by: what `AnimeOrderBy` and `MangaOrderBy` are made of. */
+export { ANIME_ORDER_BY, MANGA_ORDER_BY } from './catalogue/kinds.js';
+export type { DatePeriod } from './query.js';
+export type { SfwMode } from './sfw.js';
+export { sfwClass, type SfwClass } from './sfw.js';
+export { normalizeTitle, queryWordEdges, queryWordPatterns } from './search.js';

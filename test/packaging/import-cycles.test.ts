@@ -1,0 +1,132 @@
+/**
+ * No import cycle in the packages' sources: every import (type-only ones too, and `export … from`)
+ * between the files of `packages/*\/src`, read with the TypeScript compiler's parser, must
+ * form a graph without cycles (strongly connected components of one file, no file importing itself).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The one cycle known at the time this test was written, through the record seam and the
+ * catalogue facade (`seam/collections.ts` → `store.ts` → `catalogue/kinds.ts` →
+ * `catalogue/shared.ts` → `store.ts`). It is being broken up; a cycle among some of these files
+ * only passes until then, and no other cycle passes at all.
+ */
+const KNOWN_CYCLE: readonly string[] = [
+  'packages/core/src/catalogue/kinds.ts',
+  'packages/core/src/catalogue/shared.ts',
+  'packages/core/src/query.ts',
+  'packages/core/src/seam/changes.ts',
+  'packages/core/src/seam/collections.ts',
+  'packages/core/src/seam/types.ts',
+  'packages/core/src/store.ts',
+];
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const packages = join(root, 'packages');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.ts$/.test(name) && !/\.(test|d)\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+/** The file an import names: a relative `./x.js` is `./x.ts` (or `./x/index.ts`); `@catalogue-api/p` is that package's entry. */
+function resolveImport(from: string, specifier: string): string | undefined {
+  const pkg = /^@catalogue-api\/([\w-]+)$/.exec(specifier);
+  if (pkg) return join(packages, pkg[1]!, 'src', 'index.ts');
+  if (!specifier.startsWith('.')) return undefined;
+  const base = resolve(dirname(from), specifier.replace(/\.js$/, ''));
+  return [`${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate));
+}
+
+/** Tarjan's strongly connected components; those of more than one file, or of a file importing itself, are cycles. */
+function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, next);
+    low.set(file, next++);
+    stack.push(file);
+    onStack.add(file);
+    for (const to of graph.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file)!, low.get(to)!));
+      } else if (onStack.has(to)) low.set(file, Math.min(low.get(file)!, index.get(to)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || graph.get(file)?.includes(file)) cycles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+const files = readdirSync(packages)
+  .map((name) => join(packages, name, 'src'))
+  .filter((dir) => existsSync(dir))
+  .flatMap(sources);
+/** What a file imports: `import`, `export … from`, `import type`, `import('…')` types and dynamic imports. */
+function importsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push(node.moduleSpecifier.text);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      found.push(node.argument.literal.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      found.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const graph = new Map(
+  files.map((file) => {
+    const targets = importsOf(file).map((specifier) => resolveImport(file, specifier)).filter((target): target is string => target !== undefined);
+    return [file, [...new Set(targets)]] as const;
+  }),
+);
+
+describe('the import graph of packages/*/src', () => {
+  it('reads every source file and its imports', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(graph.get(join(packages, 'core', 'src', 'app.ts'))).toContain(join(packages, 'core', 'src', 'http.ts'));
+  });
+
+  const cycles = cyclesOf(graph).map((cycle) => cycle.map((file) => relative(root, file)));
+  const known = (cycle: string[]) => cycle.every((file) => KNOWN_CYCLE.includes(file));
+
+  it('has no cycle but the known one, being removed', () => {
+    expect(cycles.filter((cycle) => !known(cycle))).toEqual([]);
+  });
+
+  // Fails once the known cycle is gone: then empty KNOWN_CYCLE, so that no cycle comes back.
+  it.runIf(KNOWN_CYCLE.length > 0)('still has the known cycle (empty KNOWN_CYCLE once this fails)', () => {
+    expect(cycles.filter(known)).not.toEqual([]);
+  });
+
+  it('finds a cycle when there is one', () => {
+    expect(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+    expect(cyclesOf(new Map([['a', ['a']]]))).toEqual([['a']]);
+  });
+});
