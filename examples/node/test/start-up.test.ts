@@ -24,8 +24,10 @@ describe.skipIf(!DATABASE_URL)('with a schema its migration cannot upgrade', () 
   let sql: postgres.Sql;
   beforeAll(async () => {
     sql = postgres(DATABASE_URL!, { onnotice: () => undefined });
-    // A table of the catalogue's name but not its shape: the migration's first statement fails.
-    await sql.unsafe(`create schema "${schema}"; create table "${schema}".anime (id int)`);
+    // A schema a pre-release build made (its ledger stops before the baseline): not upgraded.
+    await sql.unsafe(
+      `create schema "${schema}"; create table "${schema}".catalogue_migrations (version integer primary key); insert into "${schema}".catalogue_migrations values (1), (2), (3)`,
+    );
   });
   afterAll(async () => {
     await sql.unsafe(`drop schema if exists "${schema}" cascade`);
@@ -37,7 +39,9 @@ describe.skipIf(!DATABASE_URL)('with a schema its migration cannot upgrade', () 
     expect(result.code).toBe(1);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!).msg).toMatch(/^Could not start: PostgreSQL at .* \(DATABASE_URL\): relation "anime" already exists$/);
+    expect(JSON.parse(lines[0]!).msg).toMatch(
+      new RegExp(`^Could not start: PostgreSQL at .* \\(DATABASE_URL\\): PostgreSQL schema "${schema}" was made by a pre-release version of @catalogue-api/store-postgres \\(schema version 3\\), .*drop schema "${schema}" cascade.*import the records again$`),
+    );
   });
 });
 
