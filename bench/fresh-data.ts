@@ -43,9 +43,10 @@ import postgres from 'postgres';
 import { JIKAN_LIMITS } from '../packages/core/src/upstream/budget.ts';
 import { createMemoryRefreshState } from '../packages/core/src/upstream/memory-state.ts';
 import { createRefresher } from '../packages/core/src/upstream/refresher.ts';
+import { createRecordWriter } from '../packages/core/src/upstream/writer.ts';
 import { DAY, DEFAULT_INTERVALS, FULL_SCALE, scheduleDemand, TIERS } from '../packages/core/src/upstream/schedule.ts';
 import type { RefreshState, Task, TierName } from '../packages/core/src/upstream/types.ts';
-import { createMapSource, createTestWriter, createVirtualClock } from '../packages/core/test/upstream-fakes.ts';
+import { createMapSource, createVirtualClock } from '../packages/core/test/upstream-fakes.ts';
 import { checkRequestLog, createFakeUpstream, type FakeRecord, type FakeUpstream } from '../packages/testkit/src/fake-upstream.ts';
 import { freePort } from './lib/example.mjs';
 
@@ -321,7 +322,7 @@ async function staleness(result: FreshDataResult): Promise<void> {
     store,
     source: fake.source,
     state,
-    writer: createTestWriter(store),
+    writer: createRecordWriter(store),
     clock: vc.clock,
     sleep: vc.sleep,
     holder: 'bench',
