@@ -1,11 +1,10 @@
 /**
  * In-process stand-ins for the refresher's tests: a virtual clock whose sleeps fire in order of
  * due time, an `UpstreamSource` over a map of records (each request taking a budget slot from a
- * ledger, with a request log), and a small `RecordWriter` over a store that validates with the
- * collections' schemas and upserts only what changed.
+ * ledger, with a request log) whose bodies are valid Jikan v4 bodies, for the shipped
+ * `createRecordWriter` to write.
  */
 import { type Anime, type Manga } from '../src/entry-schemas.js';
-import { COLLECTIONS, collectionKey, type CatalogueStore } from '../src/entry-store.js';
 import { currentSeasons, PAGE_SIZE } from '../src/upstream/schedule.js';
 import type {
   BudgetLedger,
@@ -14,10 +13,8 @@ import type {
   ListName,
   ListPage,
   MediaKind,
-  RecordWriter,
   UpstreamLimits,
   UpstreamSource,
-  WriteOutcome,
 } from '../src/upstream/types.js';
 import { makeAnime } from './fixtures.js';
 
@@ -180,7 +177,7 @@ export function createMapSource(options: {
         const record = records[kind].get(id);
         if (failing.has(key)) return { outcome: 'failed', reason: 'HTTP 500' };
         if (!record || notFound.has(key)) return { outcome: 'not-found' };
-        const body = part === 'full' ? { data: invalid.has(key) ? { ...record, score: 11 } : record } : { data: [] };
+        const body = part === 'full' ? { data: invalid.has(key) ? { ...record, score: 11 } : record } : { data: emptyPart(kind, part) };
         const tag = etag(body);
         return validator === tag ? { outcome: 'unchanged' } : { outcome: 'ok', body, validator: tag };
       })();
@@ -231,67 +228,28 @@ export function createMapSource(options: {
   };
 }
 
+/**
+ * The body's `data` of an entry's part with nothing in it, as Jikan v4 serves it: a list for most
+ * parts, an object for `statistics`, `moreinfo` and `videos` (so that the real writer takes it as
+ * valid, and as nothing to write).
+ */
+function emptyPart(kind: MediaKind, part: EntryPart): unknown {
+  switch (part) {
+    case 'statistics':
+      return kind === 'anime'
+        ? { watching: 0, completed: 0, on_hold: 0, dropped: 0, plan_to_watch: 0, total: 0, scores: [] }
+        : { reading: 0, completed: 0, on_hold: 0, dropped: 0, plan_to_read: 0, total: 0, scores: [] };
+    case 'moreinfo':
+      return { moreinfo: null };
+    case 'videos':
+      return { promo: [], episodes: [], music_videos: [] };
+    default:
+      return [];
+  }
+}
+
 function hash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return (h >>> 0).toString(16);
-}
-
-/**
- * A writer for the tests: the entry record (`full`, listing items) validated with the kind's schema
- * and upserted only when it differs, with its `updates` record; other parts are checked to be
- * `{ data: [...] }` and left alone.
- */
-export function createTestWriter(store: CatalogueStore): RecordWriter & { writes: string[] } {
-  const writes: string[] = [];
-  const last = new Map<string, string>();
-  async function record(kind: MediaKind, value: unknown, now: number): Promise<WriteOutcome> {
-    const parsed = COLLECTIONS[kind].schema.safeParse(value);
-    if (!parsed.success)
-      return {
-        outcome: 'invalid',
-        reason: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
-      };
-    const next = parsed.data as Anime & Manga;
-    const text = JSON.stringify(next);
-    const key = `${kind}:${next.mal_id}`;
-    // What this writer last wrote, while the store still holds that record (the tests write through it only).
-    let existing = last.get(key);
-    if (existing === undefined) {
-      const stored = await store.get(kind, next.mal_id);
-      existing = stored ? JSON.stringify(stored) : undefined;
-    } else if (!(await store.get(kind, next.mal_id))) existing = undefined;
-    if (existing === text) return { outcome: 'unchanged' };
-    last.set(key, text);
-    await store.upsert(kind, [next]);
-    await store.upsert('updates', [
-      {
-        type: kind,
-        mal_id: next.mal_id,
-        updated_at: new Date(now).toISOString(),
-      },
-    ]);
-    writes.push(`${kind}:${next.mal_id}`);
-    return { outcome: 'changed', keys: [collectionKey(kind, next)] };
-  }
-  return {
-    writes,
-    async part(kind, _id, part, body, now) {
-      const data = (body as { data?: unknown } | null)?.data;
-      if (part === 'full') return record(kind, data, now);
-      return Array.isArray(data) ? { outcome: 'unchanged' } : { outcome: 'invalid', reason: 'not { data: [...] }' };
-    },
-    async items(kind, items, now) {
-      const out: WriteOutcome[] = [];
-      for (const item of items) out.push(await record(kind, item, now));
-      return out;
-    },
-    async remove(kind, id) {
-      const removed = (await store.delete(kind, [id])) > 0;
-      await store.delete('updates', [`${kind}:${id}`]);
-      await store.upsert(kind === 'anime' ? 'deletedAnimeIds' : 'deletedMangaIds', [id]);
-      writes.push(`-${kind}:${id}`);
-      return removed;
-    },
-  };
 }

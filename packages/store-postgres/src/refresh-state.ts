@@ -53,6 +53,8 @@ const MINUTE_MS = 60_000;
  * behind the others' still sees every slot they took in its own last minute.
  */
 const KEEP_MS = 2 * MINUTE_MS;
+/** The widest margin a budget may count its windows by (as core's `checkMargin`). */
+const MAX_MARGIN_MS = 10_000;
 /** Tasks per statement of `put` and keys per statement of `remove`: 12 parameters each, far below PostgreSQL's 65,535. */
 const BATCH = 1_000;
 
@@ -207,31 +209,35 @@ export async function createPostgresRefreshState(options: PostgresRefreshStateOp
     async setCursor(name, value) {
       await sql.unsafe(`insert into ${cursors} (name, value) values ($1, $2) on conflict (name) do update set value = excluded.value`, [name, value]);
     },
-    async tryTake(now, limits) {
+    async tryTake(now, limits, marginMs = 0) {
       checkLimits(limits);
+      if (!(Number.isSafeInteger(marginMs) && marginMs >= 0 && marginMs <= MAX_MARGIN_MS)) throw new RangeError(`marginMs must be a whole number of ms from 0 to ${MAX_MARGIN_MS}, got ${String(marginMs)}`);
       const at = instant(now, 'now');
+      const second = SECOND_MS + marginMs;
+      const minute = MINUTE_MS + marginMs;
       return sql.begin(async (tx) => {
         const q = tx as unknown as Sql;
         // Every instance's takes, one at a time: what is counted is what is there when the slot is written.
         await q`select pg_advisory_xact_lock(hashtext(${ledgerLock}))`;
-        const [paused] = await q.unsafe<{ until: string }[]>(`select until from ${pause}`);
-        const until = paused ? Number(paused.until) : 0;
+        // The pause and the latest slots, newest first, in one round trip (each is one more wait
+        // between the slot's instant and its request). Slots stamped after `now` (another
+        // instance's clock a little ahead) count too, so that clocks slightly apart never add up
+        // to more than the limit.
+        const rows = await q.unsafe<{ at: string | null; until: string | null }[]>(
+          `select (select until from ${pause}) as until, r.at from (select null) one
+           left join lateral (select at from ${requests} where at > $1 order by at desc limit $2) r on true`,
+          [at - minute, Math.max(limits.perSecond, limits.perMinute)],
+        );
+        const until = rows[0]?.until == null ? 0 : Number(rows[0].until);
         if (until > at) return until - at;
-        // The latest slots, newest first; slots stamped after `now` (another instance's clock a
-        // little ahead) count too, so that clocks slightly apart never add up to more than the limit.
-        const rows = await q.unsafe<{ at: string }[]>(`select at from ${requests} where at > $1 order by at desc limit $2`, [
-          at - MINUTE_MS,
-          Math.max(limits.perSecond, limits.perMinute),
-        ]);
-        const taken = rows.map((row) => Number(row.at));
+        const taken = rows.filter((row) => row.at !== null).map((row) => Number(row.at));
         let wait = 0;
         // A full window frees a slot when its oldest of the last `limit` slots leaves it.
-        const inSecond = taken.filter((t) => t > at - SECOND_MS).length;
-        if (inSecond >= limits.perSecond) wait = Math.max(wait, taken[limits.perSecond - 1]! + SECOND_MS - at);
-        if (taken.length >= limits.perMinute) wait = Math.max(wait, taken[limits.perMinute - 1]! + MINUTE_MS - at);
+        const inSecond = taken.filter((t) => t > at - second).length;
+        if (inSecond >= limits.perSecond) wait = Math.max(wait, taken[limits.perSecond - 1]! + second - at);
+        if (taken.length >= limits.perMinute) wait = Math.max(wait, taken[limits.perMinute - 1]! + minute - at);
         if (wait > 0) return Math.max(1, Math.ceil(wait));
-        await q.unsafe(`insert into ${requests} (at) values ($1)`, [at]);
-        await q.unsafe(`delete from ${requests} where at <= $1`, [at - KEEP_MS]);
+        await q.unsafe(`with pruned as (delete from ${requests} where at <= $2) insert into ${requests} (at) values ($1)`, [at, at - KEEP_MS]);
         return 0;
       });
     },

@@ -8,8 +8,8 @@ function notingLedger(granted: number[]): BudgetLedger {
   const ledger = createMemoryLedger();
   return {
     ...ledger,
-    async tryTake(now, limits) {
-      const wait = await ledger.tryTake(now, limits);
+    async tryTake(now, limits, marginMs) {
+      const wait = await ledger.tryTake(now, limits, marginMs);
       if (wait === 0) granted.push(now);
       return wait;
     },
@@ -42,7 +42,8 @@ describe('createBudget over a memory ledger', () => {
 
   it('never lets more than perSecond into any sliding second nor perMinute into any sliding minute', async () => {
     const time = virtualTime();
-    const budget = createBudget(createMemoryLedger(), limits, time);
+    // No margin: the windows exactly (the margin is checked below).
+    const budget = createBudget(createMemoryLedger(), limits, { ...time, marginMs: 0 });
     const taken: number[] = [];
     for (let i = 0; i < 200; i++) {
       await budget.take();
@@ -120,7 +121,7 @@ describe('createBudget over a memory ledger', () => {
   it('spreads a second’s slots over it instead of one burst, and an aborted taker leaves the queue moving', async () => {
     const time = virtualTime();
     const taken: number[] = [];
-    const budget = createBudget(notingLedger(taken), { perSecond: 4, perMinute: 1_000 }, time);
+    const budget = createBudget(notingLedger(taken), { perSecond: 4, perMinute: 1_000 }, { ...time, marginMs: 0 });
     const gone = new AbortController();
     const takes = [budget.take(), budget.take(), budget.take(gone.signal), budget.take(), budget.take()];
     gone.abort(new Error('gone'));
@@ -131,6 +132,28 @@ describe('createBudget over a memory ledger', () => {
     const start = time.clock();
     await Promise.all([bursty.take(), bursty.take(), bursty.take(), bursty.take()]);
     expect(time.clock()).toBe(start);
+  });
+
+  it('counts every window a margin wider, spaces slots over a second and the margin, and says when a slot is too old to send on', async () => {
+    const time = virtualTime();
+    const taken: number[] = [];
+    const budget = createBudget(notingLedger(taken), limits, time);
+    expect(budget.marginMs).toBe(250);
+    for (let i = 0; i < 130; i++) await budget.take();
+    // 3 in any 1.25 s, 60 in any 60.25 s: so 3 in any second and 60 in any minute even if each
+    // request reaches the upstream up to 250 ms after its slot.
+    expect(maxInWindow(taken, 1_250)).toBe(3);
+    expect(maxInWindow(taken, 60_250)).toBe(60);
+    expect(taken[1]! - taken[0]!).toBe(416);
+    expect(taken[60]! - taken[0]!).toBe(60_250);
+    const slot = await budget.take();
+    expect(budget.late(slot)).toBe(false);
+    time.advance(125);
+    expect(budget.late(slot)).toBe(false);
+    time.advance(1);
+    expect(budget.late(slot)).toBe(true);
+    expect(() => createBudget(createMemoryLedger(), limits, { marginMs: -1 })).toThrow(/marginMs/);
+    expect(waitForSlot([0, 100, 200], 1_000, limits, 250)).toBe(250);
   });
 
   it('rejects limits that are not positive whole numbers', () => {

@@ -56,6 +56,9 @@ export interface JikanSourceOptions {
   random?: () => number;
 }
 
+/** Late budget slots in a row (see `Budget.late`) after which a request fails rather than taking another. */
+const MAX_LATE_SLOTS = 10;
+
 /** The anime-only listings. */
 const ANIME_ONLY: ReadonlySet<ListName> = new Set(['upcoming', 'seasonNow', 'seasonUpcoming', 'schedules']);
 
@@ -129,6 +132,8 @@ export function retryAfterMs(value: string | null, now: number): number | undefi
 /** A request's result before the circuit breaker counts it. */
 type Attempt =
   | { kind: 'done'; fetched: Fetched<unknown> }
+  /** Not sent: its budget slot was too old by the time the request could leave. */
+  | { kind: 'late' }
   | { kind: 'retry'; reason: string; pauseMs?: number | undefined };
 
 /**
@@ -194,8 +199,8 @@ export function createJikanSource(options: JikanSourceOptions): UpstreamSource {
     await budget.pause(until);
   };
 
-  /** One request, sent once: the budget slot is taken by the caller. */
-  const attempt = async (path: string, validator: string | undefined, signal: AbortSignal | undefined): Promise<Attempt> => {
+  /** One request, sent once on the budget slot the caller took, unless that slot is already too old. */
+  const attempt = async (path: string, validator: string | undefined, signal: AbortSignal | undefined, slot: number): Promise<Attempt> => {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (validator !== undefined) {
       // An entity tag is quoted (RFC 9110 §8.8.3); anything else is a Last-Modified date.
@@ -208,6 +213,9 @@ export function createJikanSource(options: JikanSourceOptions): UpstreamSource {
     const onAbort = () => timeout.abort(signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      // The last moment before the request leaves: a slot that waited too long (a busy event loop,
+      // a slow shared ledger) is not used, so arrivals upstream never crowd closer than the slots.
+      if (budget.late(slot)) return { kind: 'late' };
       const response = await doFetch(root + path, { headers, signal: timeout.signal, redirect: 'follow' });
       const status = response.status;
       if (status === 200) {
@@ -270,11 +278,21 @@ export function createJikanSource(options: JikanSourceOptions): UpstreamSource {
     const probing = circuit === 'half-open';
     let reason = '';
     let sent = 0;
+    let late = 0;
     try {
       for (let n = 0; n <= retries; n++) {
-        await budget.take(signal);
+        const slot = await budget.take(signal);
+        const result = await attempt(path, validator, signal, slot);
+        if (result.kind === 'late') {
+          // The slot is spent, nothing was sent: take another, unless this keeps happening.
+          if (++late > MAX_LATE_SLOTS) {
+            reason = `${path}: not sent, ${late} budget slots in a row were more than ${Math.floor(budget.marginMs / 2)} ms old before the request could leave (event loop or state too slow)`;
+            break;
+          }
+          n--;
+          continue;
+        }
         sent++;
-        const result = await attempt(path, validator, signal);
         if (result.kind === 'done') return settle(result.fetched);
         reason = result.reason;
         if (result.pauseMs !== undefined) {

@@ -6,6 +6,7 @@
  * @module
  */
 import { createMemoryLease } from '../internal/memory-lease.js';
+import { checkMargin } from './budget.js';
 import { TIERS } from './schedule.js';
 import type { RefreshState, Task, TierBacklog, TierName, UpstreamLimits } from './types.js';
 
@@ -94,7 +95,7 @@ export function createMemoryRefreshState(snapshot?: unknown): MemoryRefreshState
   const heaps = new Map<TierName, Heap>(TIERS.map((t) => [t, new Heap()]));
   const cursors = new Map<string, string>(Object.entries(restored?.cursors ?? {}));
   const lease = createMemoryLease(restored?.lease);
-  // Slots taken in the last minute, in order (instants only grow within one process; a clock that
+  // Slots taken in the last minute and the longest margin, in order (instants only grow within one process; a clock that
   // steps back is inserted in place).
   const taken: number[] = [...(restored?.ledger.taken ?? [])].sort((a, b) => a - b);
   let pausedUntil = restored?.ledger.pausedUntil ?? 0;
@@ -119,7 +120,8 @@ export function createMemoryRefreshState(snapshot?: unknown): MemoryRefreshState
 
   const prune = (now: number) => {
     let drop = 0;
-    while (drop < taken.length && taken[drop]! <= now - 60_000) drop++;
+    // The longest margin a budget may count (10 s) beyond the minute.
+    while (drop < taken.length && taken[drop]! <= now - 70_000) drop++;
     if (drop > 0) taken.splice(0, drop);
   };
   const countAfter = (instant: number) => {
@@ -186,13 +188,15 @@ export function createMemoryRefreshState(snapshot?: unknown): MemoryRefreshState
     async setCursor(name, value) {
       cursors.set(name, value);
     },
-    async tryTake(now: number, limits: UpstreamLimits) {
+    async tryTake(now: number, limits: UpstreamLimits, marginMs = 0) {
+      checkMargin(marginMs);
       prune(now);
       let wait = pausedUntil > now ? pausedUntil - now : 0;
-      // A slot at t counts in (now − 1 s, now] and (now − 60 s, now]; it leaves the window at t + 1 s / t + 60 s.
-      const inSecond = countAfter(now - 1000);
-      if (inSecond >= limits.perSecond) wait = Math.max(wait, taken[taken.length - limits.perSecond]! + 1000 - now);
-      if (taken.length >= limits.perMinute) wait = Math.max(wait, taken[taken.length - limits.perMinute]! + 60_000 - now);
+      // A slot at t counts in (now − 1 s − m, now] and (now − 60 s − m, now]; it leaves those windows at t + 1 s + m / t + 60 s + m.
+      const second = 1000 + marginMs;
+      const minute = 60_000 + marginMs;
+      if (countAfter(now - second) >= limits.perSecond) wait = Math.max(wait, taken[taken.length - limits.perSecond]! + second - now);
+      if (countAfter(now - minute) >= limits.perMinute) wait = Math.max(wait, taken[taken.length - limits.perMinute]! + minute - now);
       if (wait > 0) return Math.max(1, Math.ceil(wait));
       let i = taken.length;
       while (i > 0 && taken[i - 1]! > now) i--;

@@ -277,6 +277,12 @@ export function createRefresher(options: RefresherOptions): Refresher {
   const clock = options.clock ?? Date.now;
   const sleep = options.sleep ?? defaultSleep;
   const leaseMs = options.leaseMs ?? 30_000;
+  /**
+   * Gives the event loop a turn (a zero timer), so refresh work never holds it for long and the
+   * API's requests are answered between records. Skipped under an injected `sleep` (a virtual
+   * clock's), whose turns are its own.
+   */
+  const pause = options.sleep ? () => Promise.resolve() : () => new Promise<void>((resolve) => setTimeout(resolve, 0));
   const renewMs = Math.max(1, Math.floor(leaseMs / 3));
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const logger = options.logger;
@@ -721,8 +727,14 @@ export function createRefresher(options: RefresherOptions): Refresher {
     const kind = task.kind;
     const list = task.list!;
     const page = task.page!;
-    const outcomes = body.items.length > 0 ? await writer.items(kind, body.items, now) : [];
-    if (w.signal.aborted) return;
+    // One item at a time, yielding between them: a page's 25 records written in one go would hold
+    // the event loop (and the API's requests) for as long as all of them take.
+    const outcomes: Awaited<ReturnType<RecordWriter['items']>> = [];
+    for (const item of body.items) {
+      outcomes.push(...(await writer.items(kind, [item], now)));
+      await pause();
+      if (w.signal.aborted) return;
+    }
     let changed = 0;
     for (const o of outcomes) {
       if (o.outcome === 'changed') changed += o.keys.length;
@@ -937,6 +949,9 @@ export function createRefresher(options: RefresherOptions): Refresher {
           const limit = free + inflight.size + Math.min(worked.size, 64);
           const tasks = (await state.due(clock(), limit)).filter(eligible).slice(0, free);
           for (const task of tasks) {
+            // Each task starts in a turn of its own, after whatever else the host has waiting.
+            await pause();
+            if (abort.signal.aborted) break;
             worked.set(task.key, task.dueAt);
             const p = work(task, w)
               .catch((error: unknown) => {

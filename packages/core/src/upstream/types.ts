@@ -131,10 +131,11 @@ export interface BudgetLedger {
    * Takes one request slot at `now` when every sliding window has room and the source is not
    * paused.
    * @param now - Real time, ms since the epoch.
-   * @param limits - The windows: at most `perSecond` slots in any (now − 1 s, now], `perMinute` in (now − 60 s, now].
+   * @param limits - The windows: at most `perSecond` slots in any (now − 1 s − margin, now], `perMinute` in (now − 60 s − margin, now].
+   * @param marginMs - How much wider than 1 s and 60 s the windows are counted (a slot's request reaches the upstream a little after its instant). @default 0
    * @returns 0 when the slot was taken (and recorded); else how many ms to wait before asking again.
    */
-  tryTake(now: number, limits: UpstreamLimits): Promise<number>;
+  tryTake(now: number, limits: UpstreamLimits, marginMs?: number): Promise<number>;
   /**
    * Pauses the whole source until an instant (a `Retry-After`); a later pause than the current one wins.
    * @param until - Ms since the epoch.
@@ -146,8 +147,20 @@ export interface BudgetLedger {
 
 /** A source's spending, over its ledger: what each request waits on. */
 export interface Budget {
-  /** Waits until a slot is free in every window (and any pause is over), then takes it. Rejects with the signal's reason when aborted. */
-  take(signal?: AbortSignal): Promise<void>;
+  /** The margin every window is widened by (ms): see `BudgetOptions.marginMs`. */
+  readonly marginMs: number;
+  /**
+   * Waits until a slot is free in every window (and any pause is over), then takes it.
+   * Rejects with the signal's reason when aborted.
+   * @returns The slot's instant (ms since the epoch): hand the request to `fetch` at once, unless {@link Budget.late}.
+   */
+  take(signal?: AbortSignal): Promise<number>;
+  /**
+   * Whether a slot is too old to send on: the request was not handed to `fetch` within half the
+   * margin of it, so its arrival upstream might crowd the next slots. The slot stays spent; take another.
+   * @param slot - What `take()` answered.
+   */
+  late(slot: number): boolean;
   /** Pauses the whole source (`Retry-After` on a 429 or 503). */
   pause(until: number): Promise<void>;
 }
