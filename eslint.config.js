@@ -10,7 +10,7 @@ export default tseslint.config(
     },
   },
   {
-    // Core runs on every runtime: Web-standard APIs only (STYLE.md, module boundaries).
+    // Core runs on every runtime: Web-standard APIs only (docs/runtimes.md).
     files: ['packages/core/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -76,7 +76,7 @@ export { createCacheKeys, type KeyedRoute } from './gateway/cache-key.js';
 export { trackReads, changeTokens, Reads } from './gateway/reads.js';
 export { createFreshness, type Freshness, type FreshnessOptions } from './gateway/freshness.js';
 export { catalogueOver } from './catalogue/index.js';
-export { compareTop, onTopList, TOP_ORDER, topQuery, topRule, type TopEntry, type TopFilter, type TopRule } from './top-order.js';
+export { TOP_ORDER, topQuery, topRule, type TopFilter, type TopRule } from './top-order.js';
 export {
   createOpenApiDocument,
   errorEnvelopeSchema,

@@ -429,20 +429,6 @@ function tallied(c: Collection, field: string, where: readonly Condition[] | und
 }
 
 /**
- * Creates an empty in-memory store with indexes: key lookups, an `owners` index, kept orderings,
- * a lazily built search index and a memo of repeated lists.
- * @returns The store.
- * @example
- * ```ts
- * const store = await loadCatalogue(createIndexedStore(), demoData);
- * await store.query('anime', { orderBy: [{ field: 'score', dir: 'desc' }, { field: 'mal_id', dir: 'asc' }], offset: 50, limit: 25 });
- * ```
- */
-export function createIndexedStore(): CatalogueStore {
-  return createMemoryStore();
-}
-
-/**
  * Creates the in-memory store, holding a dataset: the default store, for one process and for
  * tests. Loading is synchronous; every later write is visible to the next call.
  * @param data - The records; they are not copied, so do not mutate them afterwards.

@@ -233,14 +233,14 @@ function groupsCounting(collection: CollectionName, where: readonly Condition[] 
  * @throws RangeError when `timeoutMs` is not a positive number.
  * @example
  * ```ts
- * import { catalogueOver, createCatalogueApp } from '@catalogue-api/core';
+ * import { createCatalogueApp } from '@catalogue-api/core';
  * import { demoData } from '@catalogue-api/demo-data';
  * import { createPostgresStore } from '@catalogue-api/store-postgres';
  *
  * const store = createPostgresStore({ url: process.env.DATABASE_URL, max: 10 });
  * await store.migrate();
  * if ((await store.count('anime')) === 0) await store.seed(demoData);
- * const app = createCatalogueApp({ store: catalogueOver(store) });
+ * const app = createCatalogueApp({ store });
  * ```
  */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
