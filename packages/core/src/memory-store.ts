@@ -20,7 +20,7 @@ import { changedOwners, createChangeLog } from './seam/change-log.js';
 import { compareFields, holdsAll, type Fields } from './seam/evaluate.js';
 import { markStoredRecord } from './record-json.js';
 import { createSearchIndex, MatchTier, type SearchIndex } from './search.js';
-import type { CatalogueData } from './store.js';
+import type { CatalogueData } from './seam/collections.js';
 import type { Condition, FieldValue, OrderKey, Page, RecordKey, RecordQuery, CatalogueStore, Tally } from './seam/types.js';
 
 /** How many whole match lists a collection keeps for repeated queries. */

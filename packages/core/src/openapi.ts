@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ERROR_TYPES } from './errors.js';
+import { SEASONS } from './catalogue/kinds.js';
 import { paramDocs } from './internal/param-docs.js';
 import { ok } from './internal/pipeline.js';
 import type { CatalogueRoute } from './routes/context.js';
@@ -140,7 +141,7 @@ function queryParameters(query: z.ZodType | undefined): JsonObject[] {
 // Path segments are positive integer ids, except these, which their handlers parse by hand.
 const PATH_SEGMENTS: Record<string, JsonObject> = {
   year: { type: 'integer', minimum: 1000, maximum: 2999 },
-  season: { type: 'string', enum: ['winter', 'spring', 'summer', 'fall'] },
+  season: { type: 'string', enum: [...SEASONS] },
 };
 
 function pathParameters(path: string, query: JsonObject[]): JsonObject[] {

@@ -21,6 +21,7 @@
  * repeat or skip an entry.
  * @module
  */
+import { approvalWhere } from './catalogue/kinds.js';
 import type { Condition, OrderKey } from './seam/types.js';
 
 /** The `filter` values of `/v1/top/anime` and `/v1/top/manga`; `none` is the plain list. */
@@ -93,7 +94,7 @@ export function topRule(filter: Exclude<TopFilter, 'none'> | undefined): TopRule
  * ```
  */
 export function topQuery(rule: TopRule): { where: Condition[]; orderBy: OrderKey[] } {
-  const where: Condition[] = [{ field: 'approved', op: 'eq', value: true }];
+  const where: Condition[] = approvalWhere('approved');
   if (rule.requireKey) {
     const has = HAS_KEY[rule.key];
     where.push(has ? { field: has, op: 'eq', value: true } : { field: rule.key, op: 'notNull' });

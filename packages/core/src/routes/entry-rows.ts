@@ -6,11 +6,11 @@
  * @module
  */
 import type { Catalogue, EntryParts, NamedParts } from '../store.js';
+import type { Kind } from '../catalogue/kinds.js';
 import type { CatalogueRoute } from './context.js';
 import { entryNewsQuery, sfwQuery, subListQuery } from './params.js';
 import { byIdRow, subPageRow } from './rows.js';
 
-type Kind = 'anime' | 'manga';
 type Call = (id: number, ...rest: unknown[]) => Promise<never>;
 /** The parts a kind's methods are named by (`EntryParts`, `NamedParts`). */
 type PartOf<N> = (N extends 'Anime' | 'Manga' ? keyof EntryParts<never, never, never, never, never> : keyof NamedParts<never, never, never, never, never>) & string;

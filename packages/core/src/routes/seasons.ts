@@ -8,16 +8,13 @@ import { ApiError } from '../errors.js';
 import { defineRoute, ok } from '../internal/pipeline.js';
 import { enumListParam, flagParam, optionalFlagParam, unapprovedParam } from '../query.js';
 import { sfwMode } from '../sfw.js';
-import type { AiringFilter, SeasonQuery } from '../store.js';
+import type { AiringFilter } from '../store.js';
+import { SEASONS, type Season } from '../catalogue/kinds.js';
 import { ANIME_TYPES } from './anime.js';
 import type { CatalogueContext, CatalogueRoute } from './context.js';
 import { fullList, pagingShape, sfwShape } from './params.js';
 import { pageRow } from './rows.js';
 
-/** A season of the year. */
-export type Season = SeasonQuery['season'];
-
-const SEASONS: readonly Season[] = ['winter', 'spring', 'summer', 'fall'];
 
 /** The query of the season lists: `filter` (anime types, OR-ed), SFW, `unapproved`, `kids`, `continuing`, paging. */
 export const seasonQuery = z
