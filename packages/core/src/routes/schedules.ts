@@ -38,7 +38,7 @@ export const scheduleQuery = z
 
 /** The schedule routes; `/v1/schedules/{filter}` takes the day from the path instead of the query. */
 export const scheduleRoutes: CatalogueRoute[] = [
-  pageRow('/v1/schedules', 'full', { query: scheduleQuery }, (query, { catalogue }) => catalogue.getSchedules(query)),
+  pageRow('/v1/schedules', 'full', { query: scheduleQuery, response: animeListResponseSchema }, (query, { catalogue }) => catalogue.getSchedules(query)),
   {
     path: '/v1/schedules/:filter',
     query: scheduleQuery,

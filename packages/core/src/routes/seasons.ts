@@ -14,6 +14,8 @@ import { ANIME_TYPES } from './anime.js';
 import type { CatalogueContext, CatalogueRoute } from './context.js';
 import { fullList, pagingShape, sfwShape } from './params.js';
 import { pageRow } from './rows.js';
+import { animeListResponseSchema } from '../schemas/anime.js';
+import * as res from '../schemas/responses.js';
 
 
 /** The query of the season lists: `filter` (anime types, OR-ed), SFW, `unapproved`, `kids`, `continuing`, paging. */
@@ -83,19 +85,22 @@ export const seasonRoutes: CatalogueRoute[] = [
   {
     path: '/v1/seasons',
     work: 'search',
+    response: res.seasonsResponseSchema,
     handler: async (_request, { catalogue }) => ok({ pagination: { last_visible_page: 1, has_next_page: false }, data: await catalogue.listSeasons() }),
   },
   defineRoute<CatalogueContext, typeof seasonQuery>({
     path: '/v1/seasons/now',
     query: seasonQuery,
+    response: animeListResponseSchema,
     work: 'search',
     handler: async ({ parsed: { filter, continuing } }, { catalogue, now }) =>
       fullList(await catalogue.getSeason({ ...filter, ...seasonAt(now()), continuing }), filter),
   }),
-  pageRow('/v1/seasons/upcoming', 'full', { query: seasonQuery, paging: (q) => q.filter }, ({ filter }, { catalogue }) => catalogue.getSeasonUpcoming(filter)),
+  pageRow('/v1/seasons/upcoming', 'full', { query: seasonQuery, response: animeListResponseSchema, paging: (q) => q.filter }, ({ filter }, { catalogue }) => catalogue.getSeasonUpcoming(filter)),
   defineRoute<CatalogueContext, typeof seasonQuery>({
     path: '/v1/seasons/:year/:season',
     query: seasonQuery,
+    response: animeListResponseSchema,
     work: 'search',
     handler: async ({ params, parsed: { filter, continuing } }, { catalogue }) => {
       const season = { year: parseYear(params.year), season: parseSeason(params.season) };
