@@ -65,6 +65,7 @@ export {
   type FieldSpec,
   type FieldType,
   type Season,
+  type Weekday,
 } from './seam/collections.js';
 export { compareFields, holds, holdsAll, type Fields } from './seam/evaluate.js';
 export { loadCatalogue } from './seam/load.js';
@@ -146,7 +147,7 @@ export type {
 } from './store.js';
 export { resolveImagePaths, DEFAULT_CDN_URL } from './image-host.js';
 /** The `order_by` values of each kind and the record field each orders by: what `AnimeOrderBy` and `MangaOrderBy` are made of. */
-export { ANIME_ORDER_BY, MANGA_ORDER_BY } from './catalogue/kinds.js';
+export { ANIME_ORDER_BY, MANGA_ORDER_BY, MEDIA_KINDS } from './catalogue/kinds.js';
 export type { DatePeriod } from './query.js';
 export type { SfwMode } from './sfw.js';
 export type { Anime } from './schemas/anime.js';

@@ -4,7 +4,7 @@
  * whole dataset of records.
  * @module
  */
-import type { ANIME_ORDER_BY, Approval, Kind, MANGA_ORDER_BY, Season, Weekday } from './catalogue/kinds.js';
+import type { ANIME_ORDER_BY, Approval, Kind, MANGA_ORDER_BY, MediaKind, Season, Weekday } from './catalogue/kinds.js';
 import type { DatePeriod } from './query.js';
 import type { SfwMode } from './sfw.js';
 import type { Anime, AnimeFull } from './schemas/anime.js';
@@ -95,8 +95,7 @@ export interface Paging {
   limit: number;
 }
 
-/** Which media kind a cross-media list is about. */
-export type MediaKind = Kind;
+export type { MediaKind };
 
 /** Fields a manga list can be ordered by (spec, `order_by`): the keys of `MANGA_ORDER_BY`. */
 export type MangaOrderBy = keyof typeof MANGA_ORDER_BY;

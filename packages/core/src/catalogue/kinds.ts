@@ -11,8 +11,10 @@ import type { Condition } from '../seam/types.js';
 
 /** The kinds of entry: the collections `anime` and `manga` and the `owners` prefix of their sub-records. */
 export const MEDIA_KINDS = ['anime', 'manga'] as const;
-/** A media kind. */
-export type Kind = (typeof MEDIA_KINDS)[number];
+/** A media kind: `anime` or `manga`. */
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+/** A media kind (the short name the catalogue functions use). */
+export type Kind = MediaKind;
 
 // The seasons and the weekdays are the seam's: it files each anime under its premiere season and
 // its broadcast day (`COLLECTIONS.anime`); they are named here with the kinds' other vocabularies.
