@@ -34,7 +34,7 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': 'off' },
   },
   {
-    // Core runs on every runtime: Web-standard APIs only (STYLE.md, module boundaries).
+    // Core runs on every runtime: Web-standard APIs only (docs/runtimes.md).
     files: ['packages/core/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [

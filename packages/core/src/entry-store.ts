@@ -21,6 +21,7 @@ export {
   type FieldSpec,
   type FieldType,
   type Season,
+  type Weekday,
 } from './seam/collections.js';
 export { compareFields, holds, holdsAll, type Fields } from './seam/evaluate.js';
 export { loadCatalogue } from './seam/load.js';
@@ -32,7 +33,7 @@ export { createCacheKeys, type KeyedRoute } from './gateway/cache-key.js';
 export { trackReads, changeTokens, Reads } from './gateway/reads.js';
 export { createFreshness, type Freshness, type FreshnessOptions } from './gateway/freshness.js';
 export { catalogueOver } from './catalogue/index.js';
-export { compareTop, onTopList, TOP_ORDER, topQuery, topRule, type TopEntry, type TopFilter, type TopRule } from './top-order.js';
+export { TOP_ORDER, topQuery, topRule, type TopFilter, type TopRule } from './top-order.js';
 export type {
   BlockPolicy,
   BlockStore,
@@ -80,7 +81,7 @@ export type {
   TopAnimeQuery,
   TopMangaQuery,
 } from './store.js';
-/** The `order_by` values of each kind and the record field each orders by: what `AnimeOrderBy` and `MangaOrderBy` are made of. */
+export { ANIME_ORDER_BY, MANGA_ORDER_BY, MEDIA_KINDS } from './catalogue/kinds.js';
 export { ANIME_ORDER_BY, MANGA_ORDER_BY } from './catalogue/kinds.js';
 export type { DatePeriod } from './query.js';
 export type { SfwMode } from './sfw.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoData } from '@catalogue-api/demo-data';
 import { COLLECTIONS, COLLECTION_NAMES, collectionKey, fieldValues, type CollectionName } from './seam/collections.js';
-import { createIndexedStore } from './memory-store.js';
+import { createMemoryStore } from './memory-store.js';
 import { createRecordStore } from './seam/record-store.js';
 import { loadCatalogue } from './seam/load.js';
 import type { Condition, OrderKey, RecordQuery, CatalogueStore } from './seam/types.js';
@@ -156,13 +156,13 @@ async function write(seed: number, store: CatalogueStore): Promise<number[]> {
 describe('the indexed memory store', () => {
   it('answers generated queries on the demo data exactly as the reference store does', async () => {
     const reference = await loadCatalogue(createRecordStore(), demoData);
-    const indexed = await loadCatalogue(createIndexedStore(), demoData);
+    const indexed = await loadCatalogue(createMemoryStore(), demoData);
     expect(await expectSameAnswers(1, indexed, reference, 60)).toBeGreaterThan(1500);
   }, 120_000);
 
   it('answers the same after upserts of new and existing keys and deletes', async () => {
     const reference = await loadCatalogue(createRecordStore(), demoData);
-    const indexed = await loadCatalogue(createIndexedStore(), demoData);
+    const indexed = await loadCatalogue(createMemoryStore(), demoData);
     // Warm its orderings, memo, tallies and search indexes first, so that stale ones would show.
     await expectSameAnswers(2, indexed, reference, 20);
     expect(await write(3, indexed)).toEqual(await write(3, reference));
@@ -170,7 +170,7 @@ describe('the indexed memory store', () => {
   }, 120_000);
 
   it('keeps an upserted existing key in its place and puts a new key last', async () => {
-    const store = createIndexedStore();
+    const store = createMemoryStore();
     const [a, b, c] = demoData.anime!;
     await store.upsert('anime', [a!, b!]);
     await store.upsert('anime', [c!, { ...a!, title: 'Renamed' }]);

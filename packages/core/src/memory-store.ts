@@ -20,7 +20,7 @@ import { changedOwners, createChangeLog } from './seam/change-log.js';
 import { compareFields, holdsAll, type Fields } from './seam/evaluate.js';
 import { markStoredRecord } from './record-json.js';
 import { createSearchIndex, MatchTier, type SearchIndex } from './search.js';
-import type { CatalogueData } from './store.js';
+import type { CatalogueData } from './seam/collections.js';
 import type { Condition, FieldValue, OrderKey, Page, RecordKey, RecordQuery, CatalogueStore, Tally } from './seam/types.js';
 
 /** How many whole match lists a collection keeps for repeated queries. */
@@ -426,20 +426,6 @@ function tallied(c: Collection, field: string, where: readonly Condition[] | und
     else if (typeof v === 'number' || typeof v === 'string') counts.set(v, (counts.get(v) ?? 0) + 1);
   }
   return counts;
-}
-
-/**
- * Creates an empty in-memory store with indexes: key lookups, an `owners` index, kept orderings,
- * a lazily built search index and a memo of repeated lists.
- * @returns The store.
- * @example
- * ```ts
- * const store = await loadCatalogue(createIndexedStore(), demoData);
- * await store.query('anime', { orderBy: [{ field: 'score', dir: 'desc' }, { field: 'mal_id', dir: 'asc' }], offset: 50, limit: 25 });
- * ```
- */
-export function createIndexedStore(): CatalogueStore {
-  return createMemoryStore();
 }
 
 /**

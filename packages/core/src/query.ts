@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ApiError } from './errors.js';
 import { withoutStackTraces } from './internal/no-stack.js';
 import { documented } from './internal/param-docs.js';
-import type { Approval } from './store.js';
+import type { Approval } from './catalogue/kinds.js';
 
 /** A raw query value: absent, once, or repeated. */
 export type RawValue = string | string[] | undefined;

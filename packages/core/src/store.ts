@@ -4,7 +4,7 @@
  * whole dataset of records.
  * @module
  */
-import type { ANIME_ORDER_BY, MANGA_ORDER_BY } from './catalogue/kinds.js';
+import type { ANIME_ORDER_BY, Approval, Kind, MANGA_ORDER_BY, MediaKind, Season, Weekday } from './catalogue/kinds.js';
 import type { DatePeriod } from './query.js';
 import type { SfwMode } from './sfw.js';
 import type { Anime, AnimeFull } from './schemas/anime.js';
@@ -31,32 +31,6 @@ import type { EntryRecommendation, RecentRecommendation } from './schemas/recomm
 import type { AnimeReview, MangaReview, ReviewWithEntry } from './schemas/review.js';
 import type { Stack, StackFull } from './schemas/stack.js';
 import type { AnimeVideos, EpisodeVideo } from './schemas/video.js';
-import type {
-  AnimeCharacterRecord,
-  AnimeStaffRecord,
-  AnimeStatisticsRecord,
-  ArticleRecord,
-  ArticleTagRecord,
-  EpisodeRecord,
-  ExternalRecord,
-  ForumRecord,
-  GenreRecord,
-  MangaCharacterRecord,
-  MangaStaffRecord,
-  MangaStatisticsRecord,
-  MoreinfoRecord,
-  NewsRecord,
-  NewsTagRecord,
-  PicturesRecord,
-  RecommendationRecord,
-  RelationRecord,
-  ReviewRecord,
-  StackRecord,
-  StreamingRecord,
-  ThemesRecord,
-  UpdateRecord,
-  VideosRecord,
-} from './schemas/records.js';
 
 import type { Page } from './seam/types.js';
 
@@ -65,8 +39,7 @@ export type { Page };
 /** Fields an anime list can be ordered by (spec, `order_by`): the keys of `ANIME_ORDER_BY`. */
 export type AnimeOrderBy = keyof typeof ANIME_ORDER_BY;
 
-/** Which approval states to include (spec, `unapproved`). */
-export type Approval = 'approved' | 'all' | 'unapproved';
+export type { Approval };
 
 /**
  * What an anime and a manga search share (`GET /v1/anime`, `GET /v1/manga`), validated and with
@@ -122,8 +95,7 @@ export interface Paging {
   limit: number;
 }
 
-/** Which media kind a cross-media list is about. */
-export type MediaKind = 'anime' | 'manga';
+export type { MediaKind };
 
 /** Fields a manga list can be ordered by (spec, `order_by`): the keys of `MANGA_ORDER_BY`. */
 export type MangaOrderBy = keyof typeof MANGA_ORDER_BY;
@@ -179,13 +151,13 @@ export interface SeasonQuery extends AiringFilter {
   /** The season's year. */
   year: number;
   /** The season. */
-  season: 'winter' | 'spring' | 'summer' | 'fall';
+  season: Season;
   /** Also long-running shows still airing that began before the season. */
   continuing?: boolean | undefined;
 }
 
 /** Weekday or special value of `/v1/schedules` `filter`. */
-export type ScheduleDay = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday' | 'other' | 'unknown';
+export type ScheduleDay = Weekday | 'other' | 'unknown';
 
 /** `GET /v1/schedules`: airing TV anime by broadcast day, fewest members first (docs/specification.md: Jikan seasons, schedules, top lists and random picks). */
 export interface ScheduleQuery extends AiringFilter {
@@ -270,7 +242,7 @@ export interface StackSearch extends Paging {
   /** Fuzzy name text. */
   q?: string | undefined;
   /** Only stacks of this kind. */
-  type?: 'anime' | 'manga' | 'mixed' | undefined;
+  type?: Kind | 'mixed' | undefined;
 }
 
 /** `GET /v1/anime/ids`, `/v1/manga/ids`: every matching id, ascending. */
@@ -490,70 +462,4 @@ export interface Catalogue
   getStack(id: number, sfw: SfwMode): Promise<StackFull | undefined>;
 }
 
-/** Records to load into a store; every collection is optional. */
-export interface CatalogueData {
-  /** Anime records (`GET /v1/anime/{id}`). */
-  anime?: readonly Anime[];
-  /** Manga records. */
-  manga?: readonly Manga[];
-  /** Character records. */
-  characters?: readonly Character[];
-  /** Person records. */
-  people?: readonly Person[];
-  /** Producer records. */
-  producers?: readonly Producer[];
-  /** Magazine records. */
-  magazines?: readonly Magazine[];
-  /** Anime and manga genres, explicit genres, themes and demographics. */
-  genres?: readonly GenreRecord[];
-  /** Who appears in which anime, with role and voice actors. */
-  animeCharacters?: readonly AnimeCharacterRecord[];
-  /** Who appears in which manga, with role. */
-  mangaCharacters?: readonly MangaCharacterRecord[];
-  /** Staff positions per anime. */
-  animeStaff?: readonly AnimeStaffRecord[];
-  /** Authors per manga. */
-  mangaStaff?: readonly MangaStaffRecord[];
-  /** Relations between entries (sequel, adaptation…). */
-  relations?: readonly RelationRecord[];
-  /** External links of anime, manga and producers. */
-  external?: readonly ExternalRecord[];
-  /** Streaming links per anime. */
-  streaming?: readonly StreamingRecord[];
-  /** Opening and ending themes per anime. */
-  themes?: readonly ThemesRecord[];
-  /** Episodes per anime. */
-  episodes?: readonly EpisodeRecord[];
-  /** Promos, episode videos and music videos per anime. */
-  videos?: readonly VideosRecord[];
-  /** Pictures of entries, characters and people. */
-  pictures?: readonly PicturesRecord[];
-  /** List statistics per anime. */
-  animeStatistics?: readonly AnimeStatisticsRecord[];
-  /** List statistics per manga. */
-  mangaStatistics?: readonly MangaStatisticsRecord[];
-  /** "More info" text per entry. */
-  moreinfo?: readonly MoreinfoRecord[];
-  /** User recommendations pairing entries. */
-  recommendations?: readonly RecommendationRecord[];
-  /** Reviews of anime and manga. */
-  reviews?: readonly ReviewRecord[];
-  /** News items. */
-  news?: readonly NewsRecord[];
-  /** News tags. */
-  newsTags?: readonly NewsTagRecord[];
-  /** Featured articles. */
-  articles?: readonly ArticleRecord[];
-  /** Article tags. */
-  articleTags?: readonly ArticleTagRecord[];
-  /** Stacks (user lists of entries). */
-  stacks?: readonly StackRecord[];
-  /** Episode discussion threads. */
-  forum?: readonly ForumRecord[];
-  /** When each entry was last updated (`updated_at` of the ids lists and their `updated_since` filter). */
-  updates?: readonly UpdateRecord[];
-  /** Ids of anime removed from the catalogue (`GET /v1/anime/deleted`). */
-  deletedAnimeIds?: readonly number[];
-  /** Ids of manga removed from the catalogue (`GET /v1/manga/deleted`). */
-  deletedMangaIds?: readonly number[];
-}
+export type { CatalogueData } from './seam/collections.js';

@@ -21,15 +21,8 @@
  * repeat or skip an entry.
  * @module
  */
-import { compareBy } from './internal/ordering.js';
-import { COLLECTIONS } from './seam/collections.js';
-import { holdsAll, type Fields } from './seam/evaluate.js';
+import { approvalWhere } from './catalogue/kinds.js';
 import type { Condition, OrderKey } from './seam/types.js';
-import type { Anime } from './schemas/anime.js';
-import type { Manga } from './schemas/manga.js';
-
-/** An anime or manga record: the fields the top-list rules read. */
-export type TopEntry = Anime | Manga;
 
 /** The `filter` values of `/v1/top/anime` and `/v1/top/manga`; `none` is the plain list. */
 export type TopFilter = 'none' | 'airing' | 'publishing' | 'upcoming' | 'bypopularity' | 'favorite';
@@ -101,44 +94,11 @@ export function topRule(filter: Exclude<TopFilter, 'none'> | undefined): TopRule
  * ```
  */
 export function topQuery(rule: TopRule): { where: Condition[]; orderBy: OrderKey[] } {
-  const where: Condition[] = [{ field: 'approved', op: 'eq', value: true }];
+  const where: Condition[] = approvalWhere('approved');
   if (rule.requireKey) {
     const has = HAS_KEY[rule.key];
     where.push(has ? { field: has, op: 'eq', value: true } : { field: rule.key, op: 'notNull' });
   }
   if (rule.where) where.push(...rule.where);
   return { where, orderBy: [{ field: rule.key, dir: rule.sort }, { field: 'mal_id', dir: 'asc' }] };
-}
-
-/**
- * Whether an entry belongs on the list of a rule: whether it meets the conditions of
- * {@link topQuery}.
- * @param rule - A rule of `TOP_ORDER`.
- * @param e - The entry.
- * @returns True when the entry is listed.
- * @example
- * ```ts
- * onTopList(TOP_ORDER.none, { ...anime, rank: null }); // false
- * ```
- */
-export function onTopList(rule: TopRule, e: TopEntry): boolean {
-  const { where } = topQuery(rule);
-  const fields: Readonly<Record<string, { value: (r: never) => Fields[string] }>> = 'aired' in e ? COLLECTIONS.anime.fields : COLLECTIONS.manga.fields;
-  // Only the fields the conditions read; a field the kind lacks (`airing` of a manga) is null.
-  const values: Record<string, Fields[string]> = {};
-  for (const c of where) if ('field' in c) values[c.field] = fields[c.field]?.value(e as never) ?? null;
-  return holdsAll(values, where);
-}
-
-/**
- * The comparator of a rule: its field in its direction, nulls last, ties by `mal_id` ascending.
- * @param rule - A rule of `TOP_ORDER`.
- * @returns A comparator of entries.
- * @example
- * ```ts
- * list.sort(compareTop(TOP_ORDER.favorite));
- * ```
- */
-export function compareTop(rule: TopRule): (a: TopEntry, b: TopEntry) => number {
-  return compareBy<TopEntry>((e) => e[rule.key], (e) => e.mal_id, rule.sort);
 }

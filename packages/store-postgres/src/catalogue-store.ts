@@ -236,14 +236,13 @@ function groupsCounting(collection: CollectionName, where: readonly Condition[] 
  * @example
  * ```ts
  * import { createCatalogueApp } from '@catalogue-api/core';
- * import { catalogueOver } from '@catalogue-api/core/store';
  * import { demoData } from '@catalogue-api/demo-data';
  * import { createPostgresStore } from '@catalogue-api/store-postgres';
  *
  * const store = createPostgresStore({ url: process.env.DATABASE_URL, max: 10 });
  * await store.migrate();
  * if ((await store.count('anime')) === 0) await store.seed(demoData);
- * const app = createCatalogueApp({ store: catalogueOver(store) });
+ * const app = createCatalogueApp({ store });
  * ```
  */
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {

@@ -22,8 +22,10 @@ import {
   type MangaSearch,
 } from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
-import { animeComparator, animeFilter, indexAnime } from '../../core/src/select.js';
-import { indexManga, MANGA_ORDER_KEYS, mangaFilter } from '../../core/src/select-manga.js';
+import { ANIME as ANIME_KIND, MANGA as MANGA_KIND } from '../../core/src/catalogue/kinds.js';
+import { searchWhere } from '../../core/src/catalogue/media-search.js';
+import { fieldValues } from '../../core/src/seam/collections.js';
+import { compareFields, holdsAll } from '../../core/src/seam/evaluate.js';
 import { BASELINE_VERSION, OutdatedSchemaError } from '../src/internal/migrations.js';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
 import { searchTexts } from '../src/internal/tables.js';
@@ -62,7 +64,7 @@ const allIds = (store: Catalogue, search: Partial<AnimeSearch>) => readAll((page
 
 const demoManga = demoData.manga as readonly Manga[];
 const mangaBase: MangaSearch = { page: 1, limit: 25, sfw: 'off', approval: 'approved', sort: 'asc' };
-const MANGA_ORDERS = Object.keys(MANGA_ORDER_KEYS) as MangaOrderBy[];
+const MANGA_ORDERS = Object.keys(MANGA_KIND.orderBy) as MangaOrderBy[];
 
 /** {@link allIds} for manga. */
 const allMangaIds = (store: Catalogue, search: Partial<MangaSearch>) => readAll((page) => store.searchManga({ ...mangaBase, limit: 50, ...search, page }));
@@ -87,14 +89,14 @@ function titleTiers<T extends Anime | Manga>(records: readonly T[], kept: (recor
 
 /** Whether the memory store's filters of an anime search keep an anime. */
 function animeKept(filter: Partial<AnimeSearch>): (anime: Anime) => boolean {
-  const pass = animeFilter({ ...base, ...filter });
-  return (anime) => pass(indexAnime(anime));
+  const where = searchWhere(ANIME_KIND, { ...base, ...filter });
+  return (anime) => holdsAll(fieldValues('anime', anime), where);
 }
 
 /** {@link animeKept} for manga. */
 function mangaKept(filter: Partial<MangaSearch>): (manga: Manga) => boolean {
-  const pass = mangaFilter({ ...mangaBase, ...filter });
-  return (manga) => pass(indexManga(manga));
+  const where = searchWhere(MANGA_KIND, { ...mangaBase, ...filter });
+  return (manga) => holdsAll(fieldValues('manga', manga), where);
 }
 
 /**
@@ -388,8 +390,9 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
 
     it('q with order_by orders the hits by the field (nulls last, ties by mal_id)', async () => {
       const { ids } = await allIds(api, { q: 'monogatari', orderBy: 'score', sort: 'desc' });
-      const sorted = ids.map((id) => indexAnime(demoAnime.find((a) => a.mal_id === id)!)).sort(animeComparator('score', 'desc'));
-      expect(ids).toEqual(sorted.map((e) => e.anime.mal_id));
+      const byScore = compareFields([{ field: 'score', dir: 'desc' }, { field: 'mal_id', dir: 'asc' }]);
+      const sorted = ids.map((id) => fieldValues('anime', demoAnime.find((a) => a.mal_id === id)!)).sort(byScore);
+      expect(ids).toEqual(sorted.map((e) => e.mal_id));
       expect(ids.length).toBeGreaterThan(1);
     });
   });

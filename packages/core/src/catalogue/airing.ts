@@ -4,10 +4,11 @@
  * not-yet-aired anime and the airing TV anime by broadcast day.
  * @module
  */
-import type { AiringFilter, Approval, Catalogue, SeasonQuery } from '../store.js';
+import type { AiringFilter, Catalogue, SeasonQuery } from '../store.js';
 import type { SeasonArchive } from '../schemas/catalogue-lists.js';
-import { SEASONS } from '../seam/collections.js';
+import { SEASONS } from './kinds.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
+import { approvalWhere } from './kinds.js';
 import { BY_ID } from './named.js';
 import { sfwWhere, slice } from './shared.js';
 
@@ -17,14 +18,6 @@ const KIDS = 15;
 const MOST_MEMBERS: readonly OrderKey[] = [{ field: 'members', dir: 'desc' }, BY_ID];
 /** Fewest members first, ties by `mal_id` (schedules). */
 const FEWEST_MEMBERS: readonly OrderKey[] = [{ field: 'members', dir: 'asc' }, BY_ID];
-
-/**
- * The condition on an entry's approval that a request lets through (none for `all`).
- * @param approval - The request's approval states.
- */
-export function approvalWhere(approval: Approval): Condition[] {
-  return approval === 'all' ? [] : [{ field: 'approved', op: 'eq', value: approval === 'approved' }];
-}
 
 /** The conditions of the filters the season, upcoming and schedule lists share. */
 function airingWhere(f: AiringFilter): Condition[] {

@@ -6,7 +6,30 @@
  * table instead of repeating it.
  * @module
  */
-import type { Kind } from './shared.js';
+import { SEASONS, WEEKDAYS, type Season, type Weekday } from '../seam/collections.js';
+import type { Condition } from '../seam/types.js';
+
+/** The kinds of entry: the collections `anime` and `manga` and the `owners` prefix of their sub-records. */
+export const MEDIA_KINDS = ['anime', 'manga'] as const;
+/** A media kind: `anime` or `manga`. */
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+/** A media kind (the short name the catalogue functions use). */
+export type Kind = MediaKind;
+
+// The seasons and the weekdays are the seam's: it files each anime under its premiere season and
+// its broadcast day (`COLLECTIONS.anime`); they are named here with the kinds' other vocabularies.
+export { SEASONS, WEEKDAYS, type Season, type Weekday };
+
+/** Which approval states a list includes (spec, `unapproved`): `approved` (default), `all` or `unapproved` (`unapproved=only`). */
+export type Approval = 'approved' | 'all' | 'unapproved';
+
+/**
+ * The condition of an approval state on the `approved` field of an entry (none for `all`).
+ * @param approval - Which approval states to include.
+ */
+export function approvalWhere(approval: Approval): Condition[] {
+  return approval === 'all' ? [] : [{ field: 'approved', op: 'eq', value: approval === 'approved' }];
+}
 
 /** `type` values of `/v1/anime` and their labels (Jikan v4 anime types). */
 export const ANIME_TYPES = {

@@ -7,7 +7,7 @@ import type { Anime } from '../schemas/anime.js';
 import type { Manga } from '../schemas/manga.js';
 import type { AnimeSearch, IdsQuery, IdsResult, MangaSearch, Page } from '../store.js';
 import type { Condition, OrderKey, CatalogueStore, PluckQuery } from '../seam/types.js';
-import type { KindSpec } from './kinds.js';
+import { approvalWhere, type KindSpec } from './kinds.js';
 import { ALL, sfwWhere, slice } from './shared.js';
 
 /** An anime or manga search. */
@@ -23,8 +23,7 @@ const BY_ID: OrderKey = { field: 'mal_id', dir: 'asc' };
  * @param s - The validated search.
  */
 export function searchWhere(spec: KindSpec, s: MediaSearch): Condition[] {
-  const where: Condition[] = [];
-  if (s.approval !== 'all') where.push({ field: 'approved', op: 'eq', value: s.approval === 'approved' });
+  const where: Condition[] = approvalWhere(s.approval);
   where.push(...sfwWhere(s.sfw));
   if (s.types) where.push({ field: 'type', op: 'in', values: s.types });
   if (s.status) where.push({ field: 'status', op: 'eq', value: s.status });

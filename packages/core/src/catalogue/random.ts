@@ -6,7 +6,7 @@
 import type { Catalogue, RandomQuery } from '../store.js';
 import type { CollectionName, CollectionRecord } from '../seam/collections.js';
 import type { Condition, CatalogueStore } from '../seam/types.js';
-import { approvalWhere } from './airing.js';
+import { approvalWhere } from './kinds.js';
 import { BY_ID } from './named.js';
 import { sfwWhere } from './shared.js';
 

@@ -12,9 +12,9 @@ import type { Manga } from '../schemas/manga.js';
 import type { Person } from '../schemas/person.js';
 import type { CollectionName, CollectionRecord } from '../seam/collections.js';
 import type { Condition, CatalogueStore } from '../seam/types.js';
+import type { Kind } from './kinds.js';
 
-/** A media kind. */
-export type Kind = 'anime' | 'manga';
+export type { Kind };
 
 /** A short reference to an anime or manga (`anime_meta` / `manga_meta`). */
 export const toMeta = (e: Anime | Manga): AnimeMeta => ({ mal_id: e.mal_id, url: e.url, images: e.images, title: e.title });
@@ -55,7 +55,7 @@ export function named<K extends string, P extends object>(kind: K, parts: P): Ki
 }
 
 /** What a sub-record can belong to. */
-export type OwnerKind = 'anime' | 'manga' | 'character' | 'person' | 'producer';
+export type OwnerKind = Kind | 'character' | 'person' | 'producer';
 
 /** The owner reference of a record, as the `owners` field holds it. */
 export const owner = (kind: OwnerKind, id: number) => `${kind}:${id}`;

@@ -56,7 +56,7 @@ export interface Route<C> {
    * its parameters.
    */
   query?: z.ZodType;
-  /** The 200 body's schema, for the OpenAPI document (else `responseSchemas[path]`). */
+  /** The 200 body's schema, for the OpenAPI document (every catalogue row gives one). */
   response?: z.ZodType;
   /**
    * Whether the gateway may keep this route's answers: `public` (the default; Server Key answers

@@ -9,6 +9,7 @@ import { ANIME } from '../catalogue/kinds.js';
 import type { CatalogueRoute } from './context.js';
 import { checkMediaRanges, mediaSearchShape, toMediaSearch } from './media-query.js';
 import { pageRow } from './rows.js';
+import { animeListResponseSchema } from '../schemas/anime.js';
 
 export { ANIME_RATINGS, ANIME_STATUSES, ANIME_TYPES } from '../catalogue/kinds.js';
 
@@ -41,5 +42,5 @@ export const animeSearchQuery = z
 
 /** The anime search route (one anime and its sub-resources: `anime-details.ts`). */
 export const animeRoutes: CatalogueRoute[] = [
-  pageRow('/v1/anime', 'full', { query: animeSearchQuery }, (search, { catalogue }) => catalogue.searchAnime(search)),
+  pageRow('/v1/anime', 'full', { query: animeSearchQuery, response: animeListResponseSchema }, (search, { catalogue }) => catalogue.searchAnime(search)),
 ];

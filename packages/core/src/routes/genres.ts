@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { enumParam } from '../query.js';
 import type { CatalogueRoute } from './context.js';
 import { dataRow } from './rows.js';
+import * as res from '../schemas/responses.js';
 
 /** The query of the genre lists: `filter`, one category (docs/specification.md: Jikan routes and parameters). */
 export const genresQuery = z.object({
@@ -20,6 +21,6 @@ export const genresQuery = z.object({
 
 /** The genre routes. */
 export const genreRoutes: CatalogueRoute[] = [
-  dataRow('/v1/genres/anime', { query: genresQuery, work: 'search' }, ({ filter }, { catalogue }) => catalogue.listGenres('anime', filter)),
-  dataRow('/v1/genres/manga', { query: genresQuery, work: 'search' }, ({ filter }, { catalogue }) => catalogue.listGenres('manga', filter)),
+  dataRow('/v1/genres/anime', { query: genresQuery, work: 'search', response: res.genresResponseSchema }, ({ filter }, { catalogue }) => catalogue.listGenres('anime', filter)),
+  dataRow('/v1/genres/manga', { query: genresQuery, work: 'search', response: res.genresResponseSchema }, ({ filter }, { catalogue }) => catalogue.listGenres('manga', filter)),
 ];

@@ -17,6 +17,7 @@ import { listIdsJson } from '../catalogue/media-search.js';
 import type { CatalogueContext, CatalogueRoute } from './context.js';
 import type { Parsed } from './rows.js';
 import { sfwShape } from './params.js';
+import * as res from '../schemas/responses.js';
 
 /** Each top-level field of a record except `mal_id`, which every item carries anyway. */
 function fieldNames(shape: Record<string, unknown>): Record<string, string> {
@@ -66,9 +67,10 @@ export const animeIdsQuery = idsQuery(ANIME, ANIME_ID_FIELDS);
 export const mangaIdsQuery = idsQuery(MANGA, MANGA_ID_FIELDS);
 
 /** A row answering a list and its total as they are (`{ total, data }`). */
-const listRow = <S extends z.ZodType | undefined = undefined>(path: string, query: S, load: (query: Parsed<S>, context: CatalogueContext) => Promise<unknown>): CatalogueRoute => ({
+const listRow = <S extends z.ZodType | undefined = undefined>(path: string, query: S, response: z.ZodType, load: (query: Parsed<S>, context: CatalogueContext) => Promise<unknown>): CatalogueRoute => ({
   path,
   ...(query ? { query } : {}),
+  response,
   work: 'search',
   handler: async ({ parsed }, context) => ok(await load(parsed as Parsed<S>, context)),
 });
@@ -80,6 +82,7 @@ const listRow = <S extends z.ZodType | undefined = undefined>(path: string, quer
 const idsRow = (path: string, query: z.ZodType<IdsQuery>, spec: KindSpec, load: (query: IdsQuery, context: CatalogueContext) => Promise<unknown>): CatalogueRoute => ({
   path,
   query,
+  response: res.idsResponseSchema,
   // Every matching id of a collection (tens of thousands): the slow kind of store work.
   work: 'search',
   handler: async ({ parsed }, context) => {
@@ -98,7 +101,7 @@ const withTotal = (data: number[]) => ({ total: data.length, data });
  */
 export const idsRoutes: CatalogueRoute[] = [
   idsRow('/v1/anime/ids', animeIdsQuery, ANIME, (query, { catalogue }) => catalogue.listAnimeIds(query)),
-  listRow('/v1/anime/deleted', undefined, async (_, { catalogue }) => withTotal(await catalogue.getDeletedAnimeIds())),
+  listRow('/v1/anime/deleted', undefined, res.deletedIdsResponseSchema, async (_, { catalogue }) => withTotal(await catalogue.getDeletedAnimeIds())),
   idsRow('/v1/manga/ids', mangaIdsQuery, MANGA, (query, { catalogue }) => catalogue.listMangaIds(query)),
-  listRow('/v1/manga/deleted', undefined, async (_, { catalogue }) => withTotal(await catalogue.getDeletedMangaIds())),
+  listRow('/v1/manga/deleted', undefined, res.deletedIdsResponseSchema, async (_, { catalogue }) => withTotal(await catalogue.getDeletedMangaIds())),
 ];

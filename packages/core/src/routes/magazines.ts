@@ -5,11 +5,12 @@
 import type { CatalogueRoute } from './context.js';
 import { namedSearchQuery } from './params.js';
 import { pageRow } from './rows.js';
+import * as res from '../schemas/responses.js';
 
 /** The query of `GET /v1/magazines`. */
 export const magazineSearchQuery = namedSearchQuery({ mal_id: 'mal_id', name: 'name', count: 'count' });
 
 /** The magazine routes. */
 export const magazineRoutes: CatalogueRoute[] = [
-  pageRow('/v1/magazines', 'full', { query: magazineSearchQuery }, (search, { catalogue }) => catalogue.searchMagazines(search)),
+  pageRow('/v1/magazines', 'full', { query: magazineSearchQuery, response: res.magazineListResponseSchema }, (search, { catalogue }) => catalogue.searchMagazines(search)),
 ];

@@ -12,6 +12,7 @@ import type { CatalogueRoute } from './context.js';
 import { entryRows } from './entry-rows.js';
 import { checkMediaRanges, mediaSearchShape, toMediaSearch } from './media-query.js';
 import { pageRow } from './rows.js';
+import * as res from '../schemas/responses.js';
 
 export { MANGA_STATUSES, MANGA_TYPES } from '../catalogue/kinds.js';
 
@@ -23,6 +24,6 @@ export const mangaSearchQuery = z
 
 /** The manga routes: search, then one manga and its sub-resources (`entry-rows.ts`). */
 export const mangaRoutes: CatalogueRoute[] = [
-  pageRow('/v1/manga', 'full', { query: mangaSearchQuery }, (search, { catalogue }) => catalogue.searchManga(search)),
+  pageRow('/v1/manga', 'full', { query: mangaSearchQuery, response: res.mangaListResponseSchema }, (search, { catalogue }) => catalogue.searchManga(search)),
   ...entryRows('manga'),
 ];

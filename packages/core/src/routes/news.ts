@@ -10,6 +10,7 @@ import type { PostSearch } from '../store.js';
 import type { CatalogueRoute } from './context.js';
 import { pagingShape, sfwQuery } from './params.js';
 import { byIdRow, dataRow, pageRow } from './rows.js';
+import * as res from '../schemas/responses.js';
 
 /** The query of `GET /v1/news` and `GET /v1/articles`: `q`, `tag` (a tag id), `page`, `limit`. */
 export const postSearchQuery = z.object({ q: textParam('q', 200), tag: idParam('tag'), ...pagingShape() }).transform(
@@ -18,7 +19,7 @@ export const postSearchQuery = z.object({ q: textParam('q', 200), tag: idParam('
 
 /** The news routes. */
 export const newsRoutes: CatalogueRoute[] = [
-  pageRow('/v1/news', 'full', { query: postSearchQuery }, (search, { catalogue }) => catalogue.searchNews(search)),
-  dataRow('/v1/news/tags', { work: 'search' }, (_, { catalogue }) => catalogue.listNewsTags()),
-  byIdRow('news', '/v1/news/:id', { query: sfwQuery }, (id, sfw, { catalogue }) => catalogue.getNews(id, sfw)),
+  pageRow('/v1/news', 'full', { query: postSearchQuery, response: res.newsListResponseSchema }, (search, { catalogue }) => catalogue.searchNews(search)),
+  dataRow('/v1/news/tags', { work: 'search', response: res.newsTagsResponseSchema }, (_, { catalogue }) => catalogue.listNewsTags()),
+  byIdRow('news', '/v1/news/:id', { query: sfwQuery, response: res.newsFullResponseSchema }, (id, sfw, { catalogue }) => catalogue.getNews(id, sfw)),
 ];

@@ -12,6 +12,8 @@ import { unapprovedParam } from '../query.js';
 import { sfwMode } from '../sfw.js';
 import type { CatalogueContext, CatalogueRoute } from './context.js';
 import { sfwShape } from './params.js';
+import { animeResponseSchema } from '../schemas/anime.js';
+import * as res from '../schemas/responses.js';
 
 /** The query of `GET /v1/random/anime|manga`: SFW and `unapproved`. */
 export const randomMediaQuery = z
@@ -28,20 +30,23 @@ function pick(data: unknown, kind: string): Reply {
 export const randomRoutes: CatalogueRoute[] = [
   defineRoute<CatalogueContext, typeof randomMediaQuery>({
     path: '/v1/random/anime',
+    response: animeResponseSchema,
     query: randomMediaQuery,
     cache: 'no-store',
     handler: async ({ parsed }, { catalogue, random }) => pick(await catalogue.getRandomAnime({ ...parsed, pick: random() }), 'anime'),
   }),
   defineRoute<CatalogueContext, typeof randomMediaQuery>({
     path: '/v1/random/manga',
+    response: res.mangaResponseSchema,
     query: randomMediaQuery,
     cache: 'no-store',
     handler: async ({ parsed }, { catalogue, random }) => pick(await catalogue.getRandomManga({ ...parsed, pick: random() }), 'manga'),
   }),
   {
     path: '/v1/random/characters',
+    response: res.characterResponseSchema,
     cache: 'no-store',
     handler: async (_request, { catalogue, random }) => pick(await catalogue.getRandomCharacter(random()), 'character'),
   },
-  { path: '/v1/random/people', cache: 'no-store', handler: async (_request, { catalogue, random }) => pick(await catalogue.getRandomPerson(random()), 'person') },
+  { path: '/v1/random/people', response: res.personResponseSchema, cache: 'no-store', handler: async (_request, { catalogue, random }) => pick(await catalogue.getRandomPerson(random()), 'person') },
 ];

@@ -8,6 +8,7 @@ import { sfwMode } from '../sfw.js';
 import type { CatalogueRoute } from './context.js';
 import { pageParam, sfwShape } from './params.js';
 import { pageRow } from './rows.js';
+import * as res from '../schemas/responses.js';
 
 /** Jikan's page size of the recent recommendations (MAL shows 100 a page). */
 export const RECOMMENDATION_PAGE_SIZE = 100;
@@ -19,7 +20,7 @@ export const recentRecommendationsQuery = z
 
 /** The recent-recommendation routes. */
 export const recommendationRoutes: CatalogueRoute[] = (['anime', 'manga'] as const).map((type) =>
-  pageRow(`/v1/recommendations/${type}`, 'short', { query: recentRecommendationsQuery }, (query, { catalogue }) =>
+  pageRow(`/v1/recommendations/${type}`, 'short', { query: recentRecommendationsQuery, response: res.recentRecommendationsResponseSchema }, (query, { catalogue }) =>
     catalogue.getRecentRecommendations({ ...query, type }),
   ),
 );

@@ -12,6 +12,7 @@ import type { CatalogueRoute } from './context.js';
 import { pageParam, sfwShape } from './params.js';
 import { pageRow, subPageRow } from './rows.js';
 import { REVIEW_PAGE_SIZE } from './top.js';
+import * as res from '../schemas/responses.js';
 
 /** `sort` values, case-insensitive, mapped to Jikan's spelling. */
 export const REVIEW_SORTS = { mostvoted: 'mostVoted', newest: 'newest', oldest: 'oldest' } as const;
@@ -58,8 +59,8 @@ export const entryReviewsQuery = z
 /** The review routes: recent reviews of a kind, and one entry's reviews (short pagination, as Jikan). */
 export const reviewRoutes: CatalogueRoute[] = [
   ...(['anime', 'manga'] as const).map((type) =>
-    pageRow(`/v1/reviews/${type}`, 'short', { query: reviewsQuery }, (query, { catalogue }) => catalogue.getReviews({ ...query, type })),
+    pageRow(`/v1/reviews/${type}`, 'short', { query: reviewsQuery, response: type === 'anime' ? res.animeReviewsResponseSchema : res.mangaReviewsResponseSchema }, (query, { catalogue }) => catalogue.getReviews({ ...query, type })),
   ),
-  subPageRow('anime', '/v1/anime/:id/reviews', 'short', { query: entryReviewsQuery }, (id, query, { catalogue }) => catalogue.getAnimeReviews(id, query)),
-  subPageRow('manga', '/v1/manga/:id/reviews', 'short', { query: entryReviewsQuery }, (id, query, { catalogue }) => catalogue.getMangaReviews(id, query)),
+  subPageRow('anime', '/v1/anime/:id/reviews', 'short', { query: entryReviewsQuery, response: res.animeEntryReviewsResponseSchema }, (id, query, { catalogue }) => catalogue.getAnimeReviews(id, query)),
+  subPageRow('manga', '/v1/manga/:id/reviews', 'short', { query: entryReviewsQuery, response: res.mangaEntryReviewsResponseSchema }, (id, query, { catalogue }) => catalogue.getMangaReviews(id, query)),
 ];

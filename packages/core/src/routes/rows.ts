@@ -18,8 +18,8 @@ export type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 interface RowOptions<S> {
   /** The query schema; the OpenAPI document lists its parameters. */
   query?: S;
-  /** The 200 body's schema, for the OpenAPI document (else `responseSchemas[path]`). */
-  response?: z.ZodType;
+  /** The 200 body's schema: the OpenAPI document names and lists it, the endpoint tests parse bodies with it. */
+  response: z.ZodType;
   /** Whether the gateway may keep the answers. @default 'public' */
   cache?: 'public' | 'no-store';
   /** The kind of store work, for admission. @default 'read' ('search' for {@link pageRow}) */

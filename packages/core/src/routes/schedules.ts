@@ -7,23 +7,14 @@ import { z } from 'zod';
 import { enumParam, optionalFlagParam, parseQuery, unapprovedParam } from '../query.js';
 import { sfwMode } from '../sfw.js';
 import { animeListResponseSchema } from '../schemas/anime.js';
-import type { ScheduleQuery } from '../store.js';
+import type { ScheduleDay, ScheduleQuery } from '../store.js';
+import { WEEKDAYS } from '../catalogue/kinds.js';
 import type { CatalogueRoute } from './context.js';
 import { fullList, pagingShape, sfwShape } from './params.js';
 import { pageRow } from './rows.js';
 
 /** `filter` values: the weekdays, `other` (not weekly) and `unknown`. */
-export const SCHEDULE_DAYS = {
-  monday: 'monday',
-  tuesday: 'tuesday',
-  wednesday: 'wednesday',
-  thursday: 'thursday',
-  friday: 'friday',
-  saturday: 'saturday',
-  sunday: 'sunday',
-  other: 'other',
-  unknown: 'unknown',
-} as const;
+export const SCHEDULE_DAYS = Object.fromEntries([...WEEKDAYS, 'other', 'unknown'].map((d) => [d, d])) as { readonly [D in ScheduleDay]: D };
 
 /** The query of `GET /v1/schedules`. */
 export const scheduleQuery = z
@@ -47,7 +38,7 @@ export const scheduleQuery = z
 
 /** The schedule routes; `/v1/schedules/{filter}` takes the day from the path instead of the query. */
 export const scheduleRoutes: CatalogueRoute[] = [
-  pageRow('/v1/schedules', 'full', { query: scheduleQuery }, (query, { catalogue }) => catalogue.getSchedules(query)),
+  pageRow('/v1/schedules', 'full', { query: scheduleQuery, response: animeListResponseSchema }, (query, { catalogue }) => catalogue.getSchedules(query)),
   {
     path: '/v1/schedules/:filter',
     query: scheduleQuery,

@@ -8,16 +8,15 @@ import { ApiError } from '../errors.js';
 import { defineRoute, ok } from '../internal/pipeline.js';
 import { enumListParam, flagParam, optionalFlagParam, unapprovedParam } from '../query.js';
 import { sfwMode } from '../sfw.js';
-import type { AiringFilter, SeasonQuery } from '../store.js';
+import type { AiringFilter } from '../store.js';
+import { SEASONS, type Season } from '../catalogue/kinds.js';
 import { ANIME_TYPES } from './anime.js';
 import type { CatalogueContext, CatalogueRoute } from './context.js';
 import { fullList, pagingShape, sfwShape } from './params.js';
 import { pageRow } from './rows.js';
+import { animeListResponseSchema } from '../schemas/anime.js';
+import * as res from '../schemas/responses.js';
 
-/** A season of the year. */
-export type Season = SeasonQuery['season'];
-
-const SEASONS: readonly Season[] = ['winter', 'spring', 'summer', 'fall'];
 
 /** The query of the season lists: `filter` (anime types, OR-ed), SFW, `unapproved`, `kids`, `continuing`, paging. */
 export const seasonQuery = z
@@ -86,19 +85,22 @@ export const seasonRoutes: CatalogueRoute[] = [
   {
     path: '/v1/seasons',
     work: 'search',
+    response: res.seasonsResponseSchema,
     handler: async (_request, { catalogue }) => ok({ pagination: { last_visible_page: 1, has_next_page: false }, data: await catalogue.listSeasons() }),
   },
   defineRoute<CatalogueContext, typeof seasonQuery>({
     path: '/v1/seasons/now',
     query: seasonQuery,
+    response: animeListResponseSchema,
     work: 'search',
     handler: async ({ parsed: { filter, continuing } }, { catalogue, now }) =>
       fullList(await catalogue.getSeason({ ...filter, ...seasonAt(now()), continuing }), filter),
   }),
-  pageRow('/v1/seasons/upcoming', 'full', { query: seasonQuery, paging: (q) => q.filter }, ({ filter }, { catalogue }) => catalogue.getSeasonUpcoming(filter)),
+  pageRow('/v1/seasons/upcoming', 'full', { query: seasonQuery, response: animeListResponseSchema, paging: (q) => q.filter }, ({ filter }, { catalogue }) => catalogue.getSeasonUpcoming(filter)),
   defineRoute<CatalogueContext, typeof seasonQuery>({
     path: '/v1/seasons/:year/:season',
     query: seasonQuery,
+    response: animeListResponseSchema,
     work: 'search',
     handler: async ({ params, parsed: { filter, continuing } }, { catalogue }) => {
       const season = { year: parseYear(params.year), season: parseSeason(params.season) };

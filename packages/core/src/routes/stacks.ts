@@ -9,6 +9,7 @@ import type { StackSearch } from '../store.js';
 import type { CatalogueRoute } from './context.js';
 import { pagingShape, sfwQuery } from './params.js';
 import { byIdRow, pageRow } from './rows.js';
+import * as res from '../schemas/responses.js';
 
 /** The query of `GET /v1/stacks`: `q`, `type` (anime, manga or mixed), `page`, `limit`. */
 export const stackSearchQuery = z
@@ -17,6 +18,6 @@ export const stackSearchQuery = z
 
 /** The stack routes. */
 export const stackRoutes: CatalogueRoute[] = [
-  pageRow('/v1/stacks', 'full', { query: stackSearchQuery }, (search, { catalogue }) => catalogue.searchStacks(search)),
-  byIdRow('stack', '/v1/stacks/:id', { query: sfwQuery }, (id, sfw, { catalogue }) => catalogue.getStack(id, sfw)),
+  pageRow('/v1/stacks', 'full', { query: stackSearchQuery, response: res.stackListResponseSchema }, (search, { catalogue }) => catalogue.searchStacks(search)),
+  byIdRow('stack', '/v1/stacks/:id', { query: sfwQuery, response: res.stackFullResponseSchema }, (id, sfw, { catalogue }) => catalogue.getStack(id, sfw)),
 ];

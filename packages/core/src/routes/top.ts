@@ -11,6 +11,8 @@ import type { CatalogueRoute } from './context.js';
 import { MANGA_TYPES } from './manga.js';
 import { pageParam, pagingShape, sfwAndPage, sfwShape } from './params.js';
 import { pageRow } from './rows.js';
+import { animeListResponseSchema } from '../schemas/anime.js';
+import * as res from '../schemas/responses.js';
 
 /** The query of `GET /v1/top/anime`: `type` and `rating` (several each), `filter`, SFW, paging. */
 export const topAnimeQuery = z
@@ -77,9 +79,9 @@ export const topReviewsQuery = z
 
 /** The top-list routes: anime and manga by rank or in the `filter`'s order (`TOP_ORDER`), characters and people by favorites, the most-voted reviews (short pagination, as Jikan). */
 export const topRoutes: CatalogueRoute[] = [
-  pageRow('/v1/top/anime', 'full', { query: topAnimeQuery }, (query, { catalogue }) => catalogue.getTopAnime(query)),
-  pageRow('/v1/top/manga', 'full', { query: topMangaQuery }, (query, { catalogue }) => catalogue.getTopManga(query)),
-  pageRow('/v1/top/characters', 'full', { query: topPagingQuery }, (paging, { catalogue }) => catalogue.getTopCharacters(paging)),
-  pageRow('/v1/top/people', 'full', { query: topPagingQuery }, (paging, { catalogue }) => catalogue.getTopPeople(paging)),
-  pageRow('/v1/top/reviews', 'short', { query: topReviewsQuery }, (query, { catalogue }) => catalogue.getTopReviews(query)),
+  pageRow('/v1/top/anime', 'full', { query: topAnimeQuery, response: animeListResponseSchema }, (query, { catalogue }) => catalogue.getTopAnime(query)),
+  pageRow('/v1/top/manga', 'full', { query: topMangaQuery, response: res.mangaListResponseSchema }, (query, { catalogue }) => catalogue.getTopManga(query)),
+  pageRow('/v1/top/characters', 'full', { query: topPagingQuery, response: res.characterListResponseSchema }, (paging, { catalogue }) => catalogue.getTopCharacters(paging)),
+  pageRow('/v1/top/people', 'full', { query: topPagingQuery, response: res.personListResponseSchema }, (paging, { catalogue }) => catalogue.getTopPeople(paging)),
+  pageRow('/v1/top/reviews', 'short', { query: topReviewsQuery, response: res.topReviewsResponseSchema }, (query, { catalogue }) => catalogue.getTopReviews(query)),
 ];

@@ -1,13 +1,13 @@
 /**
  * The response envelope of every catalogue endpoint, defined once from the record shapes. The
- * endpoint tests parse bodies with these, and `responseSchemas` maps each route path to its envelope
- * (for a generated OpenAPI document). Pagination follows Jikan (docs/specification.md: Jikan pagination): the full object on
+ * endpoint tests parse bodies with these, and each route row carries its own (`response`, which the
+ * generated OpenAPI document names and lists). Pagination follows Jikan (docs/specification.md: Jikan pagination): the full object on
  * store-backed lists, the short one where Jikan scrapes; the v1 additions (news, articles, stacks)
  * are store-backed lists here, so they carry the full object.
  * @module
  */
 import { z } from 'zod';
-import { animeFullSchema, animeListResponseSchema, animeResponseSchema } from './anime.js';
+import { animeFullSchema } from './anime.js';
 import { articleFullSchema, articleSchema, articleTagSchema } from './article.js';
 import { animeCharacterSchema, animeStaffSchema, mangaCharacterSchema } from './cast.js';
 import {
@@ -174,108 +174,3 @@ export const articleTagsResponseSchema = arrayOf(articleTagSchema);
 export const stackListResponseSchema = listOf(stackSchema);
 /** `GET /v1/stacks/{id}`. */
 export const stackFullResponseSchema = dataOf(stackFullSchema);
-
-/**
- * The response envelope of every catalogue route, keyed by its route path (itty-router syntax).
- * `/v1/top/reviews` answers anime or manga reviews depending on `type`.
- * @example
- * ```ts
- * const body = await (await app.fetch(new Request('http://x/v1/anime/1/characters'))).json();
- * responseSchemas['/v1/anime/:id/characters'].parse(body);
- * ```
- */
-export const responseSchemas = {
-  '/v1/anime': animeListResponseSchema,
-  '/v1/anime/deleted': deletedIdsResponseSchema,
-  '/v1/anime/ids': idsResponseSchema,
-  '/v1/anime/:id': animeResponseSchema,
-  '/v1/anime/:id/full': animeFullResponseSchema,
-  '/v1/anime/:id/relations': relationsResponseSchema,
-  '/v1/anime/:id/recommendations': entryRecommendationsResponseSchema,
-  '/v1/anime/:id/news': entryNewsResponseSchema,
-  '/v1/anime/:id/reviews': animeEntryReviewsResponseSchema,
-  '/v1/anime/:id/videos': animeVideosResponseSchema,
-  '/v1/anime/:id/videos/episodes': animeVideoEpisodesResponseSchema,
-  '/v1/anime/:id/characters': animeCharactersResponseSchema,
-  '/v1/anime/:id/staff': animeStaffResponseSchema,
-  '/v1/anime/:id/episodes': animeEpisodesResponseSchema,
-  '/v1/anime/:id/episodes/:episode': animeEpisodeResponseSchema,
-  '/v1/anime/:id/forum': forumResponseSchema,
-  '/v1/anime/:id/stacks': entryStacksResponseSchema,
-  '/v1/anime/:id/articles': entryArticlesResponseSchema,
-  '/v1/anime/:id/pictures': mediaPicturesResponseSchema,
-  '/v1/anime/:id/statistics': animeStatisticsResponseSchema,
-  '/v1/anime/:id/moreinfo': moreinfoResponseSchema,
-  '/v1/anime/:id/themes': animeThemesResponseSchema,
-  '/v1/anime/:id/external': externalLinksResponseSchema,
-  '/v1/anime/:id/streaming': externalLinksResponseSchema,
-  '/v1/manga': mangaListResponseSchema,
-  '/v1/manga/deleted': deletedIdsResponseSchema,
-  '/v1/manga/ids': idsResponseSchema,
-  '/v1/manga/:id': mangaResponseSchema,
-  '/v1/manga/:id/full': mangaFullResponseSchema,
-  '/v1/manga/:id/relations': relationsResponseSchema,
-  '/v1/manga/:id/recommendations': entryRecommendationsResponseSchema,
-  '/v1/manga/:id/news': entryNewsResponseSchema,
-  '/v1/manga/:id/reviews': mangaEntryReviewsResponseSchema,
-  '/v1/manga/:id/stacks': entryStacksResponseSchema,
-  '/v1/manga/:id/articles': entryArticlesResponseSchema,
-  '/v1/manga/:id/characters': mangaCharactersResponseSchema,
-  '/v1/manga/:id/pictures': mediaPicturesResponseSchema,
-  '/v1/manga/:id/statistics': mangaStatisticsResponseSchema,
-  '/v1/manga/:id/moreinfo': moreinfoResponseSchema,
-  '/v1/manga/:id/external': externalLinksResponseSchema,
-  '/v1/characters': characterListResponseSchema,
-  '/v1/characters/:id': characterResponseSchema,
-  '/v1/characters/:id/full': characterFullResponseSchema,
-  '/v1/characters/:id/anime': characterAnimeResponseSchema,
-  '/v1/characters/:id/manga': characterMangaResponseSchema,
-  '/v1/characters/:id/voices': characterVoicesResponseSchema,
-  '/v1/characters/:id/pictures': characterPicturesResponseSchema,
-  '/v1/characters/:id/articles': entryArticlesResponseSchema,
-  '/v1/people': personListResponseSchema,
-  '/v1/people/:id': personResponseSchema,
-  '/v1/people/:id/full': personFullResponseSchema,
-  '/v1/people/:id/anime': personAnimeResponseSchema,
-  '/v1/people/:id/manga': personMangaResponseSchema,
-  '/v1/people/:id/voices': personVoicesResponseSchema,
-  '/v1/people/:id/pictures': personPicturesResponseSchema,
-  '/v1/people/:id/articles': entryArticlesResponseSchema,
-  '/v1/producers': producerListResponseSchema,
-  '/v1/producers/:id': producerResponseSchema,
-  '/v1/producers/:id/full': producerFullResponseSchema,
-  '/v1/producers/:id/external': externalLinksResponseSchema,
-  '/v1/magazines': magazineListResponseSchema,
-  '/v1/genres/anime': genresResponseSchema,
-  '/v1/genres/manga': genresResponseSchema,
-  '/v1/seasons': seasonsResponseSchema,
-  '/v1/seasons/now': animeListResponseSchema,
-  '/v1/seasons/upcoming': animeListResponseSchema,
-  '/v1/seasons/:year/:season': animeListResponseSchema,
-  '/v1/schedules': animeListResponseSchema,
-  '/v1/schedules/:filter': animeListResponseSchema,
-  '/v1/top/anime': animeListResponseSchema,
-  '/v1/top/manga': mangaListResponseSchema,
-  '/v1/top/characters': characterListResponseSchema,
-  '/v1/top/people': personListResponseSchema,
-  '/v1/top/reviews': topReviewsResponseSchema,
-  '/v1/random/anime': animeResponseSchema,
-  '/v1/random/manga': mangaResponseSchema,
-  '/v1/random/characters': characterResponseSchema,
-  '/v1/random/people': personResponseSchema,
-  '/v1/recommendations/anime': recentRecommendationsResponseSchema,
-  '/v1/recommendations/manga': recentRecommendationsResponseSchema,
-  '/v1/reviews/anime': animeReviewsResponseSchema,
-  '/v1/reviews/manga': mangaReviewsResponseSchema,
-  '/v1/news': newsListResponseSchema,
-  '/v1/news/tags': newsTagsResponseSchema,
-  '/v1/news/:id': newsFullResponseSchema,
-  '/v1/articles': articleListResponseSchema,
-  '/v1/articles/tags': articleTagsResponseSchema,
-  '/v1/articles/:id': articleFullResponseSchema,
-  '/v1/stacks': stackListResponseSchema,
-  '/v1/stacks/:id': stackFullResponseSchema,
-} as const satisfies Record<string, z.ZodType>;
-
-/** A catalogue route path with a known response envelope. */
-export type CatalogueRoutePath = keyof typeof responseSchemas;

@@ -42,10 +42,106 @@ import {
 import { magazineSchema, producerSchema } from '../schemas/producer.js';
 import { personSchema } from '../schemas/person.js';
 import { deletedIdsResponseSchema } from '../schemas/catalogue-lists.js';
-import type { CatalogueData } from '../store.js';
+import type { Character } from '../schemas/character.js';
+import type { Person } from '../schemas/person.js';
+import type { Magazine, Producer } from '../schemas/producer.js';
+import type {
+  AnimeCharacterRecord,
+  AnimeStaffRecord,
+  AnimeStatisticsRecord,
+  ArticleRecord,
+  ArticleTagRecord,
+  EpisodeRecord,
+  ExternalRecord,
+  ForumRecord,
+  GenreRecord,
+  MangaCharacterRecord,
+  MangaStaffRecord,
+  MangaStatisticsRecord,
+  MoreinfoRecord,
+  NewsRecord,
+  NewsTagRecord,
+  PicturesRecord,
+  RecommendationRecord,
+  RelationRecord,
+  ReviewRecord,
+  StackRecord,
+  StreamingRecord,
+  ThemesRecord,
+  UpdateRecord,
+  VideosRecord,
+} from '../schemas/records.js';
 import type { FieldValue, OrderKey } from './types.js';
 import type { Anime } from '../schemas/anime.js';
 import type { Manga } from '../schemas/manga.js';
+
+/** Records to load into a store; every collection is optional. */
+export interface CatalogueData {
+  /** Anime records (`GET /v1/anime/{id}`). */
+  anime?: readonly Anime[];
+  /** Manga records. */
+  manga?: readonly Manga[];
+  /** Character records. */
+  characters?: readonly Character[];
+  /** Person records. */
+  people?: readonly Person[];
+  /** Producer records. */
+  producers?: readonly Producer[];
+  /** Magazine records. */
+  magazines?: readonly Magazine[];
+  /** Anime and manga genres, explicit genres, themes and demographics. */
+  genres?: readonly GenreRecord[];
+  /** Who appears in which anime, with role and voice actors. */
+  animeCharacters?: readonly AnimeCharacterRecord[];
+  /** Who appears in which manga, with role. */
+  mangaCharacters?: readonly MangaCharacterRecord[];
+  /** Staff positions per anime. */
+  animeStaff?: readonly AnimeStaffRecord[];
+  /** Authors per manga. */
+  mangaStaff?: readonly MangaStaffRecord[];
+  /** Relations between entries (sequel, adaptation…). */
+  relations?: readonly RelationRecord[];
+  /** External links of anime, manga and producers. */
+  external?: readonly ExternalRecord[];
+  /** Streaming links per anime. */
+  streaming?: readonly StreamingRecord[];
+  /** Opening and ending themes per anime. */
+  themes?: readonly ThemesRecord[];
+  /** Episodes per anime. */
+  episodes?: readonly EpisodeRecord[];
+  /** Promos, episode videos and music videos per anime. */
+  videos?: readonly VideosRecord[];
+  /** Pictures of entries, characters and people. */
+  pictures?: readonly PicturesRecord[];
+  /** List statistics per anime. */
+  animeStatistics?: readonly AnimeStatisticsRecord[];
+  /** List statistics per manga. */
+  mangaStatistics?: readonly MangaStatisticsRecord[];
+  /** "More info" text per entry. */
+  moreinfo?: readonly MoreinfoRecord[];
+  /** User recommendations pairing entries. */
+  recommendations?: readonly RecommendationRecord[];
+  /** Reviews of anime and manga. */
+  reviews?: readonly ReviewRecord[];
+  /** News items. */
+  news?: readonly NewsRecord[];
+  /** News tags. */
+  newsTags?: readonly NewsTagRecord[];
+  /** Featured articles. */
+  articles?: readonly ArticleRecord[];
+  /** Article tags. */
+  articleTags?: readonly ArticleTagRecord[];
+  /** Stacks (user lists of entries). */
+  stacks?: readonly StackRecord[];
+  /** Episode discussion threads. */
+  forum?: readonly ForumRecord[];
+  /** When each entry was last updated (`updated_at` of the ids lists and their `updated_since` filter). */
+  updates?: readonly UpdateRecord[];
+  /** Ids of anime removed from the catalogue (`GET /v1/anime/deleted`). */
+  deletedAnimeIds?: readonly number[];
+  /** Ids of manga removed from the catalogue (`GET /v1/manga/deleted`). */
+  deletedMangaIds?: readonly number[];
+}
 
 /** The name of a collection: a key of `CatalogueData`. */
 export type CollectionName = keyof CatalogueData;
@@ -167,6 +263,8 @@ export function premiere(a: Anime): string | null {
 
 /** The weekdays of `/v1/schedules`. */
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+/** A weekday of `/v1/schedules`. */
+export type Weekday = (typeof WEEKDAYS)[number];
 
 /**
  * An anime's broadcast day as `/v1/schedules` files it: a weekday (`broadcast.day` `"Saturdays"` is

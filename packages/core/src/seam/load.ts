@@ -2,7 +2,7 @@
  * Writing a whole `CatalogueData` into a store, collection by collection.
  * @module
  */
-import type { CatalogueData } from '../store.js';
+import type { CatalogueData } from './collections.js';
 import { COLLECTION_NAMES } from './collections.js';
 import type { CatalogueStore } from './types.js';
 

@@ -13,7 +13,6 @@ import { z } from 'zod';
 import { createCatalogueApp, createMemoryStore } from '../../src/index.js';
 import { catalogueRoutes } from '../../src/routes/index.js';
 import { unavailableRoutes } from '../../src/routes/unavailable.js';
-import { responseSchemas } from '../../src/schemas/responses.js';
 import { JIKAN_COMPONENTS, JIKAN_QUERIES, JIKAN_ROUTES, type JikanShape } from './jikan-v4-shapes.js';
 import { sfwCatalogue } from './sfw-catalogue.js';
 
@@ -99,8 +98,9 @@ function toShape(s: Json): JikanShape {
   return `${type ?? 'any'}${nullable ? '?' : ''}`;
 }
 
+/** A route row's own response schema, as a shape. */
 const ours = (route: string): JikanShape =>
-  toShape(z.toJSONSchema((responseSchemas as Record<string, z.ZodType>)[route]!, { io: 'output', unrepresentable: 'any' }) as Json);
+  toShape(z.toJSONSchema(catalogueRoutes.find((r) => r.path === route)!.response!, { io: 'output', unrepresentable: 'any' }) as Json);
 
 // ---- the comparison ----
 
