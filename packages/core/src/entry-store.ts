@@ -81,8 +81,8 @@ export type {
   TopAnimeQuery,
   TopMangaQuery,
 } from './store.js';
+/** The `order_by` values of each kind and the record field each orders by: what `AnimeOrderBy` and `MangaOrderBy` are made of. */
 export { ANIME_ORDER_BY, MANGA_ORDER_BY, MEDIA_KINDS } from './catalogue/kinds.js';
-export { ANIME_ORDER_BY, MANGA_ORDER_BY } from './catalogue/kinds.js';
 export type { DatePeriod } from './query.js';
 export type { SfwMode } from './sfw.js';
 export { sfwClass, type SfwClass } from './sfw.js';
