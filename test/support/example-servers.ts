@@ -39,7 +39,8 @@ export type ExampleRuntime = keyof typeof EXAMPLES;
  */
 export function startExample(runtime: ExampleRuntime, env: Record<string, string> = {}): Promise<SpawnedServer> {
   const { command, args, env: always } = EXAMPLES[runtime];
-  return spawnServer({ command, args, cwd: repoRoot, env: { HOST: '127.0.0.1', ...always, ...env } });
+  // Seeding the demo data into PostgreSQL takes over 20 s on a loaded machine; the hooks allow 60 s.
+  return spawnServer({ command, args, cwd: repoRoot, env: { HOST: '127.0.0.1', ...always, ...env }, timeoutMs: 50_000 });
 }
 
 /**
