@@ -23,7 +23,7 @@ it('every version of a package that the docs pin is the package’s version', ()
   let seen = 0;
   for (const page of pages) {
     const text = readFileSync(`${root}${page}`, 'utf8');
-    for (const [, name, range] of text.matchAll(/@catalogue-api\/([a-z-]+)@([\^~<>=]*\d+\.\d+\.\d+[^\s"'`)]*)/g)) {
+    for (const [, name, range] of text.matchAll(/@catalogue-api\/([a-z-]+)@([\^~<>=]*\d+\.\d+\.\d+[^\s"'`)/]*)/g)) {
       seen++;
       if (!semver.satisfies(version(name!), range!)) wrong.push(`${page}: @catalogue-api/${name}@${range}, but the package is ${version(name!)}`);
     }

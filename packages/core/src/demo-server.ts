@@ -182,7 +182,16 @@ export function drainOnSignals(host: SignalHost, options: DrainOptions): void {
 /** A server listening: its URL and how to close it. */
 export interface ListeningServer {
   readonly url: string;
+  /** Stops listening and ends open connections. */
   close(): Promise<void>;
+}
+
+/** An access log as {@link DemoServerRuntime.accessLog} opens it. */
+export interface AccessLogSink {
+  /** Writes one request's record as a line. */
+  observe: RequestObserver;
+  /** Flushes what is buffered and ends the log. */
+  end(): Promise<void>;
 }
 
 /** What the runtime does for {@link startDemoServer}. */
@@ -207,7 +216,7 @@ export interface DemoServerRuntime {
    * The access log with `ACCESS_LOG=json`: an observer writing each record as a line, and how to
    * flush and end it at stop. Lines the log drops for a slow reader are counted by `onDrop`.
    */
-  accessLog(onDrop: ((lines: number) => void) | undefined): { observe: RequestObserver; end(): Promise<void> };
+  accessLog(onDrop: ((lines: number) => void) | undefined): AccessLogSink;
   /** The refresher's state file at `UPSTREAM_STATE_FILE`, when the runtime may write one. */
   snapshots?(path: string): NonNullable<RefresherFromEnvOptions['snapshots']>;
   /** Lets a timer not keep the process alive. @default the timer's own `unref()` (Node, Bun) */

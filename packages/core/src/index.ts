@@ -42,6 +42,7 @@ export {
   selfService,
   startDemoServer,
   type DemoServer,
+  type AccessLogSink,
   type DemoServerRuntime,
   type DrainOptions,
   type ListeningServer,
