@@ -49,7 +49,7 @@ import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { normalizeTitle } from '../packages/core/src/search.ts';
+import { normalizeTitle } from '../packages/core/src/seam/search.ts';
 import { createPostgresStore } from '../packages/store-postgres/src/catalogue-store.ts';
 import { mulberry32 } from '../scripts/lib/mulberry32.mjs';
 import { oneTypo, percentile } from './lib/battery.ts';

@@ -10,8 +10,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalogueOver } from '../packages/core/src/catalogue/index.ts';
-import { createMemoryStore } from '../packages/core/src/memory-store.ts';
-import type { AnimeSearch } from '../packages/core/src/store.ts';
+import { createMemoryStore } from '../packages/core/src/seam/memory-store.ts';
+import type { AnimeSearch } from '../packages/core/src/catalogue/store.ts';
 import type { Anime } from '../packages/core/src/schemas/anime.ts';
 import { buildBattery, latencyQueries, percentile, scoreBattery, type QueryKind } from './lib/battery.ts';
 

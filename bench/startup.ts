@@ -11,8 +11,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { catalogueOver } from '../packages/core/src/catalogue/index.ts';
-import { createMemoryStore } from '../packages/core/src/memory-store.ts';
-import type { CatalogueData } from '../packages/core/src/store.ts';
+import { createMemoryStore } from '../packages/core/src/seam/memory-store.ts';
+import type { CatalogueData } from '../packages/core/src/catalogue/store.ts';
 
 const json = process.argv.includes('--json');
 const dir = fileURLToPath(new URL('./.data/', import.meta.url));

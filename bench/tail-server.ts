@@ -37,7 +37,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { serve } from '../packages/adapter-node/src/index.ts';
 import { createCatalogueApp } from '../packages/core/src/app.ts';
-import { createMemoryStore } from '../packages/core/src/memory-store.ts';
+import { createMemoryStore } from '../packages/core/src/seam/memory-store.ts';
 import type { Anime } from '../packages/core/src/schemas/anime.ts';
 
 const variant = process.env.VARIANT ?? 'adapter';

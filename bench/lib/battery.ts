@@ -5,7 +5,7 @@
  * latency-only groups (one- and two-letter queries, 200-character queries).
  * @module
  */
-import { normalizeTitle } from '../../packages/core/src/search.ts';
+import { normalizeTitle } from '../../packages/core/src/seam/search.ts';
 import type { Anime } from '../../packages/core/src/schemas/anime.ts';
 import { mulberry32 } from '../../scripts/lib/mulberry32.mjs';
 

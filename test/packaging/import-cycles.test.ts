@@ -18,11 +18,11 @@ import { describe, expect, it } from 'vitest';
 const KNOWN_CYCLE: readonly string[] = [
   'packages/core/src/catalogue/kinds.ts',
   'packages/core/src/catalogue/shared.ts',
-  'packages/core/src/query.ts',
+  'packages/core/src/edge/query.ts',
   'packages/core/src/seam/changes.ts',
   'packages/core/src/seam/collections.ts',
   'packages/core/src/seam/types.ts',
-  'packages/core/src/store.ts',
+  'packages/core/src/catalogue/store.ts',
 ];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -110,7 +110,7 @@ const graph = new Map(
 describe('the import graph of packages/*/src', () => {
   it('reads every source file and its imports', () => {
     expect(files.length).toBeGreaterThan(100);
-    expect(graph.get(join(packages, 'core', 'src', 'app.ts'))).toContain(join(packages, 'core', 'src', 'http.ts'));
+    expect(graph.get(join(packages, 'core', 'src', 'app.ts'))).toContain(join(packages, 'core', 'src', 'edge', 'http.ts'));
   });
 
   const cycles = cyclesOf(graph).map((cycle) => cycle.map((file) => relative(root, file)));
@@ -128,5 +128,71 @@ describe('the import graph of packages/*/src', () => {
   it('finds a cycle when there is one', () => {
     expect(cyclesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
     expect(cyclesOf(new Map([['a', ['a']]]))).toEqual([['a']]);
+  });
+});
+
+/**
+ * The groups of `packages/core/src`, lowest first (the README's "How core's source is laid out"):
+ * a file imports its own group and lower ones only; groups of one rank do not import each other.
+ * Files at the top of `src` (entry points and wiring) may import any group.
+ */
+const CORE_GROUPS: Readonly<Record<string, number>> = {
+  internal: 0,
+  schemas: 1,
+  edge: 2,
+  seam: 2,
+  catalogue: 3,
+  gateway: 4,
+  status: 4,
+  operations: 5,
+  upstream: 6,
+};
+const coreSrc = join(packages, 'core', 'src');
+
+/** The group of a file of core's sources (`undefined` for a file at the top of `src`). */
+function groupOf(file: string): string | undefined {
+  const parts = relative(coreSrc, file).split(/[\\/]/);
+  return parts.length > 1 ? parts[0] : undefined;
+}
+
+/** The imports of core's sources that point up or sideways between groups. */
+function wrongWay(edges: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...edges].flatMap(([from, targets]) => {
+    const group = groupOf(from);
+    if (group === undefined || !from.startsWith(coreSrc)) return [];
+    return targets
+      .filter((to) => to.startsWith(coreSrc))
+      .filter((to) => {
+        const other = groupOf(to);
+        if (other === undefined) return true; // wiring is above every group
+        if (other === group) return false;
+        return CORE_GROUPS[other]! >= CORE_GROUPS[group]!;
+      })
+      .map((to) => `${relative(coreSrc, from)} -> ${relative(coreSrc, to)}`);
+  });
+}
+
+describe('the groups of packages/core/src', () => {
+  it('puts every folder of core in a group', () => {
+    const folders = readdirSync(coreSrc).filter((name) => statSync(join(coreSrc, name)).isDirectory());
+    expect(folders.filter((name) => !(name in CORE_GROUPS))).toEqual([]);
+  });
+
+  it('has every import point down to a lower group (or within its own)', () => {
+    expect(wrongWay(graph)).toEqual([]);
+  });
+
+  it('finds an import that points up or sideways', () => {
+    const at = (path: string) => join(coreSrc, path);
+    const edges = new Map([
+      [at('seam/types.ts'), [at('catalogue/kinds.ts'), at('schemas/common.ts')]],
+      [at('gateway/cache.ts'), [at('status/types.ts'), at('edge/http.ts')]],
+      [at('upstream/start.ts'), [at('app.ts')]],
+    ]);
+    expect(wrongWay(edges).map((line) => line.replaceAll('\\', '/'))).toEqual([
+      'seam/types.ts -> catalogue/kinds.ts',
+      'gateway/cache.ts -> status/types.ts',
+      'upstream/start.ts -> app.ts',
+    ]);
   });
 });

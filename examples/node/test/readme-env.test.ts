@@ -36,7 +36,7 @@ it('documents in the README every environment variable the example servers read'
   const table = section.split('\n').filter((line) => line.startsWith('| `'));
   const documented = new Set(table.flatMap((line) => [...line.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!)));
   const read = readByExamples();
-  for (const name of Object.keys(SERVER_ENV)) read.set(name, [...(read.get(name) ?? []), 'packages/core/src/server-env.ts']);
+  for (const name of Object.keys(SERVER_ENV)) read.set(name, [...(read.get(name) ?? []), 'packages/core/src/operations/server-env.ts']);
   expect(read.size).toBeGreaterThan(10);
   const missing = [...read].filter(([name]) => !documented.has(name)).map(([name, where]) => `${name} (${[...new Set(where)].join(', ')})`);
   expect(missing).toEqual([]);

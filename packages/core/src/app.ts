@@ -2,22 +2,22 @@
  * `createCatalogueApp`: the catalogue API as one pipeline with two doors.
  * @module
  */
-import { EXPOSED, toApp, type App, type Middleware } from './http.js';
-import { ApiError } from './errors.js';
-import { admitStore, toAdmissionLimits, type AdmissionOptions } from './internal/admission.js';
-import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from './internal/bounded-store.js';
-import { toCanonicalPath } from './internal/request-target.js';
-import { toDeprecationHeaders, type DeprecationOptions } from './deprecation.js';
-import { createPipeline, type Logger, type Route } from './internal/pipeline.js';
+import { EXPOSED, toApp, type App, type Middleware } from './edge/http.js';
+import { ApiError } from './edge/errors.js';
+import { admitStore, toAdmissionLimits, type AdmissionOptions } from './edge/admission.js';
+import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from './edge/bounded-store.js';
+import { toCanonicalPath } from './edge/request-target.js';
+import { toDeprecationHeaders, type DeprecationOptions } from './operations/deprecation.js';
+import { createPipeline, type Logger, type Route } from './edge/pipeline.js';
 import { createGateway, type GatewayOptions } from './gateway/gateway.js';
 import { createCacheKeys } from './gateway/cache-key.js';
 import { readsOf, trackReads } from './gateway/reads.js';
-import { createMemoryStore } from './memory-store.js';
-import { DEFAULT_CDN_URL } from './image-host.js';
-import { createRecordSerializer } from './record-json.js';
-import { createOpenApiRoute, OPENAPI_PATH } from './openapi.js';
-import { catalogueRoutes } from './routes/index.js';
-import type { CatalogueContext } from './routes/context.js';
+import { createMemoryStore } from './seam/memory-store.js';
+import { DEFAULT_CDN_URL } from './seam/image-host.js';
+import { createRecordSerializer } from './seam/record-json.js';
+import { createOpenApiRoute, OPENAPI_PATH } from './catalogue/openapi.js';
+import { catalogueRoutes } from './catalogue/routes/index.js';
+import type { CatalogueContext } from './catalogue/routes/context.js';
 import { catalogueOver } from './catalogue/index.js';
 import type { CatalogueStore } from './seam/types.js';
 import type { ChangeFeed } from './seam/changes.js';

@@ -11,20 +11,20 @@
  * @module
  */
 import { createCatalogueApp } from './app.js';
-import { combineApps } from './combine-apps.js';
-import { createHealthApp } from './health.js';
-import type { App, RequestContext } from './http.js';
-import type { LineLogger } from './log-line.js';
-import { createMemoryStore } from './memory-store.js';
-import { combineMetrics, createCatalogueMetrics, createMetricsApp, type CatalogueMetrics } from './metrics.js';
-import { createObservedApp, type RequestObserver } from './observe.js';
-import { readOperationsEnv } from './operations-env.js';
-import { readServerEnv } from './server-env.js';
+import { combineApps } from './edge/combine-apps.js';
+import { createHealthApp } from './operations/health.js';
+import type { App, RequestContext } from './edge/http.js';
+import type { LineLogger } from './operations/log-line.js';
+import { createMemoryStore } from './seam/memory-store.js';
+import { combineMetrics, createCatalogueMetrics, createMetricsApp, type CatalogueMetrics } from './operations/metrics.js';
+import { createObservedApp, type RequestObserver } from './operations/observe.js';
+import { readOperationsEnv } from './operations/operations-env.js';
+import { readServerEnv } from './operations/server-env.js';
 import { createChecker } from './status/checker.js';
 import { createMemoryStatusStore } from './status/memory-status-store.js';
 import { createStatusApp } from './status/app.js';
 import type { ServiceConfig } from './status/types.js';
-import type { CatalogueData } from './store.js';
+import type { CatalogueData } from './catalogue/store.js';
 import { createRefresherFromEnv, UPSTREAM_ENV, type RefresherFromEnvOptions } from './upstream/start.js';
 
 /** The name the gateway counts the self-check under: an identity it never blocks. */

@@ -33,7 +33,7 @@ export { createCacheKeys, type KeyedRoute } from './gateway/cache-key.js';
 export { trackReads, changeTokens, Reads } from './gateway/reads.js';
 export { createFreshness, type Freshness, type FreshnessOptions } from './gateway/freshness.js';
 export { catalogueOver } from './catalogue/index.js';
-export { TOP_ORDER, topQuery, topRule, type TopFilter, type TopRule } from './top-order.js';
+export { TOP_ORDER, topQuery, topRule, type TopFilter, type TopRule } from './catalogue/top-order.js';
 export type {
   BlockPolicy,
   BlockStore,
@@ -80,10 +80,10 @@ export type {
   StackSearch,
   TopAnimeQuery,
   TopMangaQuery,
-} from './store.js';
+} from './catalogue/store.js';
 /** The `order_by` values of each kind and the record field each orders by: what `AnimeOrderBy` and `MangaOrderBy` are made of. */
 export { ANIME_ORDER_BY, MANGA_ORDER_BY, MEDIA_KINDS } from './catalogue/kinds.js';
-export type { DatePeriod } from './query.js';
-export type { SfwMode } from './sfw.js';
-export { sfwClass, type SfwClass } from './sfw.js';
-export { normalizeTitle, queryWordEdges, queryWordPatterns } from './search.js';
+export type { DatePeriod } from './edge/query.js';
+export type { SfwMode } from './seam/sfw.js';
+export { sfwClass, type SfwClass } from './seam/sfw.js';
+export { normalizeTitle, queryWordEdges, queryWordPatterns } from './seam/search.js';

@@ -7,9 +7,9 @@
  * @module @catalogue-api/core
  */
 export { createCatalogueApp, type CatalogueAppOptions } from './app.js';
-export type { AdmissionLimits, AdmissionOptions } from './internal/admission.js';
-export { createBodyMemo, type BodyMemoOptions } from './body-memo.js';
-export { ApiError, errorEnvelope, errorResponse, ERROR_TYPES, internalErrorResponse, StoreUnavailableError, type ErrorEnvelope, type ErrorStatus } from './errors.js';
+export type { AdmissionLimits, AdmissionOptions } from './edge/admission.js';
+export { createBodyMemo, type BodyMemoOptions } from './edge/body-memo.js';
+export { ApiError, errorEnvelope, errorResponse, ERROR_TYPES, internalErrorResponse, StoreUnavailableError, type ErrorEnvelope, type ErrorStatus } from './edge/errors.js';
 export {
   ALLOWED_METHODS,
   cacheControl,
@@ -28,12 +28,12 @@ export {
   type RequestTrace,
   type ServeOptions,
   type Server,
-} from './http.js';
-export { createObservedApp, type ClientIdMode, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './observe.js';
-export { createLineLogger, formatLogLine, LOG_LEVELS, type LineLogger, type LogBase, type LogLevelName } from './log-line.js';
-export { OPERATIONS_ENV, parseTrustProxy, readOperationsEnv, type OperationsEnv } from './operations-env.js';
-export { EnvError, readServerEnv, SERVER_ENV, type EnvValue, type EnvVariable, type ReadServerEnvOptions, type ServerEnv, type ServerEnvName } from './server-env.js';
-export { describeError, toStartupFailure, type StartupFailure } from './startup-failure.js';
+} from './edge/http.js';
+export { createObservedApp, type ClientIdMode, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './operations/observe.js';
+export { createLineLogger, formatLogLine, LOG_LEVELS, type LineLogger, type LogBase, type LogLevelName } from './operations/log-line.js';
+export { OPERATIONS_ENV, parseTrustProxy, readOperationsEnv, type OperationsEnv } from './operations/operations-env.js';
+export { EnvError, readServerEnv, SERVER_ENV, type EnvValue, type EnvVariable, type ReadServerEnvOptions, type ServerEnv, type ServerEnvName } from './operations/server-env.js';
+export { describeError, toStartupFailure, type StartupFailure } from './operations/startup-failure.js';
 export {
   adoptRuntimeMetrics,
   drainOnSignals,
@@ -66,11 +66,11 @@ export {
   type HistogramSeries,
   type MetricsRegistry,
   type MetricsRenderer,
-} from './metrics.js';
-export { createHealthApp, type HealthApp, type HealthAppOptions, type HealthCheck } from './health.js';
-export { toDeprecationHeaders, type DeprecationOptions } from './deprecation.js';
-export type { Logger } from './internal/pipeline.js';
-export { createMemoryStore } from './memory-store.js';
+} from './operations/metrics.js';
+export { createHealthApp, type HealthApp, type HealthAppOptions, type HealthCheck } from './operations/health.js';
+export { toDeprecationHeaders, type DeprecationOptions } from './operations/deprecation.js';
+export type { Logger } from './edge/pipeline.js';
+export { createMemoryStore } from './seam/memory-store.js';
 export {
   createOpenApiDocument,
   errorEnvelopeSchema,
@@ -78,7 +78,7 @@ export {
   type JsonObject,
   type OpenApiDocument,
   type OpenApiOptions,
-} from './openapi.js';
+} from './catalogue/openapi.js';
 export {
   createGateway,
   createMemoryGatewayBackend,
@@ -91,8 +91,8 @@ export { createKeyFingerprinter, createStaticKeyStore, type FingerprintSecret, t
 export { DEFAULT_BLOCK_POLICY } from './gateway/blocks.js';
 export { DEFAULT_LIMITS, type RateLimitOptions, type Tier, type TierLimits } from './gateway/rate-limit.js';
 export type { TrustProxy } from './gateway/client-address.js';
-export { resolveImagePaths, DEFAULT_CDN_URL } from './image-host.js';
-export { combineApps } from './combine-apps.js';
+export { resolveImagePaths, DEFAULT_CDN_URL } from './seam/image-host.js';
+export { combineApps } from './edge/combine-apps.js';
 export { createStatusApp, STATUS_PATH, type StatusApp, type StatusAppOptions } from './status/app.js';
 export { STATUS_PAGE_CSP, STATUS_PAGE_PATH, toStatusPage } from './status/page.js';
 export { createChecker, type Checker, type CheckerOptions, type CheckRound, type Timers } from './status/checker.js';

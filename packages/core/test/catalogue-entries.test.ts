@@ -8,11 +8,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { demoData } from '../../demo-data/src/index.js';
 import { catalogueOver } from '../src/catalogue/index.js';
-import { createMemoryStore } from '../src/memory-store.js';
+import { createMemoryStore } from '../src/seam/memory-store.js';
 import { loadCatalogue } from '../src/seam/load.js';
 import { createRecordStore } from '../src/seam/record-store.js';
-import type { SfwMode } from '../src/sfw.js';
-import type { AnimeOrderBy, AnimeSearch, Approval, CatalogueData, Catalogue, EntryReviewQuery, IdsQuery, MangaOrderBy, MangaSearch, Paging } from '../src/store.js';
+import type { SfwMode } from '../src/seam/sfw.js';
+import type { AnimeOrderBy, AnimeSearch, Approval, CatalogueData, Catalogue, EntryReviewQuery, IdsQuery, MangaOrderBy, MangaSearch, Paging } from '../src/catalogue/store.js';
 
 const SFW: SfwMode[] = ['off', 'normal', 'strict'];
 const APPROVAL: Approval[] = ['approved', 'all', 'unapproved'];

@@ -10,7 +10,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createCatalogueApp, createMemoryGatewayBackend, createMemoryStore } from '../src/index.js';
 import { toCounterWindows, toWindowSpecs } from '../src/gateway/rate-limit.js';
-import type { PlainRequest } from '../src/http.js';
+import type { PlainRequest } from '../src/edge/http.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

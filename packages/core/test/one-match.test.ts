@@ -7,8 +7,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const counts = vi.hoisted(() => ({ matches: 0, canonicalised: 0 }));
 
-vi.mock('../src/internal/route-match.js', async (original) => {
-  const actual = await original<typeof import('../src/internal/route-match.js')>();
+vi.mock('../src/edge/route-match.js', async (original) => {
+  const actual = await original<typeof import('../src/edge/route-match.js')>();
   return {
     ...actual,
     createRouteMatcher: ((routes) => {
@@ -21,8 +21,8 @@ vi.mock('../src/internal/route-match.js', async (original) => {
   };
 });
 
-vi.mock('../src/internal/request-target.js', async (original) => {
-  const actual = await original<typeof import('../src/internal/request-target.js')>();
+vi.mock('../src/edge/request-target.js', async (original) => {
+  const actual = await original<typeof import('../src/edge/request-target.js')>();
   return {
     ...actual,
     toCanonicalRequest: ((...args) => {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createOpenApiDocument } from '../src/openapi.js';
+import { createOpenApiDocument } from '../src/catalogue/openapi.js';
 
 const file = new URL('./openapi.snapshot.json', import.meta.url);
 

@@ -19,7 +19,7 @@ import {
   type ErrorStatus,
 } from '../src/index.js';
 import { mulberry32 as seeded } from '../../../scripts/lib/mulberry32.mjs';
-import { catalogueRoutes } from '../src/routes/index.js';
+import { catalogueRoutes } from '../src/catalogue/routes/index.js';
 
 // ---------------------------------------------------------------------------------------------
 // Apps under test

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { demoData } from '@catalogue-api/demo-data';
 import { createMemoryStore } from '../src/index.js';
 import { catalogueOver, type AnimeSearch } from '../src/entry-store.js';
-import { normalizeTitle } from '../src/search.js';
+import { normalizeTitle } from '../src/seam/search.js';
 
 type Kind = 'exact' | 'english' | 'synonym' | 'typo' | 'romaji' | 'partial';
 /** Partial titles name a franchise, not an entry: the entry must be among the first ten. */

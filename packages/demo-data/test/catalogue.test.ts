@@ -31,7 +31,7 @@ import {
   updateRecordSchema,
   videosRecordSchema,
 } from '../../core/src/schemas/index.js';
-import { sfwClass } from '../../core/src/sfw.js';
+import { sfwClass } from '../../core/src/seam/sfw.js';
 import { demoData, demoSfwTargets } from '../src/index.js';
 
 const collections: Array<[string, readonly unknown[] | undefined, z.ZodObject]> = [

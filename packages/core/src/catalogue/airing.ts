@@ -4,7 +4,7 @@
  * not-yet-aired anime and the airing TV anime by broadcast day.
  * @module
  */
-import type { AiringFilter, Catalogue, SeasonQuery } from '../store.js';
+import type { AiringFilter, Catalogue, SeasonQuery } from './store.js';
 import type { SeasonArchive } from '../schemas/catalogue-lists.js';
 import { SEASONS } from './kinds.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';

@@ -4,15 +4,15 @@
  * (`kinds.ts`); anime add the sub-resources only they have.
  * @module
  */
-import { pageSlice } from '../paginate.js';
-import { extendRecord } from '../record-json.js';
-import type { SfwMode } from '../sfw.js';
+import { pageSlice } from './paginate.js';
+import { extendRecord } from '../seam/record-json.js';
+import type { SfwMode } from '../seam/sfw.js';
 import type { Anime, AnimeFull } from '../schemas/anime.js';
 import type { Manga, MangaFull } from '../schemas/manga.js';
 import type { AnimeStatistics, MangaStatistics } from '../schemas/media.js';
 import type { AnimeReview, MangaReview } from '../schemas/review.js';
 import type { AnimeCharacter, MangaCharacter } from '../schemas/cast.js';
-import type { Catalogue, EntryParts, EntryReviewQuery, IdsQuery, KindMethods, Page, Paging } from '../store.js';
+import type { Catalogue, EntryParts, EntryReviewQuery, IdsQuery, KindMethods, Page, Paging } from './store.js';
 import type { CatalogueStore } from '../seam/types.js';
 import {
   animeCastOf,

@@ -4,8 +4,8 @@
  * count only what is shown.
  * @module
  */
-import type { SfwMode } from '../sfw.js';
-import type { Catalogue, Page, ReviewQuery } from '../store.js';
+import type { SfwMode } from '../seam/sfw.js';
+import type { Catalogue, Page, ReviewQuery } from './store.js';
 import type { Anime } from '../schemas/anime.js';
 import type { Manga } from '../schemas/manga.js';
 import type { RecentRecommendation } from '../schemas/recommendation.js';

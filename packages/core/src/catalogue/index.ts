@@ -4,7 +4,7 @@
  * any record store while they move to declarative rows.
  * @module
  */
-import type { Catalogue } from '../store.js';
+import type { Catalogue } from './store.js';
 import type { CatalogueStore } from '../seam/types.js';
 import { entryMethods } from './entries.js';
 import { listMethods } from './lists.js';

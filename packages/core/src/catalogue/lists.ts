@@ -3,7 +3,7 @@
  * the community lists (recommendations, reviews, news, articles, stacks).
  * @module
  */
-import type { Catalogue } from '../store.js';
+import type { Catalogue } from './store.js';
 import type { CatalogueStore } from '../seam/types.js';
 import { airingMethods } from './airing.js';
 import { communityMethods } from './feeds.js';

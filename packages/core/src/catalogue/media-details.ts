@@ -5,7 +5,7 @@
  * rule 3); a referenced entry's SFW class is computed here from its record (`sfwClass`).
  * @module
  */
-import { isShown, type SfwMode } from '../sfw.js';
+import { isShown, type SfwMode } from '../seam/sfw.js';
 import type { Article } from '../schemas/article.js';
 import type { MangaCharacter } from '../schemas/cast.js';
 import type { Link, RelatedEntry } from '../schemas/common.js';
@@ -14,7 +14,7 @@ import type { News } from '../schemas/news.js';
 import type { EntryRecommendation } from '../schemas/recommendation.js';
 import type { AnimeReview, MangaReview } from '../schemas/review.js';
 import type { Stack } from '../schemas/stack.js';
-import type { EntryReviewQuery, Page, Paging } from '../store.js';
+import type { EntryReviewQuery, Page, Paging } from './store.js';
 import type { Condition, CatalogueStore } from '../seam/types.js';
 import { NEWEST_FIRST, NEWEST_STACKS_FIRST, REVIEW_ORDERS, toArticles, toEntryReview, toNews, toStack } from './community.js';
 import type { KindSpec } from './kinds.js';

@@ -4,8 +4,8 @@
  * written once (`namedParts`, named per kind).
  * @module
  */
-import { isShown, type SfwMode } from '../sfw.js';
-import type { Catalogue, KindMethods, NamedParts, Paging } from '../store.js';
+import { isShown, type SfwMode } from '../seam/sfw.js';
+import type { Catalogue, KindMethods, NamedParts, Paging } from './store.js';
 import type { Character, CharacterAnime, CharacterFull, CharacterManga, CharacterPicture, CharacterVoice } from '../schemas/character.js';
 import type { Person, PersonAnime, PersonFull, PersonManga, PersonPicture, PersonVoice } from '../schemas/person.js';
 import type { CatalogueStore } from '../seam/types.js';

@@ -4,8 +4,8 @@
  * or a person's articles are the same `Article` objects).
  * @module
  */
-import { isShown, type SfwMode } from '../sfw.js';
-import type { Catalogue, Page, Paging } from '../store.js';
+import { isShown, type SfwMode } from '../seam/sfw.js';
+import type { Catalogue, Page, Paging } from './store.js';
 import type { Article, ArticleFull } from '../schemas/article.js';
 import type { RelatedEntry } from '../schemas/common.js';
 import type { NewsFull } from '../schemas/news.js';

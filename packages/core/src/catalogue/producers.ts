@@ -3,7 +3,7 @@
  * lists with how many entries carry each.
  * @module
  */
-import type { Catalogue } from '../store.js';
+import type { Catalogue } from './store.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { BY_ID, searchNamed } from './named.js';
 import { ALL, guarded, owner } from './shared.js';

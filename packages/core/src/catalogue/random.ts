@@ -3,7 +3,7 @@
  * ⌊pick × count⌋ of the matches in `mal_id` order, so the store stays deterministic.
  * @module
  */
-import type { Catalogue, RandomQuery } from '../store.js';
+import type { Catalogue, RandomQuery } from './store.js';
 import type { CollectionName, CollectionRecord } from '../seam/collections.js';
 import type { Condition, CatalogueStore } from '../seam/types.js';
 import { approvalWhere } from './kinds.js';

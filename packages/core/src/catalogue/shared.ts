@@ -3,8 +3,8 @@
  * and paging over the seam.
  * @module
  */
-import type { SfwMode } from '../sfw.js';
-import type { KindMethods, Paging } from '../store.js';
+import type { SfwMode } from '../seam/sfw.js';
+import type { KindMethods, Paging } from './store.js';
 import type { Anime } from '../schemas/anime.js';
 import type { Character } from '../schemas/character.js';
 import type { AnimeMeta, CharacterMeta, Images, PersonMeta, RelatedEntry } from '../schemas/common.js';

@@ -2,9 +2,9 @@
  * The top lists: anime and manga by the rules of `TOP_ORDER`, characters and people by favorites.
  * @module
  */
-import type { Catalogue } from '../store.js';
+import type { Catalogue } from './store.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
-import { topQuery, topRule } from '../top-order.js';
+import { topQuery, topRule } from './top-order.js';
 import { BY_ID } from './named.js';
 import { sfwWhere, slice } from './shared.js';
 

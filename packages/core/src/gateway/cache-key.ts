@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import { withoutStackTraces } from '../internal/no-stack.js';
-import type { RawQuery } from '../query.js';
+import type { RawQuery } from '../edge/query.js';
 
 /** What the key normalizer needs of the route the pipeline matched. */
 export interface KeyedRoute {

@@ -5,7 +5,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { stringSize } from '../internal/string-size.js';
-import { digestOf } from '../record-json.js';
+import { digestOf } from '../seam/record-json.js';
 import type { CacheStore, CachedResponse } from './back-end.js';
 
 /** Options of {@link createMemoryCacheStore}. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlainRequest } from '../http.js';
+import type { PlainRequest } from '../edge/http.js';
 import { createClientIdentifier, toClientId, UNKNOWN_CLIENT, type TrustProxy } from './client-address.js';
 
 describe('toClientId', () => {

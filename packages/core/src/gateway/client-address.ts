@@ -3,7 +3,7 @@
  * IPv4 and other IPv6 grouped by /64, taken from `X-Forwarded-For` only through trusted proxies.
  * @module
  */
-import type { PlainRequest } from '../http.js';
+import type { PlainRequest } from '../edge/http.js';
 
 /**
  * Which proxies in front of the API may set `X-Forwarded-For`.

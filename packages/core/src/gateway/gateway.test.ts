@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogueApp } from '../app.js';
-import type { PlainRequest, PlainResponse } from '../http.js';
-import { createPipeline, type Route } from '../internal/pipeline.js';
-import { createMemoryStore } from '../memory-store.js';
+import type { PlainRequest, PlainResponse } from '../edge/http.js';
+import { createPipeline, type Route } from '../edge/pipeline.js';
+import { createMemoryStore } from '../seam/memory-store.js';
 import type { GatewayBackend } from './back-end.js';
 import { createGateway, createMemoryGatewayBackend, type GatewayOptions } from './gateway.js';
 

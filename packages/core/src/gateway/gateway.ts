@@ -3,9 +3,9 @@
  * middleware stage of the catalogue pipeline (spec: Authentication, Errors, Limits, Caching).
  * @module
  */
-import { ApiError, toApiError } from '../errors.js';
-import { cacheControl, type MatchedRoute, type Middleware, type PlainRequest, type PlainResponse } from '../http.js';
-import type { Logger } from '../internal/pipeline.js';
+import { ApiError, toApiError } from '../edge/errors.js';
+import { cacheControl, type MatchedRoute, type Middleware, type PlainRequest, type PlainResponse } from '../edge/http.js';
+import type { Logger } from '../edge/pipeline.js';
 import type { BlockPolicy, CacheStore, CachedResponse, CounterWindow, GatewayBackend, KeyStore } from './back-end.js';
 import { DEFAULT_BLOCK_POLICY, createMemoryBlockStore } from './blocks.js';
 import { createMemoryCacheStore, matchesIfNoneMatch, toEtag, toHttpDate } from './cache.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogueApp } from '../app.js';
-import { createMemoryStore } from '../memory-store.js';
+import { createMemoryStore } from '../seam/memory-store.js';
 import { makeAnime } from '../../test/fixtures.js';
 
 describe('a request the host makes in-process (internalClient)', () => {

@@ -20,7 +20,7 @@
 import type { RecordChange } from '../seam/changes.js';
 import { COLLECTIONS, collectionKey, type CollectionName } from '../seam/collections.js';
 import type { CatalogueStore, Condition, PluckQuery } from '../seam/types.js';
-import type { PlainRequest } from '../http.js';
+import type { PlainRequest } from '../edge/http.js';
 
 /** Most tokens one answer keeps; past it, a collection's record tokens become its `collection*`. */
 export const MAX_DEPENDENCIES = 256;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../errors.js';
-import { parseQuery } from '../query.js';
-import { animeSearchQuery } from '../routes/anime.js';
+import { ApiError } from '../edge/errors.js';
+import { parseQuery } from '../edge/query.js';
+import { animeSearchQuery } from '../catalogue/routes/anime.js';
 import { withoutStackTraces } from './no-stack.js';
 
 const frames = (error: unknown) => ((error as Error).stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at ')).length;

@@ -1,6 +1,6 @@
 /**
  * What a query parameter looks like on the wire, for the OpenAPI document. The combinators in
- * `query.ts` are transforms (raw string in, typed value out, custom 400 messages), so zod's JSON
+ * `edge/query.ts` are transforms (raw string in, typed value out, custom 400 messages), so zod's JSON
  * Schema of them is only `string | string[]`; each combinator therefore registers a plain zod schema
  * of its wire form here, built from the same bounds it validates with.
  * @module

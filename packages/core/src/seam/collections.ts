@@ -13,7 +13,7 @@
  * @module
  */
 import type { z } from 'zod';
-import { sfwClass } from '../sfw.js';
+import { sfwClass } from './sfw.js';
 import { animeInputSchema, characterInputSchema, episodeRecordInputSchema, mangaInputSchema, videosRecordInputSchema } from '../schemas/records.js';
 import {
   animeCharacterRecordSchema,

@@ -7,7 +7,7 @@
 import { COLLECTIONS, collectionKey, fieldValues, type CollectionName, type CollectionRecord } from './collections.js';
 import { changedOwners, createChangeLog } from './change-log.js';
 import { compareFields, holdsAll, type Fields } from './evaluate.js';
-import { createSearchIndex, MatchTier, type SearchIndex } from '../search.js';
+import { createSearchIndex, MatchTier, type SearchIndex } from './search.js';
 import type { Page, RecordKey, RecordQuery, CatalogueStore, Tally } from './types.js';
 
 interface Row {

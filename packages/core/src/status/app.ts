@@ -3,10 +3,10 @@
  * same pipeline as the catalogue.
  * @module
  */
-import { ApiError } from '../errors.js';
-import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from '../internal/bounded-store.js';
-import { cacheControl, toApp, type App, type Middleware } from '../http.js';
-import { createPipeline, ok, type Logger, type Reply, type Route } from '../internal/pipeline.js';
+import { ApiError } from '../edge/errors.js';
+import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from '../edge/bounded-store.js';
+import { cacheControl, toApp, type App, type Middleware } from '../edge/http.js';
+import { createPipeline, ok, type Logger, type Reply, type Route } from '../edge/pipeline.js';
 import { createMaintenanceManager, type MaintenanceManager } from './maintenance.js';
 import { createMemoryStatusStore } from './memory-status-store.js';
 import { toSnapshot } from './snapshot.js';

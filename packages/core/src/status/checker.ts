@@ -2,9 +2,9 @@
  * The checker: checks every monitored service about once a minute and records the results.
  * @module
  */
-import { ApiError } from '../errors.js';
-import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from '../internal/bounded-store.js';
-import type { Logger } from '../internal/pipeline.js';
+import { ApiError } from '../edge/errors.js';
+import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from '../edge/bounded-store.js';
+import type { Logger } from '../edge/pipeline.js';
 import type { CheckRecord, StatusStore } from './store.js';
 import type { CheckOutcome, ServiceConfig } from './types.js';
 

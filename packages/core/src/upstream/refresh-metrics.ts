@@ -5,7 +5,7 @@
  * of the shared state taken every few seconds (the state is asynchronous, a render is not).
  * @module
  */
-import type { MetricsRegistry } from '../metrics.js';
+import type { MetricsRegistry } from '../operations/metrics.js';
 import type { Refresher, RefreshEvent } from './refresher.js';
 import type { RefreshState, TierBacklog, TierName, UpstreamLimits, UpstreamSource } from './types.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogueApp } from '../app.js';
-import { createMemoryStore } from '../memory-store.js';
+import { createMemoryStore } from '../seam/memory-store.js';
 import type { Anime, Manga } from '../entry-schemas.js';
 import { makeAnime } from '../../test/fixtures.js';
 import { createMapSource, createVirtualClock, makeManga, seasonAnime, type VirtualClock } from '../../test/upstream-fakes.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMetricsRegistry } from '../metrics.js';
-import { createMemoryStore } from '../memory-store.js';
-import { EnvError, readServerEnv } from '../server-env.js';
+import { createMetricsRegistry } from '../operations/metrics.js';
+import { createMemoryStore } from '../seam/memory-store.js';
+import { EnvError, readServerEnv } from '../operations/server-env.js';
 import { createMemoryRefreshState } from './memory-state.js';
 import { createRefresherMetrics } from './refresh-metrics.js';
 import { createRefresherFromEnv, readUpstreamSettings, UPSTREAM_CHECK_URL, UPSTREAM_ENV, type SnapshotFile } from './start.js';

@@ -10,9 +10,9 @@
  * reading and writing, and the metrics registry.
  * @module
  */
-import type { MetricsRegistry } from '../metrics.js';
+import type { MetricsRegistry } from '../operations/metrics.js';
 import type { CatalogueStore } from '../seam/types.js';
-import type { ServerEnv, ServerEnvName } from '../server-env.js';
+import type { ServerEnv, ServerEnvName } from '../operations/server-env.js';
 import type { ServiceConfig } from '../status/types.js';
 import { createBudget } from './budget.js';
 import { createJikanSource } from './jikan-source.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createCatalogueApp, createMemoryStore } from '../../src/index.js';
-import { catalogueRoutes } from '../../src/routes/index.js';
+import { catalogueRoutes } from '../../src/catalogue/routes/index.js';
 import { sfwCatalogue } from './sfw-catalogue.js';
 
 const app = createCatalogueApp({ store: createMemoryStore(sfwCatalogue), gateway: false });

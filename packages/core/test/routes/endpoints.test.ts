@@ -7,9 +7,9 @@ import { demoData } from '@catalogue-api/demo-data';
 import { describe, expect, it } from 'vitest';
 import { createCatalogueApp, createMemoryStore } from '../../src/index.js';
 import { type CatalogueStore, type CollectionName, type PluckQuery } from '../../src/entry-store.js';
-import { catalogueRoutes } from '../../src/routes/index.js';
-import { seasonAt } from '../../src/routes/seasons.js';
-import { unavailableRoutes } from '../../src/routes/unavailable.js';
+import { catalogueRoutes } from '../../src/catalogue/routes/index.js';
+import { seasonAt } from '../../src/catalogue/routes/seasons.js';
+import { unavailableRoutes } from '../../src/catalogue/routes/unavailable.js';
 
 const app = createCatalogueApp({ store: createMemoryStore(demoData), gateway: false });
 

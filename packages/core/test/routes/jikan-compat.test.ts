@@ -11,8 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createCatalogueApp, createMemoryStore } from '../../src/index.js';
-import { catalogueRoutes } from '../../src/routes/index.js';
-import { unavailableRoutes } from '../../src/routes/unavailable.js';
+import { catalogueRoutes } from '../../src/catalogue/routes/index.js';
+import { unavailableRoutes } from '../../src/catalogue/routes/unavailable.js';
 import { JIKAN_COMPONENTS, JIKAN_QUERIES, JIKAN_ROUTES, type JikanShape } from './jikan-v4-shapes.js';
 import { sfwCatalogue } from './sfw-catalogue.js';
 

@@ -7,8 +7,8 @@
 import { demoData } from '@catalogue-api/demo-data';
 import { describe, expect, it } from 'vitest';
 import { createCatalogueApp, createMemoryStore } from '../../src/index.js';
-import { catalogueRoutes } from '../../src/routes/index.js';
-import { unavailableRoutes } from '../../src/routes/unavailable.js';
+import { catalogueRoutes } from '../../src/catalogue/routes/index.js';
+import { unavailableRoutes } from '../../src/catalogue/routes/unavailable.js';
 
 const d = demoData;
 /** The first id `pick` finds; 1 when there is none (that route's test then fails for want of data). */
