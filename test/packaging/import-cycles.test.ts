@@ -1,29 +1,14 @@
 /**
  * No import cycle in the packages' sources: every import (type-only ones too, and `export … from`)
  * between the files of `packages/*\/src`, read with the TypeScript compiler's parser, must
- * form a graph without cycles (strongly connected components of one file, no file importing itself).
+ * form a graph without cycles (strongly connected components of one file, no file importing itself);
+ * and in `packages/core/src`, every import points down its groups (`CORE_GROUPS` below).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-/**
- * The one cycle known at the time this test was written, through the record seam and the
- * catalogue facade (`seam/collections.ts` → `store.ts` → `catalogue/kinds.ts` →
- * `catalogue/shared.ts` → `store.ts`). It is being broken up; a cycle among some of these files
- * only passes until then, and no other cycle passes at all.
- */
-const KNOWN_CYCLE: readonly string[] = [
-  'packages/core/src/catalogue/kinds.ts',
-  'packages/core/src/catalogue/shared.ts',
-  'packages/core/src/edge/query.ts',
-  'packages/core/src/seam/changes.ts',
-  'packages/core/src/seam/collections.ts',
-  'packages/core/src/seam/types.ts',
-  'packages/core/src/catalogue/store.ts',
-];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const packages = join(root, 'packages');
@@ -113,16 +98,8 @@ describe('the import graph of packages/*/src', () => {
     expect(graph.get(join(packages, 'core', 'src', 'app.ts'))).toContain(join(packages, 'core', 'src', 'edge', 'http.ts'));
   });
 
-  const cycles = cyclesOf(graph).map((cycle) => cycle.map((file) => relative(root, file)));
-  const known = (cycle: string[]) => cycle.every((file) => KNOWN_CYCLE.includes(file));
-
-  it('has no cycle but the known one, being removed', () => {
-    expect(cycles.filter((cycle) => !known(cycle))).toEqual([]);
-  });
-
-  // Fails once the known cycle is gone: then empty KNOWN_CYCLE, so that no cycle comes back.
-  it.runIf(KNOWN_CYCLE.length > 0)('still has the known cycle (empty KNOWN_CYCLE once this fails)', () => {
-    expect(cycles.filter(known)).not.toEqual([]);
+  it('has no cycle', () => {
+    expect(cyclesOf(graph).map((cycle) => cycle.map((file) => relative(root, file)))).toEqual([]);
   });
 
   it('finds a cycle when there is one', () => {

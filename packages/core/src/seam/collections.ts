@@ -71,9 +71,19 @@ import type {
   UpdateRecord,
   VideosRecord,
 } from '../schemas/records.js';
-import type { FieldValue, OrderKey } from './types.js';
 import type { Anime } from '../schemas/anime.js';
 import type { Manga } from '../schemas/manga.js';
+
+/** A value a record field holds: a number, a string, a boolean, or `null` (absent). */
+export type FieldValue = number | string | boolean | null;
+
+/** One key of an ordering: a field and a direction. `null` sorts last in both directions. */
+export interface OrderKey {
+  /** A field the collection declares. */
+  readonly field: string;
+  /** The direction. */
+  readonly dir: 'asc' | 'desc';
+}
 
 /** Records to load into a store; every collection is optional. */
 export interface CatalogueData {

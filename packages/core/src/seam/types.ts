@@ -10,10 +10,10 @@
  * @module
  */
 import type { ChangeFeed } from './changes.js';
-import type { CollectionName, CollectionRecord } from './collections.js';
+import type { CollectionName, CollectionRecord, FieldValue, OrderKey } from './collections.js';
 
-/** A value a record field holds: a number, a string, a boolean, or `null` (absent). */
-export type FieldValue = number | string | boolean | null;
+// Declared beside the collections, whose fields and orderings they describe (the seam's files import one way).
+export type { FieldValue, OrderKey };
 
 /** One record's key in its collection, as `collectionKey` gives it (`"20"`, `"20:17"`…). */
 export type RecordKey = string;
@@ -40,14 +40,6 @@ export type Condition =
   | { readonly field: string; readonly op: 'hasAll' | 'hasAny' | 'hasNone'; readonly values: readonly (number | string)[] }
   /** At least one of the nested conditions lists holds (each list: all of its conditions). */
   | { readonly op: 'any'; readonly of: readonly (readonly Condition[])[] };
-
-/** One key of an ordering: a field and a direction. `null` sorts last in both directions. */
-export interface OrderKey {
-  /** A field the collection declares. */
-  readonly field: string;
-  /** The direction. */
-  readonly dir: 'asc' | 'desc';
-}
 
 /**
  * A question about one collection: which records (all `where` conditions hold, and `search` matches
