@@ -608,6 +608,8 @@ export function createRefresher(options: RefresherOptions): Refresher {
       return reschedule(task, clock());
     }
     const fetched = await source.entry(kind, id, part, task.validator, w.signal);
+    // The body was read and parsed in this turn of the event loop; its records are written in the next.
+    await pause();
     if (w.signal.aborted) return;
     const now = clock();
     counted(task, w, fetched.outcome);
@@ -681,6 +683,7 @@ export function createRefresher(options: RefresherOptions): Refresher {
     const list = task.list!;
     const page = task.page!;
     const fetched = await source.list(kind, list, page, w.signal);
+    await pause();
     if (w.signal.aborted) return;
     const now = clock();
     counted(task, w, fetched.outcome);

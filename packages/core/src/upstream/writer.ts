@@ -40,6 +40,33 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
+/**
+ * Whether two JSON values are equal as {@link canonicalJson} writes them (object keys in any order,
+ * a key holding `undefined` as absent), without writing either: a refresh compares every record it
+ * fetches with the stored one, and two sorted serializations cost several times this walk.
+ * @param a - A JSON value.
+ * @param b - Another.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    // An array's `undefined` is written as `null`.
+    return a.every((item, i) => sameJson(item ?? null, b[i] ?? null));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in x) {
+    if (x[key] === undefined) continue;
+    keys++;
+    if (!Object.hasOwn(y, key) || !sameJson(x[key], y[key])) return false;
+  }
+  for (const key in y) if (y[key] !== undefined) keys--;
+  return keys === 0;
+}
+
 /** `2026-11-28T00:15:00+00:00`: an instant as the `updates` records write it. */
 const isoSeconds = (now: number) => new Date(now).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
@@ -142,10 +169,10 @@ export function createRecordWriter(store: CatalogueStore, options: RecordWriterO
    * store holds (the general rule, then `MERGES`).
    * @returns The records by key (a key repeated: the last wins) and what the store holds for those keys.
    */
-  async function prepare(collection: CollectionName, records: readonly unknown[]): Promise<{ next: Map<string, Json>; stored: Map<string, Json> }> {
+  async function prepare(collection: CollectionName, records: readonly unknown[], validated?: readonly Json[]): Promise<{ next: Map<string, Json>; stored: Map<string, Json> }> {
     const raw = records.map((r, i) => ({
       raw: r as Json,
-      valid: validate(collection, r, String(i)),
+      valid: validated?.[i] ?? validate(collection, r, String(i)),
       at: String(i),
     }));
     const keys = [...new Set(raw.map((r) => collectionKey(collection, r.valid)))];
@@ -184,8 +211,9 @@ export function createRecordWriter(store: CatalogueStore, options: RecordWriterO
     };
     // Every record is validated before anything is read for comparison: one invalid record
     // refuses the whole body.
-    for (const [c, records] of Object.entries(mapped.records) as [CollectionName, unknown[]][]) for (const [i, r] of records.entries()) validate(c, r, String(i));
-    for (const [c, records] of Object.entries(mapped.references) as [CollectionName, unknown[]][]) for (const [i, r] of records.entries()) validate(c, r, String(i));
+    const validated = new Map<CollectionName, Json[]>();
+    for (const [c, records] of Object.entries(mapped.records) as [CollectionName, unknown[]][]) validated.set(c, records.map((r, i) => validate(c, r, String(i))));
+    const references = (Object.entries(mapped.references) as [CollectionName, unknown[]][]).map(([c, records]) => [c, records.map((r, i) => validate(c, r, String(i)))] as const);
 
     const collections = new Set<CollectionName>([...(Object.keys(mapped.records) as CollectionName[]), ...mapped.replaces]);
     for (const c of collections) {
@@ -193,12 +221,13 @@ export function createRecordWriter(store: CatalogueStore, options: RecordWriterO
       const replacing = mapped.replaces.includes(c) && hasOwners(c);
       const owned = replacing ? ((await store.query(c, { where: [ownedBy(kind, id)], ...ALL })).data as Json[]) : [];
       if (c === 'recommendations') records = votesToWrite(records as CollectionRecord<'recommendations'>[], owned as CollectionRecord<'recommendations'>[]);
-      const { next, stored } = await prepare(c, records);
+      // The votes are recomputed from what the store holds, so they are checked again.
+      const { next, stored } = await prepare(c, records, c === 'recommendations' ? undefined : validated.get(c));
       for (const [key, record] of next) {
         const before = stored.get(key);
         if (!replacing && isEmpty(c, record)) {
           if (before) remove(c, key);
-        } else if (!before || canonicalJson(before) !== canonicalJson(record)) upsert(c, key, record);
+        } else if (!before || !sameJson(before, record)) upsert(c, key, record);
       }
       if (replacing) {
         // Rows the upstream no longer lists go; of recommendations, only the votes (a user's
@@ -211,8 +240,7 @@ export function createRecordWriter(store: CatalogueStore, options: RecordWriterO
       }
     }
     // Characters and people a cast or staff list names: written only where the store has none.
-    for (const [c, records] of Object.entries(mapped.references) as [CollectionName, unknown[]][]) {
-      const valid = records.map((r, i) => validate(c, r, String(i)));
+    for (const [c, valid] of references) {
       const keys = valid.map((r) => collectionKey(c, r));
       const found = keys.length > 0 ? await store.getMany(c, keys) : [];
       valid.forEach((r, i) => found[i] === undefined && upsert(c, keys[i]!, r));
