@@ -137,6 +137,84 @@ type Attempt =
   | { kind: 'retry'; reason: string; pauseMs?: number | undefined };
 
 /**
+ * The upstream's base URL, checked.
+ * @param baseUrl - An http(s) URL.
+ * @throws RangeError for anything else.
+ */
+function parseBaseUrl(baseUrl: string): URL {
+  let base: URL | undefined;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    // Refused below, with the same message.
+  }
+  if (base?.protocol !== 'http:' && base?.protocol !== 'https:') throw new RangeError(`baseUrl must be an http(s) URL, not ${JSON.stringify(baseUrl)}`);
+  return base;
+}
+
+/**
+ * A request's headers: JSON, the user agent, and the validator of the copy held, if any.
+ * @param userAgent - The `User-Agent`.
+ * @param validator - An entity tag or a Last-Modified date, from the last answer.
+ */
+function requestHeaders(userAgent: string, validator: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
+  if (validator !== undefined) {
+    // An entity tag is quoted (RFC 9110 §8.8.3); anything else is a Last-Modified date.
+    if (/^(W\/)?"/.test(validator)) headers['if-none-match'] = validator;
+    else headers['if-modified-since'] = validator;
+  }
+  return headers;
+}
+
+/**
+ * What one answer means: a body, unchanged, gone, worth retrying (after a pause the upstream
+ * asked for, or a default one for a 429 without it) or failed.
+ * @param response - The answer.
+ * @param path - The path asked, for the reasons.
+ * @param validator - The validator sent, if any (a 304 counts only then).
+ * @param now - The clock, for `Retry-After` dates.
+ * @param defaultPauseMs - The pause after a 429 without `Retry-After`.
+ */
+async function readAnswer(response: Response, path: string, validator: string | undefined, now: number, defaultPauseMs: number): Promise<Attempt> {
+  const status = response.status;
+  if (status === 200) {
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return { kind: 'done', fetched: { outcome: 'failed', reason: `${path}: 200 whose body is not JSON` } };
+    }
+    const reason = errorBodyReason(body);
+    if (reason !== undefined) return { kind: 'done', fetched: { outcome: 'failed', reason: `${path}: ${reason}` } };
+    const found = response.headers.get('etag') ?? response.headers.get('last-modified') ?? undefined;
+    return { kind: 'done', fetched: { outcome: 'ok', body, validator: found } };
+  }
+  await response.body?.cancel().catch(() => undefined);
+  if (status === 304 && validator !== undefined) return { kind: 'done', fetched: { outcome: 'unchanged' } };
+  if (status === 404) return { kind: 'done', fetched: { outcome: 'not-found' } };
+  if (status === 429 || status === 503) {
+    const wait = retryAfterMs(response.headers.get('retry-after'), now);
+    return { kind: 'retry', reason: `${path}: ${status}`, pauseMs: wait ?? (status === 429 ? defaultPauseMs : undefined) };
+  }
+  if (status >= 500) return { kind: 'retry', reason: `${path}: ${status}` };
+  return { kind: 'done', fetched: { outcome: 'failed', reason: `${path}: ${status}` } };
+}
+
+/**
+ * The backoff before retry `n` (from 0): doubling, capped, with "equal jitter" in [half, whole].
+ * @param n - The retry, from 0.
+ * @param firstMs - The first backoff.
+ * @param maxMs - The cap.
+ * @param random - A number in [0, 1).
+ */
+function backoff(n: number, firstMs: number, maxMs: number, random: () => number): number {
+  const whole = Math.min(maxMs, firstMs * 2 ** n);
+  return Math.round(whole / 2 + (random() * whole) / 2);
+}
+
+/**
  * A Jikan v4-compatible HTTP API as an upstream source.
  * @param options - The base URL, the budget and how polite to be.
  * @returns The source. `entry`, `list`, `changedIds` and `deletedIds` resolve to a {@link Fetched}
@@ -155,13 +233,7 @@ type Attempt =
  * ```
  */
 export function createJikanSource(options: JikanSourceOptions): UpstreamSource {
-  let base: URL;
-  try {
-    base = new URL(options.baseUrl);
-  } catch {
-    throw new RangeError(`baseUrl must be an http(s) URL, not ${JSON.stringify(options.baseUrl)}`);
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new RangeError(`baseUrl must be an http(s) URL, not ${JSON.stringify(options.baseUrl)}`);
+  const base = parseBaseUrl(options.baseUrl);
   const root = base.href.replace(/\/+$/, '');
   const limits = checkLimits(options.limits ?? JIKAN_LIMITS);
   const budget = options.budget;
@@ -187,12 +259,6 @@ export function createJikanSource(options: JikanSourceOptions): UpstreamSource {
   let lastError: string | undefined;
   let pausedUntil = 0;
 
-  /** The backoff before retry `n` (from 0): doubling, capped, with "equal jitter" in [half, whole]. */
-  const backoff = (n: number): number => {
-    const whole = Math.min(maxBackoffMs, backoffMs * 2 ** n);
-    return Math.round(whole / 2 + (random() * whole) / 2);
-  };
-
   const pauseSource = async (ms: number): Promise<void> => {
     const until = clock() + ms;
     if (until > pausedUntil) pausedUntil = until;
@@ -201,12 +267,7 @@ export function createJikanSource(options: JikanSourceOptions): UpstreamSource {
 
   /** One request, sent once on the budget slot the caller took, unless that slot is already too old. */
   const attempt = async (path: string, validator: string | undefined, signal: AbortSignal | undefined, slot: number): Promise<Attempt> => {
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
-    if (validator !== undefined) {
-      // An entity tag is quoted (RFC 9110 §8.8.3); anything else is a Last-Modified date.
-      if (/^(W\/)?"/.test(validator)) headers['if-none-match'] = validator;
-      else headers['if-modified-since'] = validator;
-    }
+    const headers = requestHeaders(userAgent, validator);
     // A hang is abandoned after `timeoutMs` of real time, the answer and the body together.
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
@@ -217,29 +278,7 @@ export function createJikanSource(options: JikanSourceOptions): UpstreamSource {
       // a slow shared ledger) is not used, so arrivals upstream never crowd closer than the slots.
       if (budget.late(slot)) return { kind: 'late' };
       const response = await doFetch(root + path, { headers, signal: timeout.signal, redirect: 'follow' });
-      const status = response.status;
-      if (status === 200) {
-        const text = await response.text();
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          return { kind: 'done', fetched: { outcome: 'failed', reason: `${path}: 200 whose body is not JSON` } };
-        }
-        const reason = errorBodyReason(body);
-        if (reason !== undefined) return { kind: 'done', fetched: { outcome: 'failed', reason: `${path}: ${reason}` } };
-        const found = response.headers.get('etag') ?? response.headers.get('last-modified') ?? undefined;
-        return { kind: 'done', fetched: { outcome: 'ok', body, validator: found } };
-      }
-      await response.body?.cancel().catch(() => undefined);
-      if (status === 304 && validator !== undefined) return { kind: 'done', fetched: { outcome: 'unchanged' } };
-      if (status === 404) return { kind: 'done', fetched: { outcome: 'not-found' } };
-      if (status === 429 || status === 503) {
-        const wait = retryAfterMs(response.headers.get('retry-after'), clock());
-        return { kind: 'retry', reason: `${path}: ${status}`, pauseMs: wait ?? (status === 429 ? defaultPauseMs : undefined) };
-      }
-      if (status >= 500) return { kind: 'retry', reason: `${path}: ${status}` };
-      return { kind: 'done', fetched: { outcome: 'failed', reason: `${path}: ${status}` } };
+      return await readAnswer(response, path, validator, clock(), defaultPauseMs);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const reason = timeout.signal.aborted ? `timed out after ${timeoutMs} ms` : `network error: ${error instanceof Error ? error.message : String(error)}`;
@@ -300,7 +339,7 @@ export function createJikanSource(options: JikanSourceOptions): UpstreamSource {
           await pauseSource(result.pauseMs);
           if (result.pauseMs > maxRetryWaitMs) break;
         } else if (n < retries) {
-          await sleep(backoff(n), signal);
+          await sleep(backoff(n, backoffMs, maxBackoffMs, random), signal);
         }
         // A probe is one request: a failed one re-opens the circuit at once.
         if (probing) break;

@@ -231,6 +231,83 @@ export function mapListItem(kind: MediaKind, item: unknown): MappedRecords {
 }
 
 /**
+ * The records of a `/full` body: the entry, and the parts the body carries (relations, external
+ * links, and for anime the theme songs and streaming links), each replacing the owner's.
+ * @param kind - Anime or manga.
+ * @param id - The owner's `mal_id`, from the request.
+ * @param body - The body.
+ */
+function mapFull(kind: MediaKind, id: number, body: unknown): MappedPart {
+  const anime = kind === 'anime';
+  const data = object(dataOf(body), 'data');
+  // The owner is the request's: a body of another entry is not this one's.
+  if (data.mal_id !== id) throw new MappingError(`data.mal_id: ${JSON.stringify(data.mal_id)}, but the request was for ${kind} ${id}`);
+  const records: Record<string, unknown[]> = { [kind]: [without(data, FULL_PARTS)] };
+  const covered: CollectionName[] = [kind];
+  if ('relations' in data) {
+    records.relations = relationRecords(kind, id, data.relations, 'data.relations');
+    covered.push('relations');
+  }
+  if ('external' in data) {
+    records.external = [{ type: kind, mal_id: id, links: data.external }];
+    covered.push('external');
+  }
+  if (anime && 'theme' in data) {
+    records.themes = [{ anime_id: id, ...object(data.theme, 'data.theme') }];
+    covered.push('themes');
+  }
+  if (anime && 'streaming' in data) {
+    records.streaming = [{ anime_id: id, links: data.streaming }];
+    covered.push('streaming');
+  }
+  if ('moreinfo' in data) {
+    records.moreinfo = [{ type: kind, mal_id: id, moreinfo: data.moreinfo }];
+    covered.push('moreinfo');
+  }
+  return part(records, covered);
+}
+
+/**
+ * The records of a `/characters` body: the cast rows, and the characters (and for anime the voice
+ * actors) they name, as references.
+ * @param kind - Anime or manga.
+ * @param id - The owner's `mal_id`, from the request.
+ * @param body - The body.
+ * @param replaces - The collections the part replaces.
+ */
+function mapCharacters(kind: MediaKind, id: number, body: unknown, replaces: readonly CollectionName[]): MappedPart {
+  const anime = kind === 'anime';
+  const rows = items(body);
+  if (!anime) {
+    const cast = rows.map(([item, at]) => ({
+      manga_id: id,
+      character_id: idOf(item.character, `${at}.character`),
+      role: item.role,
+    }));
+    const characters = rows.map(([item]) => characterStub(item.character as Json, undefined));
+    return part({ mangaCharacters: distinct(cast, (r) => r.character_id) }, replaces, { characters: distinct(characters, (r) => r.mal_id) });
+  }
+  const cast = rows.map(([item, at]) => ({
+    anime_id: id,
+    character_id: idOf(item.character, `${at}.character`),
+    role: item.role,
+    voice_actors: list(item.voice_actors ?? [], `${at}.voice_actors`).map((va, v) => {
+      const actor = object(va, `${at}.voice_actors.${v}`);
+      return {
+        person_id: idOf(actor.person, `${at}.voice_actors.${v}.person`),
+        language: actor.language,
+      };
+    }),
+  }));
+  const characters = rows.map(([item]) => characterStub(item.character as Json, item.favorites));
+  const people = rows.flatMap(([item]) => ((item.voice_actors ?? []) as Json[]).map((va) => personStub(va.person as Json)));
+  return part({ animeCharacters: distinct(cast, (r) => r.character_id) }, replaces, {
+    characters: distinct(characters, (r) => r.mal_id),
+    people: distinct(people, (r) => r.mal_id),
+  });
+}
+
+/**
  * Maps one part of one entry, as the upstream served it, to records.
  * @param kind - Anime or manga (the owner's kind, from the request).
  * @param id - The owner's `mal_id`, from the request.
@@ -251,64 +328,10 @@ export function mapEntryPart(kind: MediaKind, id: number, which: EntryPart, body
   if (!replaces) throw new MappingError(`(request): ${kind} has no ${which} part`);
   const anime = kind === 'anime';
   switch (which) {
-    case 'full': {
-      const data = object(dataOf(body), 'data');
-      // The owner is the request's: a body of another entry is not this one's.
-      if (data.mal_id !== id) throw new MappingError(`data.mal_id: ${JSON.stringify(data.mal_id)}, but the request was for ${kind} ${id}`);
-      const records: Record<string, unknown[]> = { [kind]: [without(data, FULL_PARTS)] };
-      const covered: CollectionName[] = [kind];
-      if ('relations' in data) {
-        records.relations = relationRecords(kind, id, data.relations, 'data.relations');
-        covered.push('relations');
-      }
-      if ('external' in data) {
-        records.external = [{ type: kind, mal_id: id, links: data.external }];
-        covered.push('external');
-      }
-      if (anime && 'theme' in data) {
-        records.themes = [{ anime_id: id, ...object(data.theme, 'data.theme') }];
-        covered.push('themes');
-      }
-      if (anime && 'streaming' in data) {
-        records.streaming = [{ anime_id: id, links: data.streaming }];
-        covered.push('streaming');
-      }
-      if ('moreinfo' in data) {
-        records.moreinfo = [{ type: kind, mal_id: id, moreinfo: data.moreinfo }];
-        covered.push('moreinfo');
-      }
-      return part(records, covered);
-    }
-    case 'characters': {
-      const rows = items(body);
-      if (!anime) {
-        const cast = rows.map(([item, at]) => ({
-          manga_id: id,
-          character_id: idOf(item.character, `${at}.character`),
-          role: item.role,
-        }));
-        const characters = rows.map(([item]) => characterStub(item.character as Json, undefined));
-        return part({ mangaCharacters: distinct(cast, (r) => r.character_id) }, replaces, { characters: distinct(characters, (r) => r.mal_id) });
-      }
-      const cast = rows.map(([item, at]) => ({
-        anime_id: id,
-        character_id: idOf(item.character, `${at}.character`),
-        role: item.role,
-        voice_actors: list(item.voice_actors ?? [], `${at}.voice_actors`).map((va, v) => {
-          const actor = object(va, `${at}.voice_actors.${v}`);
-          return {
-            person_id: idOf(actor.person, `${at}.voice_actors.${v}.person`),
-            language: actor.language,
-          };
-        }),
-      }));
-      const characters = rows.map(([item]) => characterStub(item.character as Json, item.favorites));
-      const people = rows.flatMap(([item]) => ((item.voice_actors ?? []) as Json[]).map((va) => personStub(va.person as Json)));
-      return part({ animeCharacters: distinct(cast, (r) => r.character_id) }, replaces, {
-        characters: distinct(characters, (r) => r.mal_id),
-        people: distinct(people, (r) => r.mal_id),
-      });
-    }
+    case 'full':
+      return mapFull(kind, id, body);
+    case 'characters':
+      return mapCharacters(kind, id, body, replaces);
     case 'staff': {
       const rows = items(body);
       const staff = rows.map(([item, at]) => ({

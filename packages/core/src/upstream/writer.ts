@@ -248,16 +248,6 @@ export function createRecordWriter(store: CatalogueStore, options: RecordWriterO
     return result;
   }
 
-  /** Writes a plan and the entry's `updates` row; `unchanged` when the plan is empty. */
-  async function apply(kind: MediaKind, id: number, p: Plan, now: number): Promise<WriteOutcome> {
-    if (p.keys.length === 0) return { outcome: 'unchanged' };
-    for (const [c, records] of p.upserts) await store.upsert(c, records as CollectionRecord<typeof c>[]);
-    for (const [c, keys] of p.deletes) await store.delete(c, keys);
-    // Last: a write cut short is written again in full by the next fetch, and notes its change then.
-    await store.upsert('updates', [{ type: kind, mal_id: id, updated_at: isoSeconds(now) }]);
-    return { outcome: 'changed', keys: p.keys };
-  }
-
   async function write(kind: MediaKind, id: number, mapped: () => MappedPart, now: number): Promise<WriteOutcome> {
     let p: Plan;
     try {
@@ -266,7 +256,7 @@ export function createRecordWriter(store: CatalogueStore, options: RecordWriterO
       if (error instanceof Invalid || error instanceof MappingError) return { outcome: 'invalid', reason: error.message };
       throw error;
     }
-    return apply(kind, id, p, now);
+    return apply(store, kind, id, p, now);
   }
 
   return {
@@ -318,6 +308,23 @@ export function createRecordWriter(store: CatalogueStore, options: RecordWriterO
       return removed > 0 || !listed;
     },
   };
+}
+
+/**
+ * Writes a plan and the entry's `updates` row; `unchanged` when the plan is empty.
+ * @param store - The store written.
+ * @param kind - The entry's kind.
+ * @param id - The entry's id.
+ * @param p - What to write.
+ * @param now - When, for the `updates` row.
+ */
+async function apply(store: CatalogueStore, kind: MediaKind, id: number, p: Plan, now: number): Promise<WriteOutcome> {
+  if (p.keys.length === 0) return { outcome: 'unchanged' };
+  for (const [c, records] of p.upserts) await store.upsert(c, records as CollectionRecord<typeof c>[]);
+  for (const [c, keys] of p.deletes) await store.delete(c, keys);
+  // Last: a write cut short is written again in full by the next fetch, and notes its change then.
+  await store.upsert('updates', [{ type: kind, mal_id: id, updated_at: isoSeconds(now) }]);
+  return { outcome: 'changed', keys: p.keys };
 }
 
 /**
