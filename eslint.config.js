@@ -24,7 +24,6 @@ export default tseslint.config(
     files: [
       'packages/core/src/upstream/refresher.ts',
       'packages/store-postgres/src/catalogue-store.ts',
-      'packages/store-postgres/src/import.ts',
       'packages/testkit/src/fake-upstream.ts',
       'packages/testkit/src/*-contract.ts',
     ],

@@ -583,6 +583,35 @@ const FULL_PARTS = ['relations', 'theme', 'external', 'streaming', 'moreinfo'];
 const HINTED_REJECTIONS = 20;
 
 /**
+ * Of a batch of deleted ids, removes the entries the store holds with what they own (through the
+ * record writer); the batch then lists every id. Tens of thousands of ids are mostly of entries
+ * never imported: one read per batch finds the few that are. The batch's write that follows
+ * makes the removals durable with it (a snapshot is written whole).
+ * @param writer - The import's record writer.
+ * @param store - The store it writes.
+ * @param kind - Anime or manga.
+ * @param ids - The batch's ids.
+ * @param now - The time of the removals.
+ * @param summary - The import's summary, for the error that interrupts it.
+ */
+async function removeListed(writer: RecordWriter, store: CatalogueStore, kind: 'anime' | 'manga', ids: readonly number[], now: number, summary: ImportSummary): Promise<void> {
+  let held: unknown[];
+  try {
+    held = await store.getMany(kind, ids);
+  } catch (error) {
+    throw new ImportInterruptedError(summary, error);
+  }
+  for (const [i, id] of ids.entries()) {
+    if (held[i] === undefined) continue;
+    try {
+      await writer.remove(kind, id, now);
+    } catch (error) {
+      throw new ImportInterruptedError(summary, error);
+    }
+  }
+}
+
+/**
  * Imports one file into a sink.
  *
  * Plain records of a resource are validated and written in batches. Through core's record writer
@@ -608,16 +637,7 @@ export async function importFile(file: string, options: ImportOptions & ReadOpti
   const now = options.now ?? Date.now;
   const batchSize = Math.max(1, options.batchSize ?? 500);
   const keep = Math.max(0, options.keepRejections ?? KEPT_REJECTIONS);
-  const summary: ImportSummary = {
-    resource,
-    read: 0,
-    imported: 0,
-    duplicates: 0,
-    rejected: [],
-    rejectedCount: 0,
-    batches: 0,
-    unchanged: 0,
-  };
+  const summary: ImportSummary = { resource, read: 0, imported: 0, duplicates: 0, rejected: [], rejectedCount: 0, batches: 0, unchanged: 0 };
   // The ids written so far, to count records that repeat one (the store keeps the last).
   const written = new Set<string>();
   let batch: Array<{ position: string; record: unknown }> = [];
@@ -625,6 +645,7 @@ export async function importFile(file: string, options: ImportOptions & ReadOpti
   let fraction = 0;
   let hinted = 0;
   let writer: RecordWriter | undefined;
+  const writerOf = (store: CatalogueStore) => (writer ??= createRecordWriter(store, { check: (collection, record) => storageIssues(collection, record) }));
   let uncommitted = 0;
   const report = () =>
     options.onProgress?.({
@@ -658,7 +679,10 @@ export async function importFile(file: string, options: ImportOptions & ReadOpti
   };
   const flush = async () => {
     if (batch.length === 0) return;
-    if (resource === 'deletedAnimeIds' || resource === 'deletedMangaIds') await removeListed(resource === 'deletedAnimeIds' ? 'anime' : 'manga');
+    if ((resource === 'deletedAnimeIds' || resource === 'deletedMangaIds') && sink.store) {
+      const ids = batch.map((b) => b.record as number);
+      await removeListed(writerOf(sink.store), sink.store, resource === 'deletedAnimeIds' ? 'anime' : 'manga', ids, now(), summary);
+    }
     const refused = await write(batch.map((b) => b.record));
     // The target refused something the checks above let through: the batch rolled back, so write
     // its records one at a time and reject only those it refuses.
@@ -686,12 +710,9 @@ export async function importFile(file: string, options: ImportOptions & ReadOpti
   const viaWriter = async (key: string, run: (w: RecordWriter) => Promise<WriteOutcome | boolean>): Promise<string | undefined> => {
     await flush();
     if (!sink.store) return 'this target takes plain records only';
-    writer ??= createRecordWriter(sink.store, {
-      check: (collection, record) => storageIssues(collection, record),
-    });
     let outcome: WriteOutcome | boolean;
     try {
-      outcome = await run(writer);
+      outcome = await run(writerOf(sink.store));
     } catch (error) {
       if (sink.refusesRecords?.(error)) return `the store refused it: ${(error as Error).message}`;
       throw new ImportInterruptedError(summary, error);
@@ -703,34 +724,6 @@ export async function importFile(file: string, options: ImportOptions & ReadOpti
     if (++uncommitted >= batchSize) await commit();
     report();
     return undefined;
-  };
-  /**
-   * Of a batch of deleted ids, removes the entries the store holds with what they own (through the
-   * record writer); the batch then lists every id. Tens of thousands of ids are mostly of entries
-   * never imported: one read per batch finds the few that are. The batch's write that follows
-   * makes the removals durable with it (a snapshot is written whole).
-   */
-  const removeListed = async (kind: 'anime' | 'manga') => {
-    if (!sink.store) return;
-    const store = sink.store;
-    const ids = batch.map((b) => b.record as number);
-    let held: unknown[];
-    try {
-      held = await store.getMany(kind, ids);
-    } catch (error) {
-      throw new ImportInterruptedError(summary, error);
-    }
-    writer ??= createRecordWriter(store, {
-      check: (collection, record) => storageIssues(collection, record),
-    });
-    for (const [i, id] of ids.entries()) {
-      if (held[i] === undefined) continue;
-      try {
-        await writer.remove(kind, id, now());
-      } catch (error) {
-        throw new ImportInterruptedError(summary, error);
-      }
-    }
   };
   /** Why a record cannot be imported, or `undefined` once it is written or batched. */
   const take = async (source: SourceRecord): Promise<string | undefined> => {
