@@ -23,7 +23,6 @@ export default tseslint.config(
     // The contract definers of testkit are lists of test cases (describe blocks), as test files are.
     files: [
       'packages/core/src/upstream/refresher.ts',
-      'packages/store-postgres/src/catalogue-store.ts',
       'packages/testkit/src/fake-upstream.ts',
       'packages/testkit/src/*-contract.ts',
     ],

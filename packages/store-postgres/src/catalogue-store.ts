@@ -224,6 +224,104 @@ function groupsCounting(collection: CollectionName, where: readonly Condition[] 
   return undefined;
 }
 
+/** What the store's queries are written with: the client, the quoted schema, a collection's quoted table. */
+interface StoreSql {
+  sql: Sql;
+  /** The schema, quoted. */
+  s: string;
+  table: (c: CollectionName) => string;
+}
+
+/**
+ * Several records by key, in the order asked (`undefined` where there is none).
+ * @param db - The client and schema.
+ */
+async function getMany<C extends CollectionName>(db: StoreSql, collection: C, keys: readonly (RecordKey | number)[]): Promise<Array<CollectionRecord<C> | undefined>> {
+  if (keys.length === 0) return [];
+  const wanted = keys.map(String);
+  const rows = await db.sql.unsafe<{ key: string; record: CollectionRecord<C> }[]>(
+    `select key, record from ${db.table(collection)} where key = any($1::text[])`,
+    [[...new Set(wanted)]],
+  );
+  const byKey = new Map(rows.map((r) => [r.key, r.record]));
+  return wanted.map((k) => byKey.get(k));
+}
+
+/**
+ * A query's conditions, rows, order and search hits as SQL; `undefined` when its search has nothing to match.
+ * @param db - The client and schema.
+ */
+function partsOf(db: StoreSql, collection: CollectionName, q: PluckQuery, p: Params): { where: string; from: string; order: string; hits: string } | undefined {
+  const where = whereSql(collection, q.where, p);
+  let from = `${db.table(collection)} t`;
+  let order = `${orderSql(collection, q.orderBy)} t.seq`;
+  let hits = '';
+  if (q.search !== undefined) {
+    if (!isSearchable(collection)) throw new TypeError(`${collection} is not searchable`);
+    const folded = normalizeTitle(q.search);
+    // Nothing to match (e.g. only punctuation): core's search index finds nothing either.
+    if (!folded) return undefined;
+    hits = `with h as materialized (${hitsSql(db.s, collection, folded, p)}) `;
+    from = `h join ${db.table(collection)} t on t.key = h.key`;
+    if (!q.orderBy) order = rankSql(collection);
+  }
+  return { where, from, order, hits };
+}
+
+/**
+ * Plain fields of every match (an id list, the ids SFW hides), one array per field: one scan,
+ * each column read back as one JSON array (one `JSON.parse`, where a PostgreSQL array is parsed
+ * element by element) instead of a row per match. The arrays take the rows in the order the
+ * subquery gives them (https://www.postgresql.org/docs/current/functions-aggregate.html):
+ * `json_agg(… order by …)` would sort every match again, even off an index in that order.
+ * @param db - The client and schema.
+ */
+async function columnsOf(db: StoreSql, collection: CollectionName, q: PluckQuery, select: readonly string[]): Promise<{ total: number; columns: unknown[][] }> {
+  const p = new Params();
+  const parts = partsOf(db, collection, q, p);
+  if (!parts) return { total: 0, columns: select.map(() => []) };
+  const { where, from, order, hits } = parts;
+  const picked = select.map((f, i) => `t.${quoteIdentifier(f)} as c${i}`).join(', ');
+  const arrays = select.map((_, i) => `json_agg(s.c${i}) as a${i}`).join(', ');
+  const [row] = await db.sql.unsafe<Array<{ total: Count } & Record<string, unknown[] | null>>>(
+    `${hits}select count(*) as total, ${arrays} from (select ${picked} from ${from} where ${where} order by ${order}) s`,
+    p.values as never[],
+  );
+  return { total: Number(row!.total), columns: select.map((_, i) => row![`a${i}`] ?? []) };
+}
+
+/**
+ * How many of the matching records hold each value of a field (`CatalogueStore.tally`).
+ * @param db - The client and schema.
+ */
+async function tally(db: StoreSql, collection: CollectionName, field: string, where?: Parameters<CatalogueStore['tally']>[2]): Promise<Tally> {
+  const type = fieldType(collection, field);
+  // core counts no boolean values.
+  if (type === 'bool') return [];
+  if ((!where || where.length === 0) && countedFields(collection).some(([name]) => name === field)) {
+    // Kept as records are written (`internal/tables.ts`): a few rows, not a scan of every record.
+    const rows = await db.sql.unsafe<{ v: string; n: Count }[]>(
+      `select value as v, n from ${db.s}.${quoteIdentifier(countsTable(collection))} where field = $1 and n > 0`,
+      [field],
+    );
+    const numeric = type !== 'text' && type !== 'texts';
+    return rows.map((r) => [numeric ? Number(r.v) : r.v, Number(r.n)]);
+  }
+  const p = new Params();
+  const condition = whereSql(collection, where, p);
+  const column = `t.${quoteIdentifier(field)}`;
+  const rows = isArrayType(type)
+    ? await db.sql.unsafe<{ v: number | string; n: Count }[]>(
+        `select v, count(*) as n from (select unnest(${column}) as v from ${db.table(collection)} t where ${condition}) e group by v`,
+        p.values as never[],
+      )
+    : await db.sql.unsafe<{ v: number | string; n: Count }[]>(
+        `select ${column} as v, count(*) as n from ${db.table(collection)} t where ${condition} and ${column} is not null group by ${column}`,
+        p.values as never[],
+      );
+  return rows.map((r) => [r.v, Number(r.n)]);
+}
+
 /**
  * Creates the store. Call `migrate()` once before first use (it is cheap when up to date).
  * A lost or refused connection, or a database that is shutting down or out of connections, makes
@@ -256,56 +354,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const schema = options.schema ?? 'catalogue';
   const s = quoteIdentifier(schema);
   const table = (c: CollectionName) => `${s}.${quoteIdentifier(tableName(c))}`;
-
-  async function getMany<C extends CollectionName>(collection: C, keys: readonly (RecordKey | number)[]): Promise<Array<CollectionRecord<C> | undefined>> {
-    if (keys.length === 0) return [];
-    const wanted = keys.map(String);
-    const rows = await sql.unsafe<{ key: string; record: CollectionRecord<C> }[]>(
-      `select key, record from ${table(collection)} where key = any($1::text[])`,
-      [[...new Set(wanted)]],
-    );
-    const byKey = new Map(rows.map((r) => [r.key, r.record]));
-    return wanted.map((k) => byKey.get(k));
-  }
-
-  /** A query's conditions, rows, order and search hits as SQL; `undefined` when its search has nothing to match. */
-  function partsOf(collection: CollectionName, q: PluckQuery, p: Params): { where: string; from: string; order: string; hits: string } | undefined {
-    const where = whereSql(collection, q.where, p);
-    let from = `${table(collection)} t`;
-    let order = `${orderSql(collection, q.orderBy)} t.seq`;
-    let hits = '';
-    if (q.search !== undefined) {
-      if (!isSearchable(collection)) throw new TypeError(`${collection} is not searchable`);
-      const folded = normalizeTitle(q.search);
-      // Nothing to match (e.g. only punctuation): core's search index finds nothing either.
-      if (!folded) return undefined;
-      hits = `with h as materialized (${hitsSql(s, collection, folded, p)}) `;
-      from = `h join ${table(collection)} t on t.key = h.key`;
-      if (!q.orderBy) order = rankSql(collection);
-    }
-    return { where, from, order, hits };
-  }
-
-  /**
-   * Plain fields of every match (an id list, the ids SFW hides), one array per field: one scan,
-   * each column read back as one JSON array (one `JSON.parse`, where a PostgreSQL array is parsed
-   * element by element) instead of a row per match. The arrays take the rows in the order the
-   * subquery gives them (https://www.postgresql.org/docs/current/functions-aggregate.html):
-   * `json_agg(… order by …)` would sort every match again, even off an index in that order.
-   */
-  async function columnsOf(collection: CollectionName, q: PluckQuery, select: readonly string[]): Promise<{ total: number; columns: unknown[][] }> {
-    const p = new Params();
-    const parts = partsOf(collection, q, p);
-    if (!parts) return { total: 0, columns: select.map(() => []) };
-    const { where, from, order, hits } = parts;
-    const picked = select.map((f, i) => `t.${quoteIdentifier(f)} as c${i}`).join(', ');
-    const arrays = select.map((_, i) => `json_agg(s.c${i}) as a${i}`).join(', ');
-    const [row] = await sql.unsafe<Array<{ total: Count } & Record<string, unknown[] | null>>>(
-      `${hits}select count(*) as total, ${arrays} from (select ${picked} from ${from} where ${where} order by ${order}) s`,
-      p.values as never[],
-    );
-    return { total: Number(row!.total), columns: select.map((_, i) => row![`a${i}`] ?? []) };
-  }
+  const db: StoreSql = { sql, s, table };
 
   /** Whether a query asks for every match, in plain fields only: see {@link columnsOf}. */
   const wholeColumns = (collection: CollectionName, q: PluckQuery, select: readonly string[]) =>
@@ -315,7 +364,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     const { offset, limit } = slice(q);
     const select = q.select;
     if (select && wholeColumns(collection, q, select)) {
-      const { total, columns } = await columnsOf(collection, q, select);
+      const { total, columns } = await columnsOf(db, collection, q, select);
       // Plain loops: for 70k records of one field, `Object.fromEntries` cost 25 ms, a `forEach`
       // per record 8 ms, these 1 ms.
       const data = new Array<Record<string, unknown>>(columns[0]!.length);
@@ -327,7 +376,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       return { data: data as CollectionRecord<C>[], total };
     }
     const p = new Params();
-    const parts = partsOf(collection, q, p);
+    const parts = partsOf(db, collection, q, p);
     if (!parts) return { data: [], total: 0 };
     const { where, from, order, hits } = parts;
     const groups = hits ? undefined : groupsCounting(collection, q.where);
@@ -370,7 +419,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   async function pluck(collection: CollectionName, field: string, q: PluckQuery): Promise<unknown[]> {
     slice(q);
     // An id list of 70k manga: one array from one scan, not 70k one-field records to map back.
-    if (wholeColumns(collection, q, [field])) return (await columnsOf(collection, q, [field])).columns[0]!;
+    if (wholeColumns(collection, q, [field])) return (await columnsOf(db, collection, q, [field])).columns[0]!;
     const { data } = await query(collection, { ...q, select: [field] });
     return data.map((r) => (r as Record<string, unknown>)[field]);
   }
@@ -384,7 +433,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   async function pluckJson(collection: CollectionName, field: string, q: PluckQuery): Promise<PluckedJson> {
     slice(q);
     const p = new Params();
-    const parts = wholeColumns(collection, q, [field]) && fieldType(collection, field) === 'int' ? partsOf(collection, q, p) : undefined;
+    const parts = wholeColumns(collection, q, [field]) && fieldType(collection, field) === 'int' ? partsOf(db, collection, q, p) : undefined;
     if (!parts) {
       const values = await pluck(collection, field, q);
       return { count: values.length, json: encoder.encode(JSON.stringify(values)) };
@@ -395,34 +444,6 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       .unsafe(`${hits}select count(*), ${values} from (select t.${quoteIdentifier(field)} as c0 from ${from} where ${where} order by ${order}) s`, p.values as never[])
       .raw();
     return { count: Number(String(row![0])), json: row![1] as Uint8Array };
-  }
-
-  async function tally(collection: CollectionName, field: string, where?: Parameters<CatalogueStore['tally']>[2]): Promise<Tally> {
-    const type = fieldType(collection, field);
-    // core counts no boolean values.
-    if (type === 'bool') return [];
-    if ((!where || where.length === 0) && countedFields(collection).some(([name]) => name === field)) {
-      // Kept as records are written (`internal/tables.ts`): a few rows, not a scan of every record.
-      const rows = await sql.unsafe<{ v: string; n: Count }[]>(
-        `select value as v, n from ${s}.${quoteIdentifier(countsTable(collection))} where field = $1 and n > 0`,
-        [field],
-      );
-      const numeric = type !== 'text' && type !== 'texts';
-      return rows.map((r) => [numeric ? Number(r.v) : r.v, Number(r.n)]);
-    }
-    const p = new Params();
-    const condition = whereSql(collection, where, p);
-    const column = `t.${quoteIdentifier(field)}`;
-    const rows = isArrayType(type)
-      ? await sql.unsafe<{ v: number | string; n: Count }[]>(
-          `select v, count(*) as n from (select unnest(${column}) as v from ${table(collection)} t where ${condition}) e group by v`,
-          p.values as never[],
-        )
-      : await sql.unsafe<{ v: number | string; n: Count }[]>(
-          `select ${column} as v, count(*) as n from ${table(collection)} t where ${condition} and ${column} is not null group by ${column}`,
-          p.values as never[],
-        );
-    return rows.map((r) => [r.v, Number(r.n)]);
   }
 
   async function upsert(name: string, records: readonly unknown[]): Promise<number> {
@@ -451,11 +472,11 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       const [row] = await sql.unsafe<{ record: CollectionRecord<C> }[]>(`select record from ${table(collection)} where key = $1::text`, [String(key)]);
       return row?.record;
     },
-    getMany,
+    getMany: <C extends CollectionName>(collection: C, keys: readonly (RecordKey | number)[]) => getMany(db, collection, keys),
     query,
     pluck,
     pluckJson,
-    tally,
+    tally: (collection: CollectionName, field: string, where?: Parameters<CatalogueStore['tally']>[2]) => tally(db, collection, field, where),
     upsert,
     async delete(collection: CollectionName, keys: readonly (RecordKey | number)[]): Promise<number> {
       if (keys.length === 0) return 0;
