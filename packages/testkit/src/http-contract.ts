@@ -72,25 +72,31 @@ function comparable(headers: Headers): Record<string, string> {
   return out;
 }
 
+/** What every group of the HTTP contract asks with, and what it knows of the app under test. */
+interface Contract {
+  /** Sends a request to the app (with the options' headers). */
+  send(path: string, init?: RequestInit): Promise<Response>;
+  /** A request, its answer and the answer's body parsed as JSON. */
+  get(path: string, init?: RequestInit): Promise<{ res: Response; body: any }>;
+  /** A request answered with the error envelope of `status` and `type`. */
+  expectError(path: string, status: number, type: string, init?: RequestInit): Promise<{ res: Response; envelope: { message: string } }>;
+  /** The base URL requests go to. */
+  base(): string;
+  /** Real anime ids of the catalogue under test, filled before the first case runs. */
+  ids: number[];
+  /** An id no anime has. */
+  unknownId: number;
+  /** The checks left out. */
+  skip: NonNullable<HttpContractOptions['skip']>;
+}
+
 /**
- * Defines the HTTP contract suite (vitest `describe`/`it`) for one deployment of the catalogue API.
- * @param options - Where the app is, how to reach it, and what to skip.
- * @example
- * ```ts
- * // In-process:
- * defineHttpContract({ runtime: 'in-process', fetch: (request) => app.fetch(request) });
- *
- * // Over a socket, against a server the test run starts:
- * let server: SpawnedServer;
- * beforeAll(async () => { server = await spawnServer({ command: 'bun', args: ['server.ts'] }); });
- * afterAll(() => server.close());
- * defineHttpContract({ runtime: 'bun', baseUrl: () => server.url });
- * ```
+ * The requests of the HTTP contract over the options' app or server.
+ * @param options - The contract's options.
  */
-export function defineHttpContract(options: HttpContractOptions): void {
+function contractOf(options: HttpContractOptions): Contract {
   const skip = options.skip ?? {};
   const unknownId = options.unknownId ?? 999_999_999;
-  const wire = !options.fetch && !skip.wire;
   const base = () => (typeof options.baseUrl === 'function' ? options.baseUrl() : (options.baseUrl ?? 'http://localhost'));
   const send = (path: string, init?: RequestInit) => {
     let request = new Request(`${base()}${path}`, init);
@@ -122,220 +128,266 @@ export function defineHttpContract(options: HttpContractOptions): void {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     return { res, envelope };
   }
+  return { send, get, expectError, base, ids: [], unknownId, skip };
+}
 
+/** Search and detail: lists, paging, one record, encoded queries, concurrency. */
+function describeSearchAndDetail(c: Contract): void {
+  const { get, ids } = c;
+  describe('search and detail', () => {
+    it('answers GET /v1/anime with 200, pagination and a data array of complete anime objects', async () => {
+      const { res, body } = await get('/v1/anime');
+      expect(res.status).toBe(200);
+      const list = expectShape(animeListShape, body, 'GET /v1/anime');
+      expect(list.pagination.current_page).toBe(1);
+      expect(list.pagination.items.per_page).toBe(25);
+      expect(list.pagination.items.count).toBe(list.data.length);
+      expect(list.data.length).toBeLessThanOrEqual(25);
+    });
+
+    it('pages by limit: count, per_page, has_next_page and last_visible_page agree with total', async () => {
+      const { body } = await get('/v1/anime?limit=1&page=2');
+      const { pagination, data } = expectShape(animeListShape, body, 'GET /v1/anime?limit=1&page=2');
+      expect(data).toHaveLength(1);
+      expect(pagination).toMatchObject({ current_page: 2, items: { count: 1, per_page: 1 } });
+      expect(pagination.last_visible_page).toBe(pagination.items.total);
+      expect(pagination.has_next_page).toBe(pagination.items.total > 2);
+    });
+
+    it('answers a page past the end with 200, empty data and the true totals', async () => {
+      // 1000 pages of 50 is past the end of any catalogue under 50,000 records.
+      const { res, body } = await get('/v1/anime?page=1000&limit=50');
+      expect(res.status).toBe(200);
+      const { pagination, data } = expectShape(animeListShape, body, 'a page past the end');
+      expect(data).toEqual([]);
+      expect(pagination.items.total).toBeGreaterThanOrEqual(ids.length);
+      expect(pagination).toMatchObject({ current_page: 1000, has_next_page: false, items: { count: 0, per_page: 50 } });
+    });
+
+    it('answers a search that matches nothing with the empty-result pagination', async () => {
+      const { res, body } = await get('/v1/anime?start_date=2999-01-01');
+      expect(res.status).toBe(200);
+      expect(body).toEqual({
+        pagination: { last_visible_page: 1, has_next_page: false, current_page: 1, items: { count: 0, total: 0, per_page: 25 } },
+        data: [],
+      });
+    });
+
+    it('answers GET /v1/anime/{id} with {data} holding the same anime object as the search', async () => {
+      const { body: list } = await get(`/v1/anime?limit=1`);
+      const first = list.data[0] as { mal_id: number };
+      const { res, body } = await get(`/v1/anime/${first.mal_id}`);
+      expect(res.status).toBe(200);
+      const detail = expectShape(animeDetailShape, body, `GET /v1/anime/${first.mal_id}`);
+      expect(detail.data).toEqual(first);
+    });
+
+    it('decodes percent-encoded query values (a space, Japanese text)', async () => {
+      for (const q of ['a%20b', '%E3%83%8A%E3%83%AB%E3%83%88', 'x+y']) {
+        const { res, body } = await get(`/v1/anime?q=${q}&limit=3`);
+        expect(res.status, `q=${q}`).toBe(200);
+        expectShape(animeListShape, body, `GET /v1/anime?q=${q}`);
+      }
+    });
+
+    it('answers concurrent requests each with its own record', async () => {
+      const answers = await Promise.all(ids.map((id) => get(`/v1/anime/${id}`)));
+      expect(answers.map(({ body }) => body.data.mal_id)).toEqual(ids);
+    });
+  });
+}
+
+/** The error envelope: bad parameters, unknown routes and ids, methods not allowed. */
+function describeErrors(c: Contract): void {
+  const { expectError, unknownId } = c;
+  describe('errors', () => {
+    it.each([
+      ['/v1/anime?limit=51', 'limit'],
+      ['/v1/anime?limit=0', 'limit'],
+      ['/v1/anime?page=0', 'page'],
+      ['/v1/anime?page=1001', 'page'],
+      ['/v1/anime?type=tv,nope', 'type'],
+      ['/v1/anime?letter=ab', 'letter'],
+      ['/v1/anime?min_score=11', 'min_score'],
+      ['/v1/anime?sfw=maybe', 'sfw'],
+      ['/v1/anime/abc', 'id'],
+    ])('rejects %s with 400 and a message naming "%s"', async (path, param) => {
+      const { envelope } = await expectError(path, 400, 'BadRequestException');
+      expect(envelope.message).toContain(param);
+    });
+
+    it('answers an unknown route with the 404 envelope', async () => {
+      await expectError('/v1/no-such-endpoint', 404, 'NotFoundException');
+    });
+
+    it('answers an unknown id with the 404 envelope', async () => {
+      await expectError(`/v1/anime/${unknownId}`, 404, 'NotFoundException');
+    });
+
+    it('answers an endpoint this API does not serve (/v1/users) with the 404 envelope', async () => {
+      await expectError('/v1/users/someone/full', 404, 'NotFoundException');
+    });
+
+    it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('answers %s with 405, the envelope and Allow: GET, HEAD, OPTIONS', async (method) => {
+      const { res } = await expectError('/v1/anime', 405, 'MethodNotAllowedException', { method });
+      expect(res.headers.get('allow')).toBe(ALLOW);
+    });
+  });
+}
+
+/** OPTIONS, HEAD, and the JSON and CORS headers of every answer. */
+function describeMethodsAndHeaders(c: Contract): void {
+  const { send, ids, unknownId, skip } = c;
+  describe('methods and headers', () => {
+    it('answers OPTIONS with 204, no body, Allow and the CORS preflight headers', async () => {
+      const res = await send('/v1/anime', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+      expect(res.status).toBe(204);
+      expect(await res.text()).toBe('');
+      expect(res.headers.get('allow')).toBe(ALLOW);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(headerList(res.headers.get('access-control-allow-methods'))).toEqual(expect.arrayContaining(['get', 'head', 'options']));
+      // Every response, a preflight too, exposes Retry-After (docs/specification.md: CORS).
+      expect(headerList(res.headers.get('access-control-expose-headers'))).toContain('retry-after');
+    });
+
+    it.each([
+      ['a search', () => '/v1/anime?limit=2'],
+      ['a detail', () => `/v1/anime/${ids[0]}`],
+      ['a 400', () => '/v1/anime?limit=51'],
+      ['a 404', () => `/v1/anime/${unknownId}`],
+    ])('answers HEAD of %s with the status and headers of GET and no body', async (_what, path) => {
+      const [getRes, headRes] = await Promise.all([send(path()), send(path(), { method: 'HEAD' })]);
+      const getBytes = (await getRes.arrayBuffer()).byteLength;
+      expect(headRes.status).toBe(getRes.status);
+      expect(await headRes.text()).toBe('');
+      expect(comparable(headRes.headers)).toEqual(comparable(getRes.headers));
+      // Content-Length on HEAD is the length GET would send (RFC 9110 §8.6); an in-process GET
+      // Response may leave it to the transport, so it is compared with the bytes, not the header.
+      const getLength = getRes.headers.get('content-length');
+      if (getLength !== null) expect(getLength).toBe(String(getBytes));
+      if (!skip.headContentLength) expect(headRes.headers.get('content-length')).toBe(String(getBytes));
+    });
+
+    it.each([
+      ['a search (200)', () => '/v1/anime?limit=1', 'GET'],
+      ['a detail (200)', () => `/v1/anime/${ids[0]}`, 'GET'],
+      ['a 400', () => '/v1/anime?page=0', 'GET'],
+      ['a 404', () => '/v1/nowhere', 'GET'],
+      ['a 405', () => '/v1/anime', 'DELETE'],
+    ])('sends JSON, CORS and the exposed Retry-After on %s', async (_what, path, method) => {
+      const res = await send(path(), { method });
+      await res.arrayBuffer();
+      expect(res.headers.get('content-type')).toBe(JSON_TYPE);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(headerList(res.headers.get('access-control-expose-headers'))).toContain('retry-after');
+    });
+  });
+}
+
+/** ETags and If-None-Match. */
+function describeConditionalRequests(c: Contract): void {
+  const { send, ids } = c;
+  describe('conditional requests', () => {
+    it('tags a 200 with a strong ETag and answers If-None-Match with it with 304, no body, and CORS', async () => {
+      const path = `/v1/anime/${ids[0]}`;
+      const first = await send(path);
+      await first.arrayBuffer();
+      const etag = first.headers.get('etag');
+      expect(etag, 'ETag of a 200 (the gateway caches; only its limits are off)').toMatch(/^"[^"]+"$/);
+      for (const method of ['GET', 'HEAD']) {
+        const again = await send(path, { method, headers: { 'if-none-match': etag! } });
+        expect(again.status, method).toBe(304);
+        expect(await again.text()).toBe('');
+        expect(again.headers.get('etag')).toBe(etag);
+        expect(again.headers.get('access-control-allow-origin')).toBe('*');
+        expect(headerList(again.headers.get('access-control-expose-headers'))).toContain('retry-after');
+      }
+      const changed = await send(path, { headers: { 'if-none-match': '"not-the-tag"' } });
+      expect(changed.status).toBe(200);
+      await changed.arrayBuffer();
+    });
+  });
+}
+
+/** What only a socket shows: lengths, HEAD bodies, dot segments, malformed targets, clients gone away. */
+function describeOnTheWire(c: Contract, wire: boolean): void {
+  const { get, base, ids, skip } = c;
+  describe.skipIf(!wire)('on the wire', () => {
+    it('sends a Content-Length equal to the body bytes of a GET', async () => {
+      const answer = await rawRequest(`${base()}/v1/anime/${ids[0]}`, 'GET');
+      expect(answer.status).toBe(200);
+      expect(answer.headers['transfer-encoding']).toBeUndefined();
+      expect(answer.headers['content-length']).toBe(String(answer.rest.byteLength));
+      expectShape(animeDetailShape, JSON.parse(answer.rest.toString('utf8')), 'the raw GET body');
+    });
+
+    it('sends no body bytes after the headers of a HEAD answer', async () => {
+      const answer = await rawRequest(`${base()}/v1/anime?limit=5`, 'HEAD');
+      expect(answer.status).toBe(200);
+      expect(answer.rest.byteLength).toBe(0);
+      if (!skip.headContentLength) expect(Number(answer.headers['content-length'])).toBeGreaterThan(0);
+    });
+
+    it('resolves dot segments in the request target as URL parsers do (RFC 3986 §5.2.4)', async () => {
+      const prefix = new URL(base()).pathname.replace(/\/$/, '');
+      const answer = await rawRequest(base(), 'GET', `${prefix}/v1/anime/../anime/${ids[0]}`);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.rest.toString('utf8')).data.mal_id).toBe(ids[0]);
+    });
+
+    it('answers a malformed percent-encoding in the query with JSON, never a 500', async () => {
+      const prefix = new URL(base()).pathname.replace(/\/$/, '');
+      const answer = await rawRequest(base(), 'GET', `${prefix}/v1/anime?q=%ZZ&limit=1`);
+      expect([200, 400]).toContain(answer.status);
+      expect(answer.headers['content-type']).toBe(JSON_TYPE);
+      expect(() => JSON.parse(answer.rest.toString('utf8'))).not.toThrow();
+    });
+
+    it('keeps serving after clients go away before or after sending a whole request', async () => {
+      await Promise.all([
+        abandonRequest(`${base()}/v1/anime?q=naruto`, true),
+        abandonRequest(`${base()}/v1/anime?q=naruto`, false),
+        abandonRequest(`${base()}/v1/anime?limit=50`, true),
+      ]);
+      const { res } = await get(`/v1/anime/${ids[1]}`);
+      expect(res.status).toBe(200);
+    });
+  });
+}
+
+/**
+ * Defines the HTTP contract suite (vitest `describe`/`it`) for one deployment of the catalogue API.
+ * @param options - Where the app is, how to reach it, and what to skip.
+ * @example
+ * ```ts
+ * // In-process:
+ * defineHttpContract({ runtime: 'in-process', fetch: (request) => app.fetch(request) });
+ *
+ * // Over a socket, against a server the test run starts:
+ * let server: SpawnedServer;
+ * beforeAll(async () => { server = await spawnServer({ command: 'bun', args: ['server.ts'] }); });
+ * afterAll(() => server.close());
+ * defineHttpContract({ runtime: 'bun', baseUrl: () => server.url });
+ * ```
+ */
+export function defineHttpContract(options: HttpContractOptions): void {
+  const c = contractOf(options);
+  const { get, send, ids } = c;
+  const wire = !options.fetch && !c.skip.wire;
   describe(`HTTP contract: ${options.runtime}`, () => {
     // Two real ids from the catalogue under test, so the suite does not depend on one dataset.
-    let ids: number[] = [];
     beforeAll(async () => {
       const { res, body } = await get('/v1/anime?limit=20');
       if (res.status !== 200) throw new Error(`GET /v1/anime answered ${res.status}: ${JSON.stringify(body)}`);
-      ids = (body.data as Array<{ mal_id: number }>).map((anime) => anime.mal_id);
-      if (ids.length < 2) throw new Error('The HTTP contract needs a catalogue with at least two anime records');
+      c.ids.push(...(body.data as Array<{ mal_id: number }>).map((anime) => anime.mal_id));
+      if (c.ids.length < 2) throw new Error('The HTTP contract needs a catalogue with at least two anime records');
     });
 
-    describe('search and detail', () => {
-      it('answers GET /v1/anime with 200, pagination and a data array of complete anime objects', async () => {
-        const { res, body } = await get('/v1/anime');
-        expect(res.status).toBe(200);
-        const list = expectShape(animeListShape, body, 'GET /v1/anime');
-        expect(list.pagination.current_page).toBe(1);
-        expect(list.pagination.items.per_page).toBe(25);
-        expect(list.pagination.items.count).toBe(list.data.length);
-        expect(list.data.length).toBeLessThanOrEqual(25);
-      });
-
-      it('pages by limit: count, per_page, has_next_page and last_visible_page agree with total', async () => {
-        const { body } = await get('/v1/anime?limit=1&page=2');
-        const { pagination, data } = expectShape(animeListShape, body, 'GET /v1/anime?limit=1&page=2');
-        expect(data).toHaveLength(1);
-        expect(pagination).toMatchObject({ current_page: 2, items: { count: 1, per_page: 1 } });
-        expect(pagination.last_visible_page).toBe(pagination.items.total);
-        expect(pagination.has_next_page).toBe(pagination.items.total > 2);
-      });
-
-      it('answers a page past the end with 200, empty data and the true totals', async () => {
-        // 1000 pages of 50 is past the end of any catalogue under 50,000 records.
-        const { res, body } = await get('/v1/anime?page=1000&limit=50');
-        expect(res.status).toBe(200);
-        const { pagination, data } = expectShape(animeListShape, body, 'a page past the end');
-        expect(data).toEqual([]);
-        expect(pagination.items.total).toBeGreaterThanOrEqual(ids.length);
-        expect(pagination).toMatchObject({ current_page: 1000, has_next_page: false, items: { count: 0, per_page: 50 } });
-      });
-
-      it('answers a search that matches nothing with the empty-result pagination', async () => {
-        const { res, body } = await get('/v1/anime?start_date=2999-01-01');
-        expect(res.status).toBe(200);
-        expect(body).toEqual({
-          pagination: { last_visible_page: 1, has_next_page: false, current_page: 1, items: { count: 0, total: 0, per_page: 25 } },
-          data: [],
-        });
-      });
-
-      it('answers GET /v1/anime/{id} with {data} holding the same anime object as the search', async () => {
-        const { body: list } = await get(`/v1/anime?limit=1`);
-        const first = list.data[0] as { mal_id: number };
-        const { res, body } = await get(`/v1/anime/${first.mal_id}`);
-        expect(res.status).toBe(200);
-        const detail = expectShape(animeDetailShape, body, `GET /v1/anime/${first.mal_id}`);
-        expect(detail.data).toEqual(first);
-      });
-
-      it('decodes percent-encoded query values (a space, Japanese text)', async () => {
-        for (const q of ['a%20b', '%E3%83%8A%E3%83%AB%E3%83%88', 'x+y']) {
-          const { res, body } = await get(`/v1/anime?q=${q}&limit=3`);
-          expect(res.status, `q=${q}`).toBe(200);
-          expectShape(animeListShape, body, `GET /v1/anime?q=${q}`);
-        }
-      });
-
-      it('answers concurrent requests each with its own record', async () => {
-        const answers = await Promise.all(ids.map((id) => get(`/v1/anime/${id}`)));
-        expect(answers.map(({ body }) => body.data.mal_id)).toEqual(ids);
-      });
-    });
-
-    describe('errors', () => {
-      it.each([
-        ['/v1/anime?limit=51', 'limit'],
-        ['/v1/anime?limit=0', 'limit'],
-        ['/v1/anime?page=0', 'page'],
-        ['/v1/anime?page=1001', 'page'],
-        ['/v1/anime?type=tv,nope', 'type'],
-        ['/v1/anime?letter=ab', 'letter'],
-        ['/v1/anime?min_score=11', 'min_score'],
-        ['/v1/anime?sfw=maybe', 'sfw'],
-        ['/v1/anime/abc', 'id'],
-      ])('rejects %s with 400 and a message naming "%s"', async (path, param) => {
-        const { envelope } = await expectError(path, 400, 'BadRequestException');
-        expect(envelope.message).toContain(param);
-      });
-
-      it('answers an unknown route with the 404 envelope', async () => {
-        await expectError('/v1/no-such-endpoint', 404, 'NotFoundException');
-      });
-
-      it('answers an unknown id with the 404 envelope', async () => {
-        await expectError(`/v1/anime/${unknownId}`, 404, 'NotFoundException');
-      });
-
-      it('answers an endpoint this API does not serve (/v1/users) with the 404 envelope', async () => {
-        await expectError('/v1/users/someone/full', 404, 'NotFoundException');
-      });
-
-      it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('answers %s with 405, the envelope and Allow: GET, HEAD, OPTIONS', async (method) => {
-        const { res } = await expectError('/v1/anime', 405, 'MethodNotAllowedException', { method });
-        expect(res.headers.get('allow')).toBe(ALLOW);
-      });
-    });
-
-    describe('methods and headers', () => {
-      it('answers OPTIONS with 204, no body, Allow and the CORS preflight headers', async () => {
-        const res = await send('/v1/anime', { method: 'OPTIONS', headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
-        expect(res.status).toBe(204);
-        expect(await res.text()).toBe('');
-        expect(res.headers.get('allow')).toBe(ALLOW);
-        expect(res.headers.get('access-control-allow-origin')).toBe('*');
-        expect(headerList(res.headers.get('access-control-allow-methods'))).toEqual(expect.arrayContaining(['get', 'head', 'options']));
-        // Every response, a preflight too, exposes Retry-After (docs/specification.md: CORS).
-        expect(headerList(res.headers.get('access-control-expose-headers'))).toContain('retry-after');
-      });
-
-      it.each([
-        ['a search', () => '/v1/anime?limit=2'],
-        ['a detail', () => `/v1/anime/${ids[0]}`],
-        ['a 400', () => '/v1/anime?limit=51'],
-        ['a 404', () => `/v1/anime/${unknownId}`],
-      ])('answers HEAD of %s with the status and headers of GET and no body', async (_what, path) => {
-        const [getRes, headRes] = await Promise.all([send(path()), send(path(), { method: 'HEAD' })]);
-        const getBytes = (await getRes.arrayBuffer()).byteLength;
-        expect(headRes.status).toBe(getRes.status);
-        expect(await headRes.text()).toBe('');
-        expect(comparable(headRes.headers)).toEqual(comparable(getRes.headers));
-        // Content-Length on HEAD is the length GET would send (RFC 9110 §8.6); an in-process GET
-        // Response may leave it to the transport, so it is compared with the bytes, not the header.
-        const getLength = getRes.headers.get('content-length');
-        if (getLength !== null) expect(getLength).toBe(String(getBytes));
-        if (!skip.headContentLength) expect(headRes.headers.get('content-length')).toBe(String(getBytes));
-      });
-
-      it.each([
-        ['a search (200)', () => '/v1/anime?limit=1', 'GET'],
-        ['a detail (200)', () => `/v1/anime/${ids[0]}`, 'GET'],
-        ['a 400', () => '/v1/anime?page=0', 'GET'],
-        ['a 404', () => '/v1/nowhere', 'GET'],
-        ['a 405', () => '/v1/anime', 'DELETE'],
-      ])('sends JSON, CORS and the exposed Retry-After on %s', async (_what, path, method) => {
-        const res = await send(path(), { method });
-        await res.arrayBuffer();
-        expect(res.headers.get('content-type')).toBe(JSON_TYPE);
-        expect(res.headers.get('access-control-allow-origin')).toBe('*');
-        expect(headerList(res.headers.get('access-control-expose-headers'))).toContain('retry-after');
-      });
-    });
-
-    describe('conditional requests', () => {
-      it('tags a 200 with a strong ETag and answers If-None-Match with it with 304, no body, and CORS', async () => {
-        const path = `/v1/anime/${ids[0]}`;
-        const first = await send(path);
-        await first.arrayBuffer();
-        const etag = first.headers.get('etag');
-        expect(etag, 'ETag of a 200 (the gateway caches; only its limits are off)').toMatch(/^"[^"]+"$/);
-        for (const method of ['GET', 'HEAD']) {
-          const again = await send(path, { method, headers: { 'if-none-match': etag! } });
-          expect(again.status, method).toBe(304);
-          expect(await again.text()).toBe('');
-          expect(again.headers.get('etag')).toBe(etag);
-          expect(again.headers.get('access-control-allow-origin')).toBe('*');
-          expect(headerList(again.headers.get('access-control-expose-headers'))).toContain('retry-after');
-        }
-        const changed = await send(path, { headers: { 'if-none-match': '"not-the-tag"' } });
-        expect(changed.status).toBe(200);
-        await changed.arrayBuffer();
-      });
-    });
-
-    describe.skipIf(!wire)('on the wire', () => {
-      it('sends a Content-Length equal to the body bytes of a GET', async () => {
-        const answer = await rawRequest(`${base()}/v1/anime/${ids[0]}`, 'GET');
-        expect(answer.status).toBe(200);
-        expect(answer.headers['transfer-encoding']).toBeUndefined();
-        expect(answer.headers['content-length']).toBe(String(answer.rest.byteLength));
-        expectShape(animeDetailShape, JSON.parse(answer.rest.toString('utf8')), 'the raw GET body');
-      });
-
-      it('sends no body bytes after the headers of a HEAD answer', async () => {
-        const answer = await rawRequest(`${base()}/v1/anime?limit=5`, 'HEAD');
-        expect(answer.status).toBe(200);
-        expect(answer.rest.byteLength).toBe(0);
-        if (!skip.headContentLength) expect(Number(answer.headers['content-length'])).toBeGreaterThan(0);
-      });
-
-      it('resolves dot segments in the request target as URL parsers do (RFC 3986 §5.2.4)', async () => {
-        const prefix = new URL(base()).pathname.replace(/\/$/, '');
-        const answer = await rawRequest(base(), 'GET', `${prefix}/v1/anime/../anime/${ids[0]}`);
-        expect(answer.status).toBe(200);
-        expect(JSON.parse(answer.rest.toString('utf8')).data.mal_id).toBe(ids[0]);
-      });
-
-      it('answers a malformed percent-encoding in the query with JSON, never a 500', async () => {
-        const prefix = new URL(base()).pathname.replace(/\/$/, '');
-        const answer = await rawRequest(base(), 'GET', `${prefix}/v1/anime?q=%ZZ&limit=1`);
-        expect([200, 400]).toContain(answer.status);
-        expect(answer.headers['content-type']).toBe(JSON_TYPE);
-        expect(() => JSON.parse(answer.rest.toString('utf8'))).not.toThrow();
-      });
-
-      it('keeps serving after clients go away before or after sending a whole request', async () => {
-        await Promise.all([
-          abandonRequest(`${base()}/v1/anime?q=naruto`, true),
-          abandonRequest(`${base()}/v1/anime?q=naruto`, false),
-          abandonRequest(`${base()}/v1/anime?limit=50`, true),
-        ]);
-        const { res } = await get(`/v1/anime/${ids[1]}`);
-        expect(res.status).toBe(200);
-      });
-    });
+    describeSearchAndDetail(c);
+    describeErrors(c);
+    describeMethodsAndHeaders(c);
+    describeConditionalRequests(c);
+    describeOnTheWire(c, wire);
 
     it('keeps serving after a fetch is aborted in flight', async () => {
       const controller = new AbortController();
