@@ -25,7 +25,6 @@ export default tseslint.config(
       'packages/core/src/upstream/refresher.ts',
       'packages/testkit/src/fake-upstream.ts',
       'packages/testkit/src/catalogue-contract.ts',
-      'packages/testkit/src/store-contract.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },
   },

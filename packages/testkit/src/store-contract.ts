@@ -174,6 +174,478 @@ function conditionCases(anime: readonly Row[]): Case[] {
   ];
 }
 
+/** What the contract's case groups share: the store under test (set once loaded) and helpers over the demo data. */
+interface StoreContractContext {
+  /** The loaded store; read only inside a test or hook, once `beforeAll` has run. */
+  readonly store: Loose;
+  /** Counts of a field's values in a collection, as the store's `tally` gives them. */
+  readonly tally: (c: CollectionName, field: string, where?: Condition[]) => ReturnType<CatalogueStore['tally']>;
+  /** The demo data's stored rows, per collection. */
+  readonly rows: Record<CollectionName, Row[]>;
+  /** The keys of some records of a collection. */
+  readonly keysOf: (data: readonly unknown[], c: CollectionName) => string[];
+  /** Returns a new, empty store, for cases that write. */
+  readonly makeEmptyStore: () => Promise<CatalogueStore> | CatalogueStore;
+}
+
+/**
+ * The contract cases for `get` and `getMany`: every record under its key.
+ *
+ * @param ctx - The store under test and the helpers the cases share.
+ */
+function describeGetAndGetMany(ctx: StoreContractContext): void {
+  const { rows } = ctx;
+  describe('get and getMany', () => {
+    it('holds every record of every collection, byte for byte, under its key', async () => {
+      for (const c of COLLECTION_NAMES) {
+        const got = await ctx.store.getMany(c, rows[c].map((r) => r.key));
+        expect(got.map(json), c).toEqual(rows[c].map((r) => json(r.record)));
+      }
+    });
+
+    it('takes a number key as its decimal string', async () => {
+      const bebop = rows.anime.find((r) => r.key === '1')!.record;
+      expect(json(await ctx.store.get('anime', 1))).toBe(json(bebop));
+      expect(json(await ctx.store.get('anime', '1'))).toBe(json(bebop));
+      const id = demoData.deletedAnimeIds![0]!;
+      expect(await ctx.store.get('deletedAnimeIds', id)).toBe(id);
+    });
+
+    it('finds a record by a composite key', async () => {
+      const episode = rows.episodes[0]!;
+      expect(episode.key).toMatch(/^\d+:\d+$/);
+      expect(json(await ctx.store.get('episodes', episode.key))).toBe(json(episode.record));
+    });
+
+    it('answers undefined for an unknown key, and for a key of another collection', async () => {
+      expect(await ctx.store.get('anime', UNKNOWN)).toBeUndefined();
+      expect(await ctx.store.get('anime', Number(UNKNOWN))).toBeUndefined();
+      expect(await ctx.store.get('episodes', '1')).toBeUndefined();
+      const mangaOnly = rows.manga.find((m) => !rows.anime.some((a) => a.key === m.key))!;
+      expect(await ctx.store.get('anime', mangaOnly.key)).toBeUndefined();
+    });
+
+    it('answers getMany in the order asked, repeats and unknown keys included', async () => {
+      const [x, y] = [rows.anime[5]!, rows.anime[2]!];
+      const got = await ctx.store.getMany('anime', [x.key, UNKNOWN, Number(y.key), x.key]);
+      expect(got.map((r) => (r === undefined ? undefined : json(r)))).toEqual([json(x.record), undefined, json(y.record), json(x.record)]);
+      expect(await ctx.store.getMany('anime', [])).toEqual([]);
+    });
+  });
+}
+
+/**
+ * The contract cases for `query` with conditions.
+ *
+ * @param ctx - The store under test and the helpers the cases share.
+ */
+function describeQueryConditions(ctx: StoreContractContext): void {
+  const { rows, keysOf } = ctx;
+  describe('query: conditions', () => {
+    it('lists every record of every collection in the stored order when asked nothing', async () => {
+      for (const c of COLLECTION_NAMES) {
+        const { data, total } = await ctx.store.query(c, { offset: 0, limit: ALL });
+        expect(total, c).toBe(rows[c].length);
+        expect(keysOf(data, c), c).toEqual(rows[c].map((r) => r.key));
+      }
+    });
+
+    for (const t of conditionCases(rows.anime)) {
+      it(`${t.collection}: ${t.name}`, async () => {
+        const expected = rows[t.collection].filter((r) => t.expect(r.fields));
+        if (t.nullField) {
+          const empty = (r: Row) => scalar(r.fields[t.nullField!]) === null && list(r.fields[t.nullField!]).length === 0;
+          expect(rows[t.collection].some(empty), `the demo data has a null ${t.nullField}`).toBe(true);
+          expect(expected.some(empty), `null ${t.nullField} ${t.nulls}`).toBe(t.nulls === 'kept');
+        }
+        const { data, total } = await ctx.store.query(t.collection, { where: t.where, offset: 0, limit: ALL });
+        expect(keysOf(data, t.collection)).toEqual(expected.map((r) => r.key));
+        expect(total).toBe(expected.length);
+      });
+    }
+
+    it('an empty where matches everything', async () => {
+      expect((await ctx.store.query('anime', { where: [], offset: 0, limit: 0 })).total).toBe(rows.anime.length);
+    });
+  });
+}
+
+/**
+ * The contract cases for `query` order and slice.
+ *
+ * @param ctx - The store under test and the helpers the cases share.
+ */
+function describeQueryOrderAndSlice(ctx: StoreContractContext): void {
+  const { rows, keysOf } = ctx;
+  describe('query: order and slice', () => {
+    const orders: Array<[CollectionName, OrderKey[]]> = [
+      ['anime', [{ field: 'score', dir: 'desc' }]],
+      ['anime', [{ field: 'score', dir: 'asc' }]],
+      ['anime', [{ field: 'episodes', dir: 'asc' }]],
+      ['anime', [{ field: 'episodes', dir: 'desc' }]],
+      ['anime', [{ field: 'rank', dir: 'asc' }, { field: 'mal_id', dir: 'desc' }]],
+      ['anime', [{ field: 'title_key', dir: 'asc' }]],
+      ['anime', [{ field: 'title_key', dir: 'desc' }]],
+      ['anime', [{ field: 'start_date', dir: 'desc' }]],
+      ['anime', [{ field: 'type', dir: 'asc' }, { field: 'members', dir: 'desc' }]],
+      ['anime', [{ field: 'season', dir: 'desc' }]],
+      ['characters', [{ field: 'favorites', dir: 'desc' }]],
+      ['people', [{ field: 'birthday', dir: 'asc' }]],
+      ['recommendations', [{ field: 'date', dir: 'desc' }]],
+    ];
+    for (const [c, orderBy] of orders) {
+      it(`${c} by ${orderBy.map((k) => `${k.field} ${k.dir}`).join(', ')}: nulls last, ties in stored order`, async () => {
+        const expected = sortRows(rows[c], orderBy);
+        const { data, total } = await ctx.store.query(c, { orderBy, offset: 0, limit: ALL });
+        expect(keysOf(data, c)).toEqual(expected.map((r) => r.key));
+        expect(total).toBe(expected.length);
+      });
+    }
+
+    it('orders filtered records, and slices after ordering', async () => {
+      const where: Condition[] = [{ field: 'type', op: 'eq', value: 'TV' }];
+      const orderBy: OrderKey[] = [{ field: 'members', dir: 'desc' }];
+      const expected = sortRows(rows.anime.filter((r) => r.fields.type === 'TV'), orderBy).map((r) => r.key);
+      for (const [offset, limit] of [[0, 10], [10, 7], [expected.length - 3, 10]] as const) {
+        const { data, total } = await ctx.store.query('anime', { where, orderBy, offset, limit });
+        expect(keysOf(data, 'anime')).toEqual(expected.slice(offset, offset + limit));
+        expect(total).toBe(expected.length);
+      }
+    });
+
+    it('count: false returns the same page, with a total between what the page shows and the real one', async () => {
+      const where: Condition[] = [{ field: 'type', op: 'eq', value: 'TV' }];
+      const orderBy: OrderKey[] = [{ field: 'mal_id', dir: 'asc' }];
+      const expected = sortRows(rows.anime.filter((r) => r.fields.type === 'TV'), orderBy).map((r) => r.key);
+      for (const [offset, limit] of [[0, 1], [expected.length - 1, 1], [5, 10], [expected.length + 5, 1]] as const) {
+        const { data, total } = await ctx.store.query('anime', { where, orderBy, offset, limit, count: false });
+        expect(keysOf(data, 'anime')).toEqual(expected.slice(offset, offset + limit));
+        expect(total).toBeGreaterThanOrEqual(data.length > 0 ? offset + data.length : 0);
+        expect(total).toBeLessThanOrEqual(expected.length);
+      }
+    });
+
+    it('limit 0 returns no records and the full total', async () => {
+      expect(await ctx.store.query('anime', { offset: 0, limit: 0 })).toEqual({ data: [], total: rows.anime.length });
+      const where: Condition[] = [{ field: 'score', op: 'null' }];
+      expect(await ctx.store.query('anime', { where, offset: 3, limit: 0 })).toEqual({ data: [], total: rows.anime.filter((r) => r.fields.score === null).length });
+    });
+
+    it('an offset past the end returns no records and the full total', async () => {
+      const n = rows.anime.length;
+      expect(await ctx.store.query('anime', { offset: n, limit: 25 })).toEqual({ data: [], total: n });
+      expect(await ctx.store.query('anime', { offset: n + 1000, limit: 25, orderBy: [{ field: 'score', dir: 'desc' }] })).toEqual({ data: [], total: n });
+      const none: Condition[] = [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }];
+      expect(await ctx.store.query('anime', { where: none, offset: 0, limit: 25 })).toEqual({ data: [], total: 0 });
+    });
+
+    it('select returns exactly the chosen fields, in the chosen order', async () => {
+      const orderBy: OrderKey[] = [{ field: 'popularity', dir: 'asc' }];
+      const select = ['title', 'mal_id', 'aired', 'score'];
+      const { data, total } = await ctx.store.query('anime', { orderBy, offset: 5, limit: 20, select });
+      const expected = sortRows(rows.anime, orderBy)
+        .slice(5, 25)
+        .map((r) => {
+          const a = r.record as Anime;
+          return json({ title: a.title, mal_id: a.mal_id, aired: a.aired, score: a.score });
+        });
+      expect(data.map(json)).toEqual(expected);
+      expect(total).toBe(rows.anime.length);
+    });
+  });
+}
+
+/**
+ * The contract cases for `pluck` and the optional `pluckJson`.
+ *
+ * @param ctx - The store under test and the helpers the cases share.
+ */
+function describePluck(ctx: StoreContractContext): void {
+  const { rows } = ctx;
+  describe('pluck', () => {
+    const pluck = (c: CollectionName, field: string, q: PluckQuery) => (ctx.store as unknown as CatalogueStore).pluck(c, field, q);
+    // Every match, as core's id lists ask (a store may answer those from its columns).
+    const every = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
+
+    it('gives the field of each match, in order, as query with that one field selected does', async () => {
+      const cases: Array<[CollectionName, string, PluckQuery]> = [
+        ['anime', 'mal_id', { orderBy: [{ field: 'mal_id', dir: 'asc' }], ...every }],
+        ['anime', 'mal_id', { where: [{ field: 'type', op: 'eq', value: 'TV' }], orderBy: [{ field: 'members', dir: 'desc' }], ...every }],
+        ['anime', 'title', { where: [{ field: 'sfw', op: 'lte', value: 1 }], orderBy: [{ field: 'mal_id', dir: 'asc' }], ...every }],
+        ['anime', 'score', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 3, limit: 7 }],
+        ['anime', 'aired', { orderBy: [{ field: 'popularity', dir: 'asc' }], offset: 0, limit: 5 }],
+        ['manga', 'mal_id', { where: [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }], ...every }],
+        ['characters', 'mal_id', { search: (rows.characters[0]!.record as { name: string }).name, offset: 0, limit: 3 }],
+        ['updates', 'mal_id', every],
+      ];
+      for (const [c, field, q] of cases) {
+        const { data } = await ctx.store.query(c, { ...q, select: [field] });
+        const values = await pluck(c, field, q);
+        expect(json(values), `${c}.${field} ${json(q)}`).toBe(json(data.map((r) => (r as Record<string, unknown>)[field])));
+      }
+      const ids = await pluck('anime', 'mal_id', { orderBy: [{ field: 'mal_id', dir: 'asc' }], ...every });
+      expect(ids).toEqual(sortRows(rows.anime, [{ field: 'mal_id', dir: 'asc' }]).map((r) => (r.record as Anime).mal_id));
+    });
+
+    it('gives undefined for a field the records lack, and nothing past the end', async () => {
+      expect(await pluck('anime', 'no_such_field', { orderBy: [{ field: 'mal_id', dir: 'asc' }], offset: 0, limit: 2 })).toEqual([undefined, undefined]);
+      expect(await pluck('anime', 'mal_id', { offset: rows.anime.length, limit: 25 })).toEqual([]);
+    });
+
+    it('pluckJson, when the store has it: the bytes of pluck as JSON, and their count', async () => {
+      const seam = ctx.store as unknown as CatalogueStore;
+      // Optional: core serializes what pluck gives when a store has none.
+      if (!seam.pluckJson) return;
+      const byId: OrderKey[] = [{ field: 'mal_id', dir: 'asc' }];
+      const cases: Array<[CollectionName, string, PluckQuery]> = [
+        ['anime', 'mal_id', { orderBy: byId, ...every }],
+        ['anime', 'mal_id', { where: [{ field: 'type', op: 'in', values: ['TV', 'Movie'] }, { field: 'sfw', op: 'lte', value: 1 }], orderBy: byId, ...every }],
+        ['manga', 'mal_id', { where: [{ field: 'mal_id', op: 'notIn', values: [Number(rows.manga[0]!.key)] }], orderBy: byId, ...every }],
+        ['manga', 'mal_id', { where: [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }], ...every }],
+        // Integer fields that some records hold as null, a text field, a slice, a missing field.
+        ['anime', 'rank', { orderBy: byId, ...every }],
+        ['anime', 'episodes', { orderBy: [{ field: 'episodes', dir: 'desc' }], ...every }],
+        ['anime', 'title', { where: [{ field: 'sfw', op: 'lte', value: 1 }], orderBy: byId, ...every }],
+        ['anime', 'mal_id', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 3, limit: 7 }],
+        ['anime', 'no_such_field', { orderBy: byId, offset: 0, limit: 2 }],
+        ['characters', 'mal_id', { search: (rows.characters[0]!.record as { name: string }).name, ...every }],
+      ];
+      for (const [c, field, q] of cases) {
+        const values = await pluck(c, field, q);
+        const { count, json: bytes } = await seam.pluckJson(c, field, q);
+        expect(new TextDecoder().decode(bytes), `${c}.${field} ${json(q)}`).toBe(JSON.stringify(values));
+        expect(count, `${c}.${field} ${json(q)}`).toBe(values.length);
+      }
+    });
+  });
+}
+
+/**
+ * The contract cases for `tally`: counts per field value.
+ *
+ * @param ctx - The store under test and the helpers the cases share.
+ */
+function describeTally(ctx: StoreContractContext): void {
+  const { rows, tally } = ctx;
+  describe('tally', () => {
+    /** Counts written out plainly: each value once per record (arrays: each distinct element). */
+    function counts(c: CollectionName, field: string, match: (f: Fields) => boolean = () => true): Array<[number | string, number]> {
+      const out = new Map<number | string, number>();
+      for (const r of rows[c]) {
+        if (!match(r.fields)) continue;
+        const v = r.fields[field];
+        const values = Array.isArray(v) ? [...new Set(v)] : v === null || typeof v === 'boolean' || v === undefined ? [] : [v as number | string];
+        for (const x of values) out.set(x, (out.get(x) ?? 0) + 1);
+      }
+      return sorted([...out]);
+    }
+    const sorted = (t: Array<[number | string, number]>) => [...t].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0));
+
+    it('counts each value of a scalar field, nulls not counted', async () => {
+      expect(sorted(await tally('anime', 'type'))).toEqual(counts('anime', 'type'));
+      const ratings = await tally('anime', 'rating');
+      expect(ratings.some(([v]) => v === null)).toBe(false);
+      expect(sorted(ratings)).toEqual(counts('anime', 'rating'));
+      expect(sorted(await tally('anime', 'season'))).toEqual(counts('anime', 'season'));
+    });
+
+    it('counts each element of an array field once per record', async () => {
+      expect(sorted(await tally('anime', 'tags'))).toEqual(counts('anime', 'tags'));
+      expect(sorted(await tally('animeCharacters', 'owners'))).toEqual(counts('animeCharacters', 'owners'));
+    });
+
+    it('counts only the records matching where', async () => {
+      const where: Condition[] = [{ field: 'type', op: 'eq', value: 'TV' }, { field: 'score', op: 'notNull' }];
+      expect(sorted(await tally('anime', 'tags', where))).toEqual(counts('anime', 'tags', (f) => f.type === 'TV' && f.score !== null));
+      const none: Condition[] = [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }];
+      expect(await tally('anime', 'type', none)).toEqual([]);
+      expect(sorted(await tally('news', 'tag_ids', [{ field: 'owners', op: 'has', value: 'anime:1' }]))).toEqual(
+        counts('news', 'tag_ids', (f) => list(f.owners).includes('anime:1')),
+      );
+    });
+  });
+}
+
+/**
+ * The contract cases for `search`.
+ *
+ * @param ctx - The store under test and the helpers the cases share.
+ */
+function describeSearch(ctx: StoreContractContext): void {
+  const { rows, keysOf } = ctx;
+  describe('search', () => {
+    const searchable = (['anime', 'manga', 'characters', 'people'] as const).map((c) => {
+      const texts = COLLECTIONS[c].search as (r: unknown) => readonly string[];
+      return { c, texts, title: (r: Row) => (c === 'anime' || c === 'manga' ? (r.record as Anime).title : (r.record as { name: string }).name) };
+    });
+    for (const { c, texts, title } of searchable) {
+      it(`${c}: an exact title is the first hit`, async () => {
+        // Every record for the media, an even spread of the rest (a few hundred searches in all).
+        const step = Math.max(1, Math.floor(rows[c].length / 150));
+        const misses: string[] = [];
+        for (let i = 0; i < rows[c].length; i += step) {
+          const text = title(rows[c][i]!);
+          const { data } = await ctx.store.query(c, { search: text, offset: 0, limit: 3 });
+          const first = data[0];
+          const wanted = normalizeTitle(text);
+          if (!first || !texts(first).some((t) => normalizeTitle(t) === wanted)) misses.push(`${text} → ${first ? json(texts(first)[0]) : 'nothing'}`);
+        }
+        expect(misses).toEqual([]);
+      }, 60_000);
+    }
+
+    it('search with where: the search hits that match, in the same order, with their total', async () => {
+      const [everything, filtered] = await Promise.all([
+        ctx.store.query('anime', { search: 'sword', offset: 0, limit: ALL }),
+        ctx.store.query('anime', { search: 'sword', where: [{ field: 'type', op: 'eq', value: 'TV' }], offset: 0, limit: ALL }),
+      ]);
+      expect(everything.total).toBeGreaterThan(0);
+      const tv = new Set(rows.anime.filter((r) => r.fields.type === 'TV').map((r) => r.key));
+      const expected = keysOf(everything.data, 'anime').filter((k) => tv.has(k));
+      expect(keysOf(filtered.data, 'anime')).toEqual(expected);
+      expect(filtered.total).toBe(expected.length);
+    });
+
+    it('search pages are slices of the whole ranking', async () => {
+      const whole = await ctx.store.query('characters', { search: 'a', offset: 0, limit: ALL });
+      const page = await ctx.store.query('characters', { search: 'a', offset: 4, limit: 6 });
+      expect(keysOf(page.data, 'characters')).toEqual(keysOf(whole.data, 'characters').slice(4, 10));
+      expect(page.total).toBe(whole.total);
+    });
+
+    it('search with orderBy: the hits in that order, ties in stored order', async () => {
+      const hits = new Set(keysOf((await ctx.store.query('anime', { search: 'girl', offset: 0, limit: ALL })).data, 'anime'));
+      expect(hits.size).toBeGreaterThan(1);
+      const orderBy: OrderKey[] = [{ field: 'score', dir: 'desc' }];
+      const expected = sortRows(rows.anime.filter((r) => hits.has(r.key)), orderBy).map((r) => r.key);
+      const { data, total } = await ctx.store.query('anime', { search: 'girl', orderBy, offset: 0, limit: ALL });
+      expect(keysOf(data, 'anime')).toEqual(expected);
+      expect(total).toBe(expected.length);
+    });
+  });
+}
+
+/**
+ * The contract cases for `upsert`.
+ *
+ * @param ctx - The store under test and the helpers the cases share.
+ */
+function describeUpsert(ctx: StoreContractContext): void {
+  const { rows, keysOf } = ctx;
+  describe('upsert', () => {
+    let fresh: Loose;
+    const first = rows.anime.slice(0, 12);
+    const keys = async () => keysOf((await fresh.query('anime', { offset: 0, limit: ALL })).data, 'anime');
+    beforeAll(async () => {
+      fresh = (await ctx.makeEmptyStore()) as unknown as Loose;
+    });
+
+    it('appends new keys in the order written and returns how many it wrote', async () => {
+      expect(await fresh.upsert('anime', first.slice(0, 8).map((r) => r.record))).toBe(8);
+      expect(await fresh.upsert('anime', first.slice(8).map((r) => r.record))).toBe(4);
+      expect(await keys()).toEqual(first.map((r) => r.key));
+      expect(await fresh.query('manga', { offset: 0, limit: ALL })).toEqual({ data: [], total: 0 });
+    });
+
+    it('replaces an existing key in place and recomputes its field values', async () => {
+      const old = first[3]!.record as Anime;
+      const changed: Anime = { ...old, title: 'Zzyzx Replaced', type: 'Music', score: 9.99, members: 0 };
+      expect(await fresh.upsert('anime', [changed])).toBe(1);
+      expect(json(await fresh.get('anime', old.mal_id))).toBe(json(changed));
+      expect(await keys()).toEqual(first.map((r) => r.key));
+      const byTitle = await fresh.query('anime', { where: [{ field: 'title_key', op: 'eq', value: 'zzyzx replaced' }], offset: 0, limit: 5 });
+      expect(keysOf(byTitle.data, 'anime')).toEqual([String(old.mal_id)]);
+      expect((await fresh.query('anime', { where: [{ field: 'title_key', op: 'eq', value: old.title.toLowerCase() }], offset: 0, limit: 5 })).total).toBe(0);
+      const top = await fresh.query('anime', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 0, limit: 1 });
+      expect(keysOf(top.data, 'anime')).toEqual([String(old.mal_id)]);
+      expect(await (fresh as unknown as CatalogueStore).tally('anime', 'type', [{ field: 'type', op: 'eq', value: 'Music' }])).toEqual([['Music', 1]]);
+      const hit = await fresh.query('anime', { search: 'Zzyzx Replaced', offset: 0, limit: 1 });
+      expect(keysOf(hit.data, 'anime')).toEqual([String(old.mal_id)]);
+    });
+
+    it('counts a key repeated in one call once; the last write wins; a new one lands once, at the end', async () => {
+      const a = first[0]!.record as Anime;
+      const newcomer = rows.anime[40]!.record as Anime;
+      const written = await fresh.upsert('anime', [
+        { ...newcomer, title: 'First Write' },
+        { ...a, title: 'Also Replaced' },
+        { ...newcomer, title: 'Last Write' },
+      ]);
+      expect(written).toBe(2);
+      expect(((await fresh.get('anime', newcomer.mal_id)) as Anime).title).toBe('Last Write');
+      expect(((await fresh.get('anime', a.mal_id)) as Anime).title).toBe('Also Replaced');
+      expect(await keys()).toEqual([...first.map((r) => r.key), String(newcomer.mal_id)]);
+      expect((await fresh.query('anime', { where: [{ field: 'title_key', op: 'prefix', value: 'first write' }], offset: 0, limit: 5 })).total).toBe(0);
+    });
+
+    it('keeps collections apart: the same key in another collection is another record', async () => {
+      const anime = first[1]!.record as Anime;
+      const manga = { ...(rows.manga[0]!.record as object), mal_id: anime.mal_id };
+      expect(await fresh.upsert('manga', [manga])).toBe(1);
+      expect(json(await fresh.get('manga', anime.mal_id))).toBe(json(manga));
+      expect(json(await fresh.get('anime', anime.mal_id))).toBe(json(anime));
+      expect((await fresh.query('manga', { offset: 0, limit: ALL })).total).toBe(1);
+    });
+  });
+}
+
+/**
+ * The contract cases for `delete`.
+ *
+ * @param ctx - The store under test and the helpers the cases share.
+ */
+function describeDelete(ctx: StoreContractContext): void {
+  const { rows, keysOf } = ctx;
+  describe('delete', () => {
+    let fresh: Loose;
+    let deleteKeys: (c: CollectionName, keys: readonly (string | number)[]) => Promise<number>;
+    const first = rows.anime.slice(0, 10);
+    const gone = first[2]!;
+    const alsoGone = first[6]!;
+    beforeAll(async () => {
+      const s = await ctx.makeEmptyStore();
+      deleteKeys = (c, keys) => s.delete(c, keys);
+      fresh = s as unknown as Loose;
+      await fresh.upsert('anime', first.map((r) => r.record));
+      await fresh.upsert('animeCharacters', rows.animeCharacters.slice(0, 5).map((r) => r.record));
+    });
+
+    it('returns how many records it removed, ignoring unknown keys and repeats', async () => {
+      expect(await deleteKeys('anime', [gone.key, Number(alsoGone.key), UNKNOWN, gone.key])).toBe(2);
+      expect(await deleteKeys('anime', [gone.key])).toBe(0);
+      expect(await deleteKeys('manga', [first[0]!.key])).toBe(0);
+    });
+
+    it('removes them from get, getMany, query, pluck, pluckJson, tally and search', async () => {
+      const left = first.filter((r) => r !== gone && r !== alsoGone);
+      expect(await fresh.get('anime', gone.key)).toBeUndefined();
+      expect(await fresh.getMany('anime', [alsoGone.key, left[0]!.key]).then((x) => x.map((r) => r === undefined))).toEqual([true, false]);
+      const { data, total } = await fresh.query('anime', { offset: 0, limit: ALL });
+      expect(keysOf(data, 'anime')).toEqual(left.map((r) => r.key));
+      expect(total).toBe(left.length);
+      const ids = await (fresh as unknown as CatalogueStore).pluck('anime', 'mal_id', { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+      expect(ids.map(String)).toEqual(left.map((r) => r.key));
+      const written = await (fresh as unknown as CatalogueStore).pluckJson?.('anime', 'mal_id', { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+      if (written) expect(new TextDecoder().decode(written.json)).toBe(JSON.stringify(ids));
+      const t = await (fresh as unknown as CatalogueStore).tally('anime', 'mal_id');
+      expect(t.map(([v]) => String(v)).sort()).toEqual(left.map((r) => r.key).sort());
+      const title = (gone.record as Anime).title;
+      const hits = await fresh.query('anime', { search: title, offset: 0, limit: ALL });
+      expect(keysOf(hits.data, 'anime')).not.toContain(gone.key);
+      expect(json(await fresh.get('anime', first[0]!.key))).toBe(json(first[0]!.record));
+    });
+
+    it('deletes by composite key, and a re-written key is a new write at the end', async () => {
+      const cast = rows.animeCharacters[1]!;
+      expect(await deleteKeys('animeCharacters', [cast.key])).toBe(1);
+      expect(await fresh.get('animeCharacters', cast.key)).toBeUndefined();
+      await fresh.upsert('anime', [gone.record]);
+      const { data } = await fresh.query('anime', { offset: 0, limit: ALL });
+      expect(keysOf(data, 'anime').at(-1)).toBe(gone.key);
+    });
+  });
+}
+
 /**
  * Defines the record store contract suite. Call it at the top level of a vitest test file.
  * @param name - A label for the store under test (shown in the suite name).
@@ -207,398 +679,22 @@ export function defineStoreContract(
       await options.cleanup?.();
     });
 
-    describe('get and getMany', () => {
-      it('holds every record of every collection, byte for byte, under its key', async () => {
-        for (const c of COLLECTION_NAMES) {
-          const got = await store.getMany(c, rows[c].map((r) => r.key));
-          expect(got.map(json), c).toEqual(rows[c].map((r) => json(r.record)));
-        }
-      });
-
-      it('takes a number key as its decimal string', async () => {
-        const bebop = rows.anime.find((r) => r.key === '1')!.record;
-        expect(json(await store.get('anime', 1))).toBe(json(bebop));
-        expect(json(await store.get('anime', '1'))).toBe(json(bebop));
-        const id = demoData.deletedAnimeIds![0]!;
-        expect(await store.get('deletedAnimeIds', id)).toBe(id);
-      });
-
-      it('finds a record by a composite key', async () => {
-        const episode = rows.episodes[0]!;
-        expect(episode.key).toMatch(/^\d+:\d+$/);
-        expect(json(await store.get('episodes', episode.key))).toBe(json(episode.record));
-      });
-
-      it('answers undefined for an unknown key, and for a key of another collection', async () => {
-        expect(await store.get('anime', UNKNOWN)).toBeUndefined();
-        expect(await store.get('anime', Number(UNKNOWN))).toBeUndefined();
-        expect(await store.get('episodes', '1')).toBeUndefined();
-        const mangaOnly = rows.manga.find((m) => !rows.anime.some((a) => a.key === m.key))!;
-        expect(await store.get('anime', mangaOnly.key)).toBeUndefined();
-      });
-
-      it('answers getMany in the order asked, repeats and unknown keys included', async () => {
-        const [x, y] = [rows.anime[5]!, rows.anime[2]!];
-        const got = await store.getMany('anime', [x.key, UNKNOWN, Number(y.key), x.key]);
-        expect(got.map((r) => (r === undefined ? undefined : json(r)))).toEqual([json(x.record), undefined, json(y.record), json(x.record)]);
-        expect(await store.getMany('anime', [])).toEqual([]);
-      });
-    });
-
-    describe('query: conditions', () => {
-      it('lists every record of every collection in the stored order when asked nothing', async () => {
-        for (const c of COLLECTION_NAMES) {
-          const { data, total } = await store.query(c, { offset: 0, limit: ALL });
-          expect(total, c).toBe(rows[c].length);
-          expect(keysOf(data, c), c).toEqual(rows[c].map((r) => r.key));
-        }
-      });
-
-      for (const t of conditionCases(rows.anime)) {
-        it(`${t.collection}: ${t.name}`, async () => {
-          const expected = rows[t.collection].filter((r) => t.expect(r.fields));
-          if (t.nullField) {
-            const empty = (r: Row) => scalar(r.fields[t.nullField!]) === null && list(r.fields[t.nullField!]).length === 0;
-            expect(rows[t.collection].some(empty), `the demo data has a null ${t.nullField}`).toBe(true);
-            expect(expected.some(empty), `null ${t.nullField} ${t.nulls}`).toBe(t.nulls === 'kept');
-          }
-          const { data, total } = await store.query(t.collection, { where: t.where, offset: 0, limit: ALL });
-          expect(keysOf(data, t.collection)).toEqual(expected.map((r) => r.key));
-          expect(total).toBe(expected.length);
-        });
-      }
-
-      it('an empty where matches everything', async () => {
-        expect((await store.query('anime', { where: [], offset: 0, limit: 0 })).total).toBe(rows.anime.length);
-      });
-    });
-
-    describe('query: order and slice', () => {
-      const orders: Array<[CollectionName, OrderKey[]]> = [
-        ['anime', [{ field: 'score', dir: 'desc' }]],
-        ['anime', [{ field: 'score', dir: 'asc' }]],
-        ['anime', [{ field: 'episodes', dir: 'asc' }]],
-        ['anime', [{ field: 'episodes', dir: 'desc' }]],
-        ['anime', [{ field: 'rank', dir: 'asc' }, { field: 'mal_id', dir: 'desc' }]],
-        ['anime', [{ field: 'title_key', dir: 'asc' }]],
-        ['anime', [{ field: 'title_key', dir: 'desc' }]],
-        ['anime', [{ field: 'start_date', dir: 'desc' }]],
-        ['anime', [{ field: 'type', dir: 'asc' }, { field: 'members', dir: 'desc' }]],
-        ['anime', [{ field: 'season', dir: 'desc' }]],
-        ['characters', [{ field: 'favorites', dir: 'desc' }]],
-        ['people', [{ field: 'birthday', dir: 'asc' }]],
-        ['recommendations', [{ field: 'date', dir: 'desc' }]],
-      ];
-      for (const [c, orderBy] of orders) {
-        it(`${c} by ${orderBy.map((k) => `${k.field} ${k.dir}`).join(', ')}: nulls last, ties in stored order`, async () => {
-          const expected = sortRows(rows[c], orderBy);
-          const { data, total } = await store.query(c, { orderBy, offset: 0, limit: ALL });
-          expect(keysOf(data, c)).toEqual(expected.map((r) => r.key));
-          expect(total).toBe(expected.length);
-        });
-      }
-
-      it('orders filtered records, and slices after ordering', async () => {
-        const where: Condition[] = [{ field: 'type', op: 'eq', value: 'TV' }];
-        const orderBy: OrderKey[] = [{ field: 'members', dir: 'desc' }];
-        const expected = sortRows(rows.anime.filter((r) => r.fields.type === 'TV'), orderBy).map((r) => r.key);
-        for (const [offset, limit] of [[0, 10], [10, 7], [expected.length - 3, 10]] as const) {
-          const { data, total } = await store.query('anime', { where, orderBy, offset, limit });
-          expect(keysOf(data, 'anime')).toEqual(expected.slice(offset, offset + limit));
-          expect(total).toBe(expected.length);
-        }
-      });
-
-      it('count: false returns the same page, with a total between what the page shows and the real one', async () => {
-        const where: Condition[] = [{ field: 'type', op: 'eq', value: 'TV' }];
-        const orderBy: OrderKey[] = [{ field: 'mal_id', dir: 'asc' }];
-        const expected = sortRows(rows.anime.filter((r) => r.fields.type === 'TV'), orderBy).map((r) => r.key);
-        for (const [offset, limit] of [[0, 1], [expected.length - 1, 1], [5, 10], [expected.length + 5, 1]] as const) {
-          const { data, total } = await store.query('anime', { where, orderBy, offset, limit, count: false });
-          expect(keysOf(data, 'anime')).toEqual(expected.slice(offset, offset + limit));
-          expect(total).toBeGreaterThanOrEqual(data.length > 0 ? offset + data.length : 0);
-          expect(total).toBeLessThanOrEqual(expected.length);
-        }
-      });
-
-      it('limit 0 returns no records and the full total', async () => {
-        expect(await store.query('anime', { offset: 0, limit: 0 })).toEqual({ data: [], total: rows.anime.length });
-        const where: Condition[] = [{ field: 'score', op: 'null' }];
-        expect(await store.query('anime', { where, offset: 3, limit: 0 })).toEqual({ data: [], total: rows.anime.filter((r) => r.fields.score === null).length });
-      });
-
-      it('an offset past the end returns no records and the full total', async () => {
-        const n = rows.anime.length;
-        expect(await store.query('anime', { offset: n, limit: 25 })).toEqual({ data: [], total: n });
-        expect(await store.query('anime', { offset: n + 1000, limit: 25, orderBy: [{ field: 'score', dir: 'desc' }] })).toEqual({ data: [], total: n });
-        const none: Condition[] = [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }];
-        expect(await store.query('anime', { where: none, offset: 0, limit: 25 })).toEqual({ data: [], total: 0 });
-      });
-
-      it('select returns exactly the chosen fields, in the chosen order', async () => {
-        const orderBy: OrderKey[] = [{ field: 'popularity', dir: 'asc' }];
-        const select = ['title', 'mal_id', 'aired', 'score'];
-        const { data, total } = await store.query('anime', { orderBy, offset: 5, limit: 20, select });
-        const expected = sortRows(rows.anime, orderBy)
-          .slice(5, 25)
-          .map((r) => {
-            const a = r.record as Anime;
-            return json({ title: a.title, mal_id: a.mal_id, aired: a.aired, score: a.score });
-          });
-        expect(data.map(json)).toEqual(expected);
-        expect(total).toBe(rows.anime.length);
-      });
-    });
-
-    describe('pluck', () => {
-      const pluck = (c: CollectionName, field: string, q: PluckQuery) => (store as unknown as CatalogueStore).pluck(c, field, q);
-      // Every match, as core's id lists ask (a store may answer those from its columns).
-      const every = { offset: 0, limit: Number.MAX_SAFE_INTEGER };
-
-      it('gives the field of each match, in order, as query with that one field selected does', async () => {
-        const cases: Array<[CollectionName, string, PluckQuery]> = [
-          ['anime', 'mal_id', { orderBy: [{ field: 'mal_id', dir: 'asc' }], ...every }],
-          ['anime', 'mal_id', { where: [{ field: 'type', op: 'eq', value: 'TV' }], orderBy: [{ field: 'members', dir: 'desc' }], ...every }],
-          ['anime', 'title', { where: [{ field: 'sfw', op: 'lte', value: 1 }], orderBy: [{ field: 'mal_id', dir: 'asc' }], ...every }],
-          ['anime', 'score', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 3, limit: 7 }],
-          ['anime', 'aired', { orderBy: [{ field: 'popularity', dir: 'asc' }], offset: 0, limit: 5 }],
-          ['manga', 'mal_id', { where: [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }], ...every }],
-          ['characters', 'mal_id', { search: (rows.characters[0]!.record as { name: string }).name, offset: 0, limit: 3 }],
-          ['updates', 'mal_id', every],
-        ];
-        for (const [c, field, q] of cases) {
-          const { data } = await store.query(c, { ...q, select: [field] });
-          const values = await pluck(c, field, q);
-          expect(json(values), `${c}.${field} ${json(q)}`).toBe(json(data.map((r) => (r as Record<string, unknown>)[field])));
-        }
-        const ids = await pluck('anime', 'mal_id', { orderBy: [{ field: 'mal_id', dir: 'asc' }], ...every });
-        expect(ids).toEqual(sortRows(rows.anime, [{ field: 'mal_id', dir: 'asc' }]).map((r) => (r.record as Anime).mal_id));
-      });
-
-      it('gives undefined for a field the records lack, and nothing past the end', async () => {
-        expect(await pluck('anime', 'no_such_field', { orderBy: [{ field: 'mal_id', dir: 'asc' }], offset: 0, limit: 2 })).toEqual([undefined, undefined]);
-        expect(await pluck('anime', 'mal_id', { offset: rows.anime.length, limit: 25 })).toEqual([]);
-      });
-
-      it('pluckJson, when the store has it: the bytes of pluck as JSON, and their count', async () => {
-        const seam = store as unknown as CatalogueStore;
-        // Optional: core serializes what pluck gives when a store has none.
-        if (!seam.pluckJson) return;
-        const byId: OrderKey[] = [{ field: 'mal_id', dir: 'asc' }];
-        const cases: Array<[CollectionName, string, PluckQuery]> = [
-          ['anime', 'mal_id', { orderBy: byId, ...every }],
-          ['anime', 'mal_id', { where: [{ field: 'type', op: 'in', values: ['TV', 'Movie'] }, { field: 'sfw', op: 'lte', value: 1 }], orderBy: byId, ...every }],
-          ['manga', 'mal_id', { where: [{ field: 'mal_id', op: 'notIn', values: [Number(rows.manga[0]!.key)] }], orderBy: byId, ...every }],
-          ['manga', 'mal_id', { where: [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }], ...every }],
-          // Integer fields that some records hold as null, a text field, a slice, a missing field.
-          ['anime', 'rank', { orderBy: byId, ...every }],
-          ['anime', 'episodes', { orderBy: [{ field: 'episodes', dir: 'desc' }], ...every }],
-          ['anime', 'title', { where: [{ field: 'sfw', op: 'lte', value: 1 }], orderBy: byId, ...every }],
-          ['anime', 'mal_id', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 3, limit: 7 }],
-          ['anime', 'no_such_field', { orderBy: byId, offset: 0, limit: 2 }],
-          ['characters', 'mal_id', { search: (rows.characters[0]!.record as { name: string }).name, ...every }],
-        ];
-        for (const [c, field, q] of cases) {
-          const values = await pluck(c, field, q);
-          const { count, json: bytes } = await seam.pluckJson(c, field, q);
-          expect(new TextDecoder().decode(bytes), `${c}.${field} ${json(q)}`).toBe(JSON.stringify(values));
-          expect(count, `${c}.${field} ${json(q)}`).toBe(values.length);
-        }
-      });
-    });
-
-    describe('tally', () => {
-      /** Counts written out plainly: each value once per record (arrays: each distinct element). */
-      function counts(c: CollectionName, field: string, match: (f: Fields) => boolean = () => true): Array<[number | string, number]> {
-        const out = new Map<number | string, number>();
-        for (const r of rows[c]) {
-          if (!match(r.fields)) continue;
-          const v = r.fields[field];
-          const values = Array.isArray(v) ? [...new Set(v)] : v === null || typeof v === 'boolean' || v === undefined ? [] : [v as number | string];
-          for (const x of values) out.set(x, (out.get(x) ?? 0) + 1);
-        }
-        return sorted([...out]);
-      }
-      const sorted = (t: Array<[number | string, number]>) => [...t].sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : String(a[0]) > String(b[0]) ? 1 : 0));
-
-      it('counts each value of a scalar field, nulls not counted', async () => {
-        expect(sorted(await tally('anime', 'type'))).toEqual(counts('anime', 'type'));
-        const ratings = await tally('anime', 'rating');
-        expect(ratings.some(([v]) => v === null)).toBe(false);
-        expect(sorted(ratings)).toEqual(counts('anime', 'rating'));
-        expect(sorted(await tally('anime', 'season'))).toEqual(counts('anime', 'season'));
-      });
-
-      it('counts each element of an array field once per record', async () => {
-        expect(sorted(await tally('anime', 'tags'))).toEqual(counts('anime', 'tags'));
-        expect(sorted(await tally('animeCharacters', 'owners'))).toEqual(counts('animeCharacters', 'owners'));
-      });
-
-      it('counts only the records matching where', async () => {
-        const where: Condition[] = [{ field: 'type', op: 'eq', value: 'TV' }, { field: 'score', op: 'notNull' }];
-        expect(sorted(await tally('anime', 'tags', where))).toEqual(counts('anime', 'tags', (f) => f.type === 'TV' && f.score !== null));
-        const none: Condition[] = [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }];
-        expect(await tally('anime', 'type', none)).toEqual([]);
-        expect(sorted(await tally('news', 'tag_ids', [{ field: 'owners', op: 'has', value: 'anime:1' }]))).toEqual(
-          counts('news', 'tag_ids', (f) => list(f.owners).includes('anime:1')),
-        );
-      });
-    });
-
-    describe('search', () => {
-      const searchable = (['anime', 'manga', 'characters', 'people'] as const).map((c) => {
-        const texts = COLLECTIONS[c].search as (r: unknown) => readonly string[];
-        return { c, texts, title: (r: Row) => (c === 'anime' || c === 'manga' ? (r.record as Anime).title : (r.record as { name: string }).name) };
-      });
-      for (const { c, texts, title } of searchable) {
-        it(`${c}: an exact title is the first hit`, async () => {
-          // Every record for the media, an even spread of the rest (a few hundred searches in all).
-          const step = Math.max(1, Math.floor(rows[c].length / 150));
-          const misses: string[] = [];
-          for (let i = 0; i < rows[c].length; i += step) {
-            const text = title(rows[c][i]!);
-            const { data } = await store.query(c, { search: text, offset: 0, limit: 3 });
-            const first = data[0];
-            const wanted = normalizeTitle(text);
-            if (!first || !texts(first).some((t) => normalizeTitle(t) === wanted)) misses.push(`${text} → ${first ? json(texts(first)[0]) : 'nothing'}`);
-          }
-          expect(misses).toEqual([]);
-        }, 60_000);
-      }
-
-      it('search with where: the search hits that match, in the same order, with their total', async () => {
-        const [everything, filtered] = await Promise.all([
-          store.query('anime', { search: 'sword', offset: 0, limit: ALL }),
-          store.query('anime', { search: 'sword', where: [{ field: 'type', op: 'eq', value: 'TV' }], offset: 0, limit: ALL }),
-        ]);
-        expect(everything.total).toBeGreaterThan(0);
-        const tv = new Set(rows.anime.filter((r) => r.fields.type === 'TV').map((r) => r.key));
-        const expected = keysOf(everything.data, 'anime').filter((k) => tv.has(k));
-        expect(keysOf(filtered.data, 'anime')).toEqual(expected);
-        expect(filtered.total).toBe(expected.length);
-      });
-
-      it('search pages are slices of the whole ranking', async () => {
-        const whole = await store.query('characters', { search: 'a', offset: 0, limit: ALL });
-        const page = await store.query('characters', { search: 'a', offset: 4, limit: 6 });
-        expect(keysOf(page.data, 'characters')).toEqual(keysOf(whole.data, 'characters').slice(4, 10));
-        expect(page.total).toBe(whole.total);
-      });
-
-      it('search with orderBy: the hits in that order, ties in stored order', async () => {
-        const hits = new Set(keysOf((await store.query('anime', { search: 'girl', offset: 0, limit: ALL })).data, 'anime'));
-        expect(hits.size).toBeGreaterThan(1);
-        const orderBy: OrderKey[] = [{ field: 'score', dir: 'desc' }];
-        const expected = sortRows(rows.anime.filter((r) => hits.has(r.key)), orderBy).map((r) => r.key);
-        const { data, total } = await store.query('anime', { search: 'girl', orderBy, offset: 0, limit: ALL });
-        expect(keysOf(data, 'anime')).toEqual(expected);
-        expect(total).toBe(expected.length);
-      });
-    });
-
-    describe('upsert', () => {
-      let fresh: Loose;
-      const first = rows.anime.slice(0, 12);
-      const keys = async () => keysOf((await fresh.query('anime', { offset: 0, limit: ALL })).data, 'anime');
-      beforeAll(async () => {
-        fresh = (await makeEmptyStore()) as unknown as Loose;
-      });
-
-      it('appends new keys in the order written and returns how many it wrote', async () => {
-        expect(await fresh.upsert('anime', first.slice(0, 8).map((r) => r.record))).toBe(8);
-        expect(await fresh.upsert('anime', first.slice(8).map((r) => r.record))).toBe(4);
-        expect(await keys()).toEqual(first.map((r) => r.key));
-        expect(await fresh.query('manga', { offset: 0, limit: ALL })).toEqual({ data: [], total: 0 });
-      });
-
-      it('replaces an existing key in place and recomputes its field values', async () => {
-        const old = first[3]!.record as Anime;
-        const changed: Anime = { ...old, title: 'Zzyzx Replaced', type: 'Music', score: 9.99, members: 0 };
-        expect(await fresh.upsert('anime', [changed])).toBe(1);
-        expect(json(await fresh.get('anime', old.mal_id))).toBe(json(changed));
-        expect(await keys()).toEqual(first.map((r) => r.key));
-        const byTitle = await fresh.query('anime', { where: [{ field: 'title_key', op: 'eq', value: 'zzyzx replaced' }], offset: 0, limit: 5 });
-        expect(keysOf(byTitle.data, 'anime')).toEqual([String(old.mal_id)]);
-        expect((await fresh.query('anime', { where: [{ field: 'title_key', op: 'eq', value: old.title.toLowerCase() }], offset: 0, limit: 5 })).total).toBe(0);
-        const top = await fresh.query('anime', { orderBy: [{ field: 'score', dir: 'desc' }], offset: 0, limit: 1 });
-        expect(keysOf(top.data, 'anime')).toEqual([String(old.mal_id)]);
-        expect(await (fresh as unknown as CatalogueStore).tally('anime', 'type', [{ field: 'type', op: 'eq', value: 'Music' }])).toEqual([['Music', 1]]);
-        const hit = await fresh.query('anime', { search: 'Zzyzx Replaced', offset: 0, limit: 1 });
-        expect(keysOf(hit.data, 'anime')).toEqual([String(old.mal_id)]);
-      });
-
-      it('counts a key repeated in one call once; the last write wins; a new one lands once, at the end', async () => {
-        const a = first[0]!.record as Anime;
-        const newcomer = rows.anime[40]!.record as Anime;
-        const written = await fresh.upsert('anime', [
-          { ...newcomer, title: 'First Write' },
-          { ...a, title: 'Also Replaced' },
-          { ...newcomer, title: 'Last Write' },
-        ]);
-        expect(written).toBe(2);
-        expect(((await fresh.get('anime', newcomer.mal_id)) as Anime).title).toBe('Last Write');
-        expect(((await fresh.get('anime', a.mal_id)) as Anime).title).toBe('Also Replaced');
-        expect(await keys()).toEqual([...first.map((r) => r.key), String(newcomer.mal_id)]);
-        expect((await fresh.query('anime', { where: [{ field: 'title_key', op: 'prefix', value: 'first write' }], offset: 0, limit: 5 })).total).toBe(0);
-      });
-
-      it('keeps collections apart: the same key in another collection is another record', async () => {
-        const anime = first[1]!.record as Anime;
-        const manga = { ...(rows.manga[0]!.record as object), mal_id: anime.mal_id };
-        expect(await fresh.upsert('manga', [manga])).toBe(1);
-        expect(json(await fresh.get('manga', anime.mal_id))).toBe(json(manga));
-        expect(json(await fresh.get('anime', anime.mal_id))).toBe(json(anime));
-        expect((await fresh.query('manga', { offset: 0, limit: ALL })).total).toBe(1);
-      });
-    });
-
-    describe('delete', () => {
-      let fresh: Loose;
-      let deleteKeys: (c: CollectionName, keys: readonly (string | number)[]) => Promise<number>;
-      const first = rows.anime.slice(0, 10);
-      const gone = first[2]!;
-      const alsoGone = first[6]!;
-      beforeAll(async () => {
-        const s = await makeEmptyStore();
-        deleteKeys = (c, keys) => s.delete(c, keys);
-        fresh = s as unknown as Loose;
-        await fresh.upsert('anime', first.map((r) => r.record));
-        await fresh.upsert('animeCharacters', rows.animeCharacters.slice(0, 5).map((r) => r.record));
-      });
-
-      it('returns how many records it removed, ignoring unknown keys and repeats', async () => {
-        expect(await deleteKeys('anime', [gone.key, Number(alsoGone.key), UNKNOWN, gone.key])).toBe(2);
-        expect(await deleteKeys('anime', [gone.key])).toBe(0);
-        expect(await deleteKeys('manga', [first[0]!.key])).toBe(0);
-      });
-
-      it('removes them from get, getMany, query, pluck, pluckJson, tally and search', async () => {
-        const left = first.filter((r) => r !== gone && r !== alsoGone);
-        expect(await fresh.get('anime', gone.key)).toBeUndefined();
-        expect(await fresh.getMany('anime', [alsoGone.key, left[0]!.key]).then((x) => x.map((r) => r === undefined))).toEqual([true, false]);
-        const { data, total } = await fresh.query('anime', { offset: 0, limit: ALL });
-        expect(keysOf(data, 'anime')).toEqual(left.map((r) => r.key));
-        expect(total).toBe(left.length);
-        const ids = await (fresh as unknown as CatalogueStore).pluck('anime', 'mal_id', { offset: 0, limit: Number.MAX_SAFE_INTEGER });
-        expect(ids.map(String)).toEqual(left.map((r) => r.key));
-        const written = await (fresh as unknown as CatalogueStore).pluckJson?.('anime', 'mal_id', { offset: 0, limit: Number.MAX_SAFE_INTEGER });
-        if (written) expect(new TextDecoder().decode(written.json)).toBe(JSON.stringify(ids));
-        const t = await (fresh as unknown as CatalogueStore).tally('anime', 'mal_id');
-        expect(t.map(([v]) => String(v)).sort()).toEqual(left.map((r) => r.key).sort());
-        const title = (gone.record as Anime).title;
-        const hits = await fresh.query('anime', { search: title, offset: 0, limit: ALL });
-        expect(keysOf(hits.data, 'anime')).not.toContain(gone.key);
-        expect(json(await fresh.get('anime', first[0]!.key))).toBe(json(first[0]!.record));
-      });
-
-      it('deletes by composite key, and a re-written key is a new write at the end', async () => {
-        const cast = rows.animeCharacters[1]!;
-        expect(await deleteKeys('animeCharacters', [cast.key])).toBe(1);
-        expect(await fresh.get('animeCharacters', cast.key)).toBeUndefined();
-        await fresh.upsert('anime', [gone.record]);
-        const { data } = await fresh.query('anime', { offset: 0, limit: ALL });
-        expect(keysOf(data, 'anime').at(-1)).toBe(gone.key);
-      });
-    });
+    const ctx: StoreContractContext = {
+      get store() {
+        return store;
+      },
+      tally,
+      rows,
+      keysOf,
+      makeEmptyStore,
+    };
+    describeGetAndGetMany(ctx);
+    describeQueryConditions(ctx);
+    describeQueryOrderAndSlice(ctx);
+    describePluck(ctx);
+    describeTally(ctx);
+    describeSearch(ctx);
+    describeUpsert(ctx);
+    describeDelete(ctx);
   });
 }
