@@ -834,7 +834,7 @@ function freshDataSection(run: Run): string {
     '**Budget** and **API**: the Node example from its sources ' +
     '(memory store, demo catalogue, `CACHE=off`, `RATE_LIMIT=off`) with `UPSTREAM_URL` at the fake, `UPSTREAM_TIME_SCALE=3600` so that work always waits; ' +
     'requests counted from the fake\'s log over 60 s after a 15 s warm-up, and every sliding 1 s and 60 s window of the whole log checked. ' +
-    `API p99, after that window: an open-loop client at 200 requests/s over four routes in turn against that server and, side by side, the same server without \`UPSTREAM_URL\`, ${api ? `${api.rounds} rounds of ${api.seconds} s each` : 'rounds'}, alternating, median of the rounds. ` +
+    `API p99, after that window: an open-loop client at 200 requests/s over four routes in turn against that server and, side by side, the same server without \`UPSTREAM_URL\`, ${api ? `${api.rounds} rounds of ${api.seconds} s each` : 'rounds'}, alternating; the p99 of all of a server's answers in its rounds. ` +
     '**Staleness**: a refresher on a virtual clock (the map source and memory state of the core tests, at the public 3/s and 60/min) over the demo catalogue ' +
     'for 30 virtual days with the default schedule; a completed task\'s staleness is the time since its previous completion, or for its first the interval plus how overdue it ran. ' +
     '**Demand**: `scheduleDemand(FULL_SCALE)` (28k anime, 70k manga) against 86,400 requests a day (3/s, 60/min). ' +
