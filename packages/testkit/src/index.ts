@@ -4,6 +4,7 @@
  * @module @catalogue-api/testkit
  */
 export { defineStoreContract, type StoreContractOptions } from './store-contract.js';
+export { answersOf, type Answer } from './answers.js';
 export { defineCatalogueContract, type CatalogueContractOptions } from './catalogue-contract.js';
 export {
   compareApps,
