@@ -18,7 +18,6 @@ import { createRecordSerializer } from './seam/record-json.js';
 import { createOpenApiRoute, OPENAPI_PATH } from './catalogue/openapi.js';
 import { catalogueRoutes } from './catalogue/routes/index.js';
 import type { CatalogueContext } from './catalogue/routes/context.js';
-import { catalogueOver } from './catalogue/index.js';
 import type { CatalogueStore } from './seam/types.js';
 import type { ChangeFeed } from './seam/changes.js';
 
@@ -123,7 +122,7 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): App {
   });
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
-  const contextOf = (records: CatalogueStore): CatalogueContext => ({ catalogue: catalogueOver(records), records, now, random });
+  const contextOf = (records: CatalogueStore): CatalogueContext => ({ records, now, random });
   let context = contextOf(store);
   let routes: Route<CatalogueContext>[] = [...catalogueRoutes, createOpenApiRoute(mountPath)];
   let search: CatalogueContext | undefined;

@@ -24,7 +24,7 @@ import { createChecker } from './status/checker.js';
 import { createMemoryStatusStore } from './status/memory-status-store.js';
 import { createStatusApp } from './status/app.js';
 import type { ServiceConfig } from './status/types.js';
-import type { CatalogueData } from './catalogue/store.js';
+import type { CatalogueData } from './catalogue/queries.js';
 import { createRefresherFromEnv, UPSTREAM_ENV, type RefresherFromEnvOptions } from './upstream/start.js';
 
 /** The name the gateway counts the self-check under: an identity it never blocks. */

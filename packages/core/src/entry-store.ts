@@ -32,7 +32,6 @@ export { createChangeLog, changedOwners, type ChangeLog } from './seam/change-lo
 export { createCacheKeys, type KeyedRoute } from './gateway/cache-key.js';
 export { trackReads, changeTokens, Reads } from './gateway/reads.js';
 export { createFreshness, type Freshness, type FreshnessOptions } from './gateway/freshness.js';
-export { catalogueOver } from './catalogue/index.js';
 export { TOP_ORDER, topQuery, topRule, type TopFilter, type TopRule } from './catalogue/top-order.js';
 export type {
   BlockPolicy,
@@ -50,21 +49,17 @@ export type {
   AnimeOrderBy,
   AnimeSearch,
   Approval,
-  Catalogue,
   CatalogueData,
   CharacterSearch,
-  EntryParts,
   EntryReviewQuery,
   GenreCategory,
   IdsQuery,
   IdsResult,
-  KindMethods,
   MagazineSearch,
   MangaOrderBy,
   MangaSearch,
   MediaSearch,
   MediaKind,
-  NamedParts,
   NamedSearch,
   Page,
   Paging,
@@ -80,7 +75,7 @@ export type {
   StackSearch,
   TopAnimeQuery,
   TopMangaQuery,
-} from './catalogue/store.js';
+} from './catalogue/queries.js';
 /** The `order_by` values of each kind and the record field each orders by: what `AnimeOrderBy` and `MangaOrderBy` are made of. */
 export { ANIME_ORDER_BY, MANGA_ORDER_BY, MEDIA_KINDS } from './catalogue/kinds.js';
 export type { DatePeriod } from './edge/query.js';

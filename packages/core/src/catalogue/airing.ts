@@ -4,7 +4,8 @@
  * not-yet-aired anime and the airing TV anime by broadcast day.
  * @module
  */
-import type { AiringFilter, Catalogue, SeasonQuery } from './store.js';
+import type { AiringFilter, Page, ScheduleQuery, SeasonQuery } from './queries.js';
+import type { Anime } from '../schemas/anime.js';
 import type { SeasonArchive } from '../schemas/catalogue-lists.js';
 import { SEASONS } from './kinds.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
@@ -45,40 +46,54 @@ function seasonWhere(q: SeasonQuery): Condition {
   };
 }
 
-/** The season, upcoming and schedule methods of `Catalogue`. */
-export type AiringMethods = Pick<Catalogue, 'listSeasons' | 'getSeason' | 'getSeasonUpcoming' | 'getSchedules'>;
-
 /**
- * The season, upcoming and schedule methods over a record store.
+ * Years with anime, newest first, each with its seasons in calendar order (`GET /v1/seasons`).
  * @param records - The record store.
  */
-export function airingMethods(records: CatalogueStore): AiringMethods {
-  return {
-    async listSeasons() {
-      const years = new Map<number, Set<string>>();
-      for (const [value] of await records.tally('anime', 'season')) {
-        const s = String(value);
-        const cut = s.lastIndexOf('-');
-        const year = Number(s.slice(0, cut));
-        const set = years.get(year) ?? new Set<string>();
-        set.add(s.slice(cut + 1));
-        years.set(year, set);
-      }
-      return [...years]
-        .sort((a, b) => b[0] - a[0])
-        .map(([year, set]): SeasonArchive => ({ year, seasons: SEASONS.filter((s) => set.has(s)) }));
-    },
-    getSeason: (q) => records.query('anime', { where: [seasonWhere(q), ...airingWhere(q)], orderBy: MOST_MEMBERS, ...slice(q) }),
-    getSeasonUpcoming: (q) =>
-      records.query('anime', { where: [{ field: 'status', op: 'eq', value: 'Not yet aired' }, ...airingWhere(q)], orderBy: MOST_MEMBERS, ...slice(q) }),
-    getSchedules(q) {
-      const where: Condition[] = [
-        { field: 'type', op: 'eq', value: 'TV' },
-        { field: 'status', op: 'eq', value: 'Currently Airing' },
-        ...(q.day ? [{ field: 'broadcast', op: 'eq', value: q.day } as const] : []),
-        ...airingWhere(q),
-      ];
-      return records.query('anime', { where, orderBy: FEWEST_MEMBERS, ...slice(q) });
-    },
-  };
+export async function seasonArchive(records: CatalogueStore): Promise<SeasonArchive[]> {
+  const years = new Map<number, Set<string>>();
+  for (const [value] of await records.tally('anime', 'season')) {
+    const s = String(value);
+    const cut = s.lastIndexOf('-');
+    const year = Number(s.slice(0, cut));
+    const set = years.get(year) ?? new Set<string>();
+    set.add(s.slice(cut + 1));
+    years.set(year, set);
+  }
+  return [...years]
+    .sort((a, b) => b[0] - a[0])
+    .map(([year, set]): SeasonArchive => ({ year, seasons: SEASONS.filter((s) => set.has(s)) }));
+}
+
+/**
+ * Anime of one season, most members first (`GET /v1/seasons/{year}/{season}` and `/now`).
+ * @param records - The record store.
+ * @param q - The season and the filters.
+ */
+export function seasonAnime(records: CatalogueStore, q: SeasonQuery): Promise<Page<Anime>> {
+  return records.query('anime', { where: [seasonWhere(q), ...airingWhere(q)], orderBy: MOST_MEMBERS, ...slice(q) });
+}
+
+/**
+ * Every not-yet-aired anime, most members first (`GET /v1/seasons/upcoming`).
+ * @param records - The record store.
+ * @param q - The filters.
+ */
+export function upcomingAnime(records: CatalogueStore, q: AiringFilter): Promise<Page<Anime>> {
+  return records.query('anime', { where: [{ field: 'status', op: 'eq', value: 'Not yet aired' }, ...airingWhere(q)], orderBy: MOST_MEMBERS, ...slice(q) });
+}
+
+/**
+ * Currently airing TV anime by broadcast day, fewest members first (`GET /v1/schedules`).
+ * @param records - The record store.
+ * @param q - The day and the filters.
+ */
+export function scheduledAnime(records: CatalogueStore, q: ScheduleQuery): Promise<Page<Anime>> {
+  const where: Condition[] = [
+    { field: 'type', op: 'eq', value: 'TV' },
+    { field: 'status', op: 'eq', value: 'Currently Airing' },
+    ...(q.day ? [{ field: 'broadcast', op: 'eq', value: q.day } as const] : []),
+    ...airingWhere(q),
+  ];
+  return records.query('anime', { where, orderBy: FEWEST_MEMBERS, ...slice(q) });
 }

@@ -10,7 +10,7 @@ import type { ForumTopic } from '../schemas/forum.js';
 import type { AnimeThemes } from '../schemas/media.js';
 import type { EpisodeRecord } from '../schemas/records.js';
 import type { AnimeVideos } from '../schemas/video.js';
-import type { Page, Paging } from './store.js';
+import type { Page, Paging } from './queries.js';
 import type { CatalogueStore } from '../seam/types.js';
 import { ALL, joined, ownedBy, ownedRows, slice, toCharacterMeta, toPersonMeta } from './shared.js';
 

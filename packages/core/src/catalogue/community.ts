@@ -8,7 +8,7 @@ import type { News } from '../schemas/news.js';
 import type { ArticleRecord, NewsRecord, ReviewRecord, StackRecord } from '../schemas/records.js';
 import type { AnimeReview, MangaReview } from '../schemas/review.js';
 import type { Stack } from '../schemas/stack.js';
-import type { EntryReviewQuery } from './store.js';
+import type { EntryReviewQuery } from './queries.js';
 import type { OrderKey, CatalogueStore } from '../seam/types.js';
 import type { Kind } from './shared.js';
 

@@ -5,7 +5,7 @@
  * @module
  */
 import type { SfwMode } from '../seam/sfw.js';
-import type { Catalogue, Page, ReviewQuery } from './store.js';
+import type { Page, RecentRecommendationQuery, ReviewQuery } from './queries.js';
 import type { Anime } from '../schemas/anime.js';
 import type { Manga } from '../schemas/manga.js';
 import type { RecentRecommendation } from '../schemas/recommendation.js';
@@ -55,28 +55,39 @@ async function reviewPage(records: CatalogueStore, q: ReviewQuery, orderBy: read
   return { data: page.data.map((r) => toReview(r, entries.get(r.entry_id)!)), total: page.total };
 }
 
-/** The recommendation and review methods of `Catalogue`. */
-export type CommunityMethods = Pick<Catalogue, 'getRecentRecommendations' | 'getReviews' | 'getTopReviews'>;
+/**
+ * Recent recommendations, newest first (`GET /v1/recommendations/{type}`); SFW leaves out pairs
+ * with a filtered entry.
+ * @param records - The record store.
+ * @param q - The kind, SFW mode and page.
+ */
+export async function recentRecommendations(records: CatalogueStore, q: RecentRecommendationQuery): Promise<Page<RecentRecommendation>> {
+  const where: Condition[] = [{ field: 'type', op: 'eq', value: q.type }];
+  const unshown = await unshownIds(records, q.type, q.sfw, await referencedIds(records, 'recommendations', 'entry_ids', where));
+  if (unshown.length > 0) where.push({ field: 'entry_ids', op: 'hasNone', values: unshown });
+  const page = await records.query('recommendations', { where, orderBy: NEWEST_PAIR, ...slice(q) });
+  const entries = await entriesById(records, q.type, page.data.flatMap((r) => r.entry_ids));
+  const data = page.data.map((r): RecentRecommendation => {
+    const [a, b] = r.entry_ids;
+    return { mal_id: `${a}-${b}`, entry: [toMeta(entries.get(a)!), toMeta(entries.get(b)!)], content: r.content, date: r.date, user: r.user };
+  });
+  return { data, total: page.total };
+}
 
 /**
- * The recommendation and review methods over a record store.
+ * Reviews with their entry, in the query's order (`GET /v1/reviews/{type}`); SFW filters by the entry.
  * @param records - The record store.
+ * @param q - The query.
  */
-export function communityMethods(records: CatalogueStore): CommunityMethods {
-  return {
-    async getRecentRecommendations(q) {
-      const where: Condition[] = [{ field: 'type', op: 'eq', value: q.type }];
-      const unshown = await unshownIds(records, q.type, q.sfw, await referencedIds(records, 'recommendations', 'entry_ids', where));
-      if (unshown.length > 0) where.push({ field: 'entry_ids', op: 'hasNone', values: unshown });
-      const page = await records.query('recommendations', { where, orderBy: NEWEST_PAIR, ...slice(q) });
-      const entries = await entriesById(records, q.type, page.data.flatMap((r) => r.entry_ids));
-      const data = page.data.map((r): RecentRecommendation => {
-        const [a, b] = r.entry_ids;
-        return { mal_id: `${a}-${b}`, entry: [toMeta(entries.get(a)!), toMeta(entries.get(b)!)], content: r.content, date: r.date, user: r.user };
-      });
-      return { data, total: page.total };
-    },
-    getReviews: (q) => reviewPage(records, q, REVIEW_ORDERS[q.sort ?? 'mostVoted']),
-    getTopReviews: (q) => reviewPage(records, q, REVIEW_ORDERS.mostVoted),
-  };
+export function reviewList(records: CatalogueStore, q: ReviewQuery): Promise<Page<ReviewWithEntry>> {
+  return reviewPage(records, q, REVIEW_ORDERS[q.sort ?? 'mostVoted']);
+}
+
+/**
+ * The most-voted reviews (`GET /v1/top/reviews`).
+ * @param records - The record store.
+ * @param q - The query (its `sort` is not read).
+ */
+export function topReviews(records: CatalogueStore, q: ReviewQuery): Promise<Page<ReviewWithEntry>> {
+  return reviewPage(records, q, REVIEW_ORDERS.mostVoted);
 }

@@ -14,7 +14,7 @@ import type { News } from '../schemas/news.js';
 import type { EntryRecommendation } from '../schemas/recommendation.js';
 import type { AnimeReview, MangaReview } from '../schemas/review.js';
 import type { Stack } from '../schemas/stack.js';
-import type { EntryReviewQuery, Page, Paging } from './store.js';
+import type { EntryReviewQuery, Page, Paging } from './queries.js';
 import type { Condition, CatalogueStore } from '../seam/types.js';
 import { NEWEST_FIRST, NEWEST_STACKS_FIRST, REVIEW_ORDERS, toArticles, toEntryReview, toNews, toStack } from './community.js';
 import type { KindSpec } from './kinds.js';

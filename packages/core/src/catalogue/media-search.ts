@@ -5,7 +5,7 @@
  */
 import type { Anime } from '../schemas/anime.js';
 import type { Manga } from '../schemas/manga.js';
-import type { AnimeSearch, IdsQuery, IdsResult, MangaSearch, Page } from './store.js';
+import type { AnimeSearch, IdsQuery, IdsResult, MangaSearch, Page } from './queries.js';
 import type { Condition, OrderKey, CatalogueStore, PluckQuery } from '../seam/types.js';
 import { approvalWhere, type KindSpec } from './kinds.js';
 import { ALL, sfwWhere, slice } from './shared.js';

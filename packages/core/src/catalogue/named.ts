@@ -3,7 +3,7 @@
  * the requested order, else `mal_id`; `letter` tests the lower-cased name.
  * @module
  */
-import type { NamedSearch, Page } from './store.js';
+import type { NamedSearch, Page } from './queries.js';
 import type { CollectionRecord } from '../seam/collections.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { slice } from './shared.js';

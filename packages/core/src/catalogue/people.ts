@@ -1,17 +1,16 @@
 /**
- * Characters and people: search, one record, its `full` object, appearances and work (SFW of the
+ * Characters and people: one record, its `full` object, appearances and work (SFW of the
  * referenced entries applied), voices, pictures and articles. What both kinds answer alike is
- * written once (`namedParts`, named per kind).
+ * written once (`namedParts`), one table a kind.
  * @module
  */
 import { isShown, type SfwMode } from '../seam/sfw.js';
-import type { Catalogue, KindMethods, NamedParts, Paging } from './store.js';
-import type { Character, CharacterAnime, CharacterFull, CharacterManga, CharacterPicture, CharacterVoice } from '../schemas/character.js';
-import type { Person, PersonAnime, PersonFull, PersonManga, PersonPicture, PersonVoice } from '../schemas/person.js';
+import type { Paging } from './queries.js';
+import type { CharacterAnime, CharacterFull, CharacterManga, CharacterPicture, CharacterVoice } from '../schemas/character.js';
+import type { PersonAnime, PersonFull, PersonManga, PersonPicture, PersonVoice } from '../schemas/person.js';
 import type { CatalogueStore } from '../seam/types.js';
-import { searchNamed } from './named.js';
 import { articlePage } from './posts.js';
-import { guarded, joined, jpgOnly, named, owner, ownedBy, ownedRows, toCharacterMeta, toMeta, toPersonMeta } from './shared.js';
+import { guarded, joined, jpgOnly, owner, ownedBy, ownedRows, toCharacterMeta, toMeta, toPersonMeta } from './shared.js';
 
 async function characterAnime(records: CatalogueStore, id: number, sfw: SfwMode): Promise<CharacterAnime[]> {
   const rows = await joined(records, 'animeCharacters', 'character', id, 'anime', (r) => r.anime_id);
@@ -68,71 +67,53 @@ async function picturesOf(records: CatalogueStore, kind: 'character' | 'person',
   return ((await records.get('pictures', owner(kind, id)))?.pictures ?? []).map(jpgOnly);
 }
 
-/** What characters and people build their own way: their anime, manga and voices. */
+/** What characters and people build their own way: their anime and manga, and the voices of `full`. */
 interface OwnParts<A, M, V> {
-  anime(id: number, sfw: SfwMode): Promise<A[]>;
-  manga(id: number, sfw: SfwMode): Promise<M[]>;
-  voices(id: number, sfw: SfwMode): Promise<V[]>;
+  anime(records: CatalogueStore, id: number, sfw: SfwMode): Promise<A[]>;
+  manga(records: CatalogueStore, id: number, sfw: SfwMode): Promise<M[]>;
+  voices(records: CatalogueStore, id: number, sfw: SfwMode): Promise<V[]>;
 }
 
 /**
- * The parts characters and people both have, over a record store.
- * @param records - The record store.
+ * The parts characters and people both have, by the path segment after the id (`''` is the record
+ * itself); each answers `undefined` when there is no such record (the route answers 404).
  * @param collection - `characters` or `people`.
  * @param by - The owner kind of their sub-records.
  * @param own - What the kind builds its own way.
  */
-function namedParts<R extends object, F, A, M, V, P>(
-  records: CatalogueStore,
-  collection: 'characters' | 'people',
-  by: 'character' | 'person',
-  own: OwnParts<A, M, V>,
-): NamedParts<R, F, A, M, P> {
-  const ofRecord = guarded(records, collection);
-  const get = (id: number) => records.get(collection, id) as Promise<R | undefined>;
+function namedParts<C extends 'characters' | 'people', F, A, M, V, P>(collection: C, by: 'character' | 'person', own: OwnParts<A, M, V>) {
+  const get = (records: CatalogueStore, id: number) => records.get(collection, id);
   return {
     '': get,
-    async Full(id, sfw) {
-      const record = await get(id);
+    async Full(records: CatalogueStore, id: number, sfw: SfwMode): Promise<F | undefined> {
+      const record = await get(records, id);
       if (!record) return undefined;
-      const [anime, manga, voices] = await Promise.all([own.anime(id, sfw), own.manga(id, sfw), own.voices(id, sfw)]);
+      const [anime, manga, voices] = await Promise.all([own.anime(records, id, sfw), own.manga(records, id, sfw), own.voices(records, id, sfw)]);
       return { ...record, anime, manga, voices } as F;
     },
-    Anime: ofRecord(own.anime),
-    Manga: ofRecord(own.manga),
-    Pictures: ofRecord((id) => picturesOf(records, by, id) as Promise<P[]>),
-    Articles: ofRecord((id, paging: Paging) => articlePage(records, [ownedBy(by, id)], paging)),
+    Anime: guarded(collection, own.anime),
+    Manga: guarded(collection, own.manga),
+    Pictures: guarded(collection, (records, id) => picturesOf(records, by, id) as Promise<P[]>),
+    Articles: guarded(collection, (records, id, paging: Paging) => articlePage(records, [ownedBy(by, id)], paging)),
   };
 }
 
-/** The character and person methods of `Catalogue`. */
-export type NamedMethods = Pick<
-  Catalogue,
-  keyof KindMethods<'Character' | 'Person', NamedParts<never, never, never, never, never>> | 'searchCharacters' | 'searchPeople' | 'getCharacterVoices' | 'getPersonVoices'
->;
+/** A character's parts: `''`, `Full`, `Anime`, `Manga`, `Pictures`, `Articles` (`GET /v1/characters/{id}/…`). */
+export const CHARACTER_PARTS = namedParts<'characters', CharacterFull, CharacterAnime, CharacterManga, CharacterVoice, CharacterPicture>('characters', 'character', {
+  anime: characterAnime,
+  manga: characterManga,
+  voices: (records, id) => characterVoices(records, id),
+});
 
-/**
- * The character and person methods over a record store.
- * @param records - The record store.
- */
-export function namedMethods(records: CatalogueStore): NamedMethods {
-  const voices = (id: number) => characterVoices(records, id);
-  const character = namedParts<Character, CharacterFull, CharacterAnime, CharacterManga, CharacterVoice, CharacterPicture>(records, 'characters', 'character', {
-    anime: (id, sfw) => characterAnime(records, id, sfw),
-    manga: (id, sfw) => characterManga(records, id, sfw),
-    voices,
-  });
-  const person = namedParts<Person, PersonFull, PersonAnime, PersonManga, PersonVoice, PersonPicture>(records, 'people', 'person', {
-    anime: (id, sfw) => personAnime(records, id, sfw),
-    manga: (id, sfw) => personManga(records, id, sfw),
-    voices: (id, sfw) => personVoices(records, id, sfw),
-  });
-  return {
-    ...named('Character', character),
-    ...named('Person', person),
-    searchCharacters: (s) => searchNamed(records, 'characters', s),
-    searchPeople: (s) => searchNamed(records, 'people', s),
-    getCharacterVoices: guarded(records, 'characters')(voices),
-    getPersonVoices: guarded(records, 'people')((id, sfw: SfwMode) => personVoices(records, id, sfw)),
-  };
-}
+/** A person's parts: `''`, `Full`, `Anime`, `Manga`, `Pictures`, `Articles` (`GET /v1/people/{id}/…`). */
+export const PERSON_PARTS = namedParts<'people', PersonFull, PersonAnime, PersonManga, PersonVoice, PersonPicture>('people', 'person', {
+  anime: personAnime,
+  manga: personManga,
+  voices: personVoices,
+});
+
+/** The character's voice actors, by language (`GET /v1/characters/{id}/voices`); `undefined` when there is no such character. */
+export const characterVoicesOf = guarded('characters', characterVoices);
+
+/** The person's voice roles, SFW-filtered by the anime (`GET /v1/people/{id}/voices`); `undefined` when there is no such person. */
+export const personVoicesOf = guarded('people', personVoices);

@@ -3,7 +3,8 @@
  * ⌊pick × count⌋ of the matches in `mal_id` order, so the store stays deterministic.
  * @module
  */
-import type { Catalogue, RandomQuery } from './store.js';
+import type { RandomQuery } from './queries.js';
+import type { MediaKind } from './kinds.js';
 import type { CollectionName, CollectionRecord } from '../seam/collections.js';
 import type { Condition, CatalogueStore } from '../seam/types.js';
 import { approvalWhere } from './kinds.js';
@@ -21,21 +22,23 @@ async function pickOne<C extends CollectionName>(records: CatalogueStore, collec
   return (await records.query(collection, { where, orderBy: [BY_ID], offset: k, limit: 1, count: false })).data[0];
 }
 
-/** The conditions of a random anime or manga pick. */
-const entryWhere = (q: RandomQuery): Condition[] => [...sfwWhere(q.sfw), ...approvalWhere(q.approval)];
-
-/** The random-pick methods of `Catalogue`. */
-export type RandomMethods = Pick<Catalogue, 'getRandomAnime' | 'getRandomManga' | 'getRandomCharacter' | 'getRandomPerson'>;
+/**
+ * A random anime or manga among those the query's SFW and approval filters let through.
+ * @param records - The record store.
+ * @param kind - Anime or manga.
+ * @param q - The filters and the pick.
+ * @returns The pick; `undefined` only when nothing matches.
+ */
+export function randomEntry<K extends MediaKind>(records: CatalogueStore, kind: K, q: RandomQuery): Promise<CollectionRecord<K> | undefined> {
+  return pickOne(records, kind, [...sfwWhere(q.sfw), ...approvalWhere(q.approval)], q.pick);
+}
 
 /**
- * The random-pick methods over a record store.
+ * A random character or person: the one at position ⌊`pick` × count⌋ in `mal_id` order.
  * @param records - The record store.
+ * @param collection - `characters` or `people`.
+ * @param pick - A number in [0, 1).
  */
-export function randomMethods(records: CatalogueStore): RandomMethods {
-  return {
-    getRandomAnime: (q) => pickOne(records, 'anime', entryWhere(q), q.pick),
-    getRandomManga: (q) => pickOne(records, 'manga', entryWhere(q), q.pick),
-    getRandomCharacter: (pick) => pickOne(records, 'characters', [], pick),
-    getRandomPerson: (pick) => pickOne(records, 'people', [], pick),
-  };
+export function randomNamed<C extends 'characters' | 'people'>(records: CatalogueStore, collection: C, pick: number): Promise<CollectionRecord<C> | undefined> {
+  return pickOne(records, collection, [], pick);
 }

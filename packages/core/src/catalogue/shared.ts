@@ -4,7 +4,7 @@
  * @module
  */
 import type { SfwMode } from '../seam/sfw.js';
-import type { KindMethods, Paging } from './store.js';
+import type { Paging } from './queries.js';
 import type { Anime } from '../schemas/anime.js';
 import type { Character } from '../schemas/character.js';
 import type { AnimeMeta, CharacterMeta, Images, PersonMeta, RelatedEntry } from '../schemas/common.js';
@@ -35,24 +35,19 @@ export const toRelated = (kind: Kind, e: Anime | Manga): RelatedEntry => ({
 });
 
 /**
- * A part that answers `undefined` when its record does not exist (the route answers 404).
- * @param records - The store.
+ * A part of a record that answers `undefined` when the record does not exist (the route answers 404).
  * @param collection - The record's collection.
+ * @param part - The part, over the store and the record's id.
+ * @example
+ * ```ts
+ * const themes = guarded('anime', themesOf);
+ * await themes(records, 999_999_999); // undefined
+ * ```
  */
 export const guarded =
-  (records: CatalogueStore, collection: CollectionName) =>
-  <A extends unknown[], T>(part: (id: number, ...args: A) => Promise<T>) =>
-  async (id: number, ...args: A): Promise<T | undefined> =>
-    (await records.get(collection, id)) ? part(id, ...args) : undefined;
-
-/**
- * The parts of one kind under their method names (`KindMethods`): `Full` of `Anime` is `getAnimeFull`.
- * @param kind - `Anime`, `Manga`, `Character` or `Person`.
- * @param parts - The parts, by suffix.
- */
-export function named<K extends string, P extends object>(kind: K, parts: P): KindMethods<K, P> {
-  return Object.fromEntries(Object.entries(parts).map(([suffix, part]) => [`get${kind}${suffix}`, part])) as KindMethods<K, P>;
-}
+  <A extends unknown[], T>(collection: CollectionName, part: (records: CatalogueStore, id: number, ...args: A) => Promise<T>) =>
+  async (records: CatalogueStore, id: number, ...args: A): Promise<T | undefined> =>
+    (await records.get(collection, id)) ? part(records, id, ...args) : undefined;
 
 /** What a sub-record can belong to. */
 export type OwnerKind = Kind | 'character' | 'person' | 'producer';

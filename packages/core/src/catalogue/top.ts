@@ -2,7 +2,10 @@
  * The top lists: anime and manga by the rules of `TOP_ORDER`, characters and people by favorites.
  * @module
  */
-import type { Catalogue } from './store.js';
+import type { Page, Paging, TopAnimeQuery, TopMangaQuery } from './queries.js';
+import type { Anime } from '../schemas/anime.js';
+import type { Manga } from '../schemas/manga.js';
+import type { CollectionRecord } from '../seam/collections.js';
 import type { Condition, OrderKey, CatalogueStore } from '../seam/types.js';
 import { topQuery, topRule } from './top-order.js';
 import { BY_ID } from './named.js';
@@ -16,26 +19,34 @@ const FAVORITED: readonly Condition[] = [{ field: 'favorited', op: 'eq', value: 
 /** The conditions of a `type` (or `rating`) filter: one of the labels, if any are given. */
 const oneOf = (field: string, values: readonly string[] | undefined): Condition[] => (values ? [{ field, op: 'in', values }] : []);
 
-/** The top-list methods of `Catalogue`. */
-export type TopMethods = Pick<Catalogue, 'getTopAnime' | 'getTopManga' | 'getTopCharacters' | 'getTopPeople'>;
+/**
+ * Top anime (`GET /v1/top/anime`): approved entries in the order `TOP_ORDER` gives the query's `filter`.
+ * @param records - The record store.
+ * @param q - The validated query.
+ */
+export function topAnime(records: CatalogueStore, q: TopAnimeQuery): Promise<Page<Anime>> {
+  const { where, orderBy } = topQuery(topRule(q.filter));
+  where.push(...sfwWhere(q.sfw), ...oneOf('type', q.types), ...oneOf('rating', q.ratings));
+  return records.query('anime', { where, orderBy, ...slice(q) });
+}
 
 /**
- * The top-list methods over a record store.
+ * Top manga (`GET /v1/top/manga`), as {@link topAnime} without ratings.
  * @param records - The record store.
+ * @param q - The validated query.
  */
-export function topMethods(records: CatalogueStore): TopMethods {
-  return {
-    getTopAnime(q) {
-      const { where, orderBy } = topQuery(topRule(q.filter));
-      where.push(...sfwWhere(q.sfw), ...oneOf('type', q.types), ...oneOf('rating', q.ratings));
-      return records.query('anime', { where, orderBy, ...slice(q) });
-    },
-    getTopManga(q) {
-      const { where, orderBy } = topQuery(topRule(q.filter));
-      where.push(...sfwWhere(q.sfw), ...oneOf('type', q.types));
-      return records.query('manga', { where, orderBy, ...slice(q) });
-    },
-    getTopCharacters: (paging) => records.query('characters', { where: FAVORITED, orderBy: MOST_FAVORITED, ...slice(paging) }),
-    getTopPeople: (paging) => records.query('people', { where: FAVORITED, orderBy: MOST_FAVORITED, ...slice(paging) }),
-  };
+export function topManga(records: CatalogueStore, q: TopMangaQuery): Promise<Page<Manga>> {
+  const { where, orderBy } = topQuery(topRule(q.filter));
+  where.push(...sfwWhere(q.sfw), ...oneOf('type', q.types));
+  return records.query('manga', { where, orderBy, ...slice(q) });
+}
+
+/**
+ * Characters or people with favorites, most first (`GET /v1/top/characters`, `/v1/top/people`).
+ * @param records - The record store.
+ * @param collection - `characters` or `people`.
+ * @param paging - The page.
+ */
+export function topFavorited<C extends 'characters' | 'people'>(records: CatalogueStore, collection: C, paging: Paging): Promise<Page<CollectionRecord<C>>> {
+  return records.query(collection, { where: FAVORITED, orderBy: MOST_FAVORITED, ...slice(paging) });
 }

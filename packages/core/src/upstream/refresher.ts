@@ -18,7 +18,7 @@
  * @module
  */
 import type { CatalogueStore } from '../seam/types.js';
-import type { MediaKind } from '../catalogue/store.js';
+import type { MediaKind } from '../catalogue/queries.js';
 import { createSchedule, currentSeasons, DAY, DISCOVERY_LISTS, phase, scaled, TIERS, WALKED_LISTS, type Schedule } from './schedule.js';
 import type { EntryPart, ListName, ListPage, RecordWriter, RefreshState, SourceHealth, Task, TierBacklog, TierName, UpstreamSource } from './types.js';
 

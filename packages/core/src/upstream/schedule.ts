@@ -25,7 +25,7 @@
  * the lease are not.
  * @module
  */
-import type { MediaKind } from '../catalogue/store.js';
+import type { MediaKind } from '../catalogue/queries.js';
 import type { EntryPart, ListName, TierName } from './types.js';
 
 const MINUTE = 60_000;

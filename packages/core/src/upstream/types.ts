@@ -8,7 +8,7 @@ import type { CollectionName, CollectionRecord } from '../seam/collections.js';
 
 // The kinds of entry an upstream keeps current: the catalogue's own `MediaKind` ('anime' | 'manga'),
 // one declaration, so the API reference lists it once.
-import type { MediaKind } from '../catalogue/store.js';
+import type { MediaKind } from '../catalogue/queries.js';
 export type { MediaKind };
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { demoData } from '@catalogue-api/demo-data';
 import { createMemoryStore } from '../seam/memory-store.js';
 import { catalogueOver } from '../catalogue/index.js';
-import type { CatalogueData } from '../catalogue/store.js';
+import type { CatalogueData } from '../catalogue/queries.js';
 import type { Anime } from '../schemas/anime.js';
 import type { CatalogueStore } from '../seam/types.js';
 import { mapEntryPart, partsOf, PART_COLLECTIONS } from './mapping.js';

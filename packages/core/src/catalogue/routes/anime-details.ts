@@ -9,6 +9,8 @@ import { ApiError } from '../../edge/errors.js';
 import { ok } from '../../edge/pipeline.js';
 import { enumParam, parseId } from '../../edge/query.js';
 import type { CatalogueRoute } from './context.js';
+import { episodeOf } from '../anime-details.js';
+import { ANIME_ONLY } from '../entries.js';
 import { entryRows } from './entry-rows.js';
 import { scrapedPageQuery } from './params.js';
 import { byIdRow, subPageRow } from './rows.js';
@@ -20,25 +22,25 @@ export const forumQuery = z.object({ filter: enumParam('filter', { episode: 'epi
 /** The anime sub-resource routes. */
 export const animeDetailRoutes: CatalogueRoute[] = [
   ...entryRows('anime'),
-  byIdRow('anime', '/v1/anime/:id/videos', { response: res.animeVideosResponseSchema }, (id, _, { catalogue }) => catalogue.getAnimeVideos(id)),
-  subPageRow('anime', '/v1/anime/:id/videos/episodes', 'short', { query: scrapedPageQuery, response: res.animeVideoEpisodesResponseSchema }, (id, paging, { catalogue }) =>
-    catalogue.getAnimeVideoEpisodes(id, paging),
+  byIdRow('anime', '/v1/anime/:id/videos', { response: res.animeVideosResponseSchema }, (id, _, { records }) => ANIME_ONLY.Videos(records, id)),
+  subPageRow('anime', '/v1/anime/:id/videos/episodes', 'short', { query: scrapedPageQuery, response: res.animeVideoEpisodesResponseSchema }, (id, paging, { records }) =>
+    ANIME_ONLY.VideoEpisodes(records, id, paging),
   ),
-  byIdRow('anime', '/v1/anime/:id/staff', { response: res.animeStaffResponseSchema }, (id, _, { catalogue }) => catalogue.getAnimeStaff(id)),
-  subPageRow('anime', '/v1/anime/:id/episodes', 'short', { query: scrapedPageQuery, response: res.animeEpisodesResponseSchema }, (id, paging, { catalogue }) => catalogue.getAnimeEpisodes(id, paging)),
+  byIdRow('anime', '/v1/anime/:id/staff', { response: res.animeStaffResponseSchema }, (id, _, { records }) => ANIME_ONLY.Staff(records, id)),
+  subPageRow('anime', '/v1/anime/:id/episodes', 'short', { query: scrapedPageQuery, response: res.animeEpisodesResponseSchema }, (id, paging, { records }) => ANIME_ONLY.Episodes(records, id, paging)),
   {
     path: '/v1/anime/:id/episodes/:episode',
     response: res.animeEpisodeResponseSchema,
-    handler: async ({ params }, { catalogue }) => {
+    handler: async ({ params }, { records }) => {
       const animeId = parseId('id', params.id);
       const episode = parseId('episode', params.episode);
-      const data = await catalogue.getAnimeEpisode(animeId, episode);
+      const data = await episodeOf(records, animeId, episode);
       if (data !== undefined) return ok({ data });
-      if ((await catalogue.getAnime(animeId)) === undefined) throw ApiError.notFound('anime', animeId);
+      if ((await records.get('anime', animeId)) === undefined) throw ApiError.notFound('anime', animeId);
       throw ApiError.notFound(`episode of anime ${animeId}`, episode);
     },
   },
-  byIdRow('anime', '/v1/anime/:id/forum', { query: forumQuery, response: res.forumResponseSchema }, (id, _, { catalogue }) => catalogue.getAnimeForum(id)),
-  byIdRow('anime', '/v1/anime/:id/themes', { response: res.animeThemesResponseSchema }, (id, _, { catalogue }) => catalogue.getAnimeThemes(id)),
-  byIdRow('anime', '/v1/anime/:id/streaming', { response: res.externalLinksResponseSchema }, (id, _, { catalogue }) => catalogue.getAnimeStreaming(id)),
+  byIdRow('anime', '/v1/anime/:id/forum', { query: forumQuery, response: res.forumResponseSchema }, (id, _, { records }) => ANIME_ONLY.Forum(records, id)),
+  byIdRow('anime', '/v1/anime/:id/themes', { response: res.animeThemesResponseSchema }, (id, _, { records }) => ANIME_ONLY.Themes(records, id)),
+  byIdRow('anime', '/v1/anime/:id/streaming', { response: res.externalLinksResponseSchema }, (id, _, { records }) => ANIME_ONLY.Streaming(records, id)),
 ];

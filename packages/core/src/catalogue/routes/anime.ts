@@ -4,9 +4,10 @@
  */
 import { z } from 'zod';
 import { enumListParam, idListParam, idParam } from '../../edge/query.js';
-import type { AnimeOrderBy, AnimeSearch } from '../store.js';
+import type { AnimeOrderBy, AnimeSearch } from '../queries.js';
 import { ANIME } from '../kinds.js';
 import type { CatalogueRoute } from './context.js';
+import { searchEntries } from '../media-search.js';
 import { checkMediaRanges, mediaSearchShape, toMediaSearch } from './media-query.js';
 import { pageRow } from './rows.js';
 import { animeListResponseSchema } from '../../schemas/anime.js';
@@ -42,5 +43,5 @@ export const animeSearchQuery = z
 
 /** The anime search route (one anime and its sub-resources: `anime-details.ts`). */
 export const animeRoutes: CatalogueRoute[] = [
-  pageRow('/v1/anime', 'full', { query: animeSearchQuery, response: animeListResponseSchema }, (search, { catalogue }) => catalogue.searchAnime(search)),
+  pageRow('/v1/anime', 'full', { query: animeSearchQuery, response: animeListResponseSchema }, (search, { records }) => searchEntries(records, ANIME, search)),
 ];

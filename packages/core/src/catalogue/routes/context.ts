@@ -2,15 +2,12 @@
  * What catalogue route handlers are given besides the request.
  * @module
  */
-import type { Catalogue } from '../store.js';
 import type { CatalogueStore } from '../../seam/types.js';
 import type { Handler, Route } from '../../edge/pipeline.js';
 
 /** The catalogue app's handler context. */
 export interface CatalogueContext {
-  /** Every endpoint's logic, over the app's store. */
-  catalogue: Catalogue;
-  /** The store under it, for answers it writes itself (see `CatalogueStore.pluckJson`). */
+  /** The app's record store, which the rows' catalogue functions read. */
   records: CatalogueStore;
   /** The injected clock, in milliseconds since the epoch. */
   now: () => number;

@@ -5,10 +5,10 @@
  * entry itself is never SFW-filtered; `sfw` filters the media it refers to (spec, SFW rule 3).
  * @module
  */
-import type { Catalogue, EntryParts, NamedParts } from '../store.js';
 import type { z } from 'zod';
 import type { Kind } from '../kinds.js';
 import type { CatalogueRoute } from './context.js';
+import { ENTRY_PARTS } from '../entries.js';
 import { entryNewsQuery, sfwQuery, subListQuery } from './params.js';
 import { animeResponseSchema } from '../../schemas/anime.js';
 import * as res from '../../schemas/responses.js';
@@ -40,20 +40,6 @@ const SHARED_RESPONSES = {
   External: res.externalLinksResponseSchema,
 } as const;
 
-type Call = (id: number, ...rest: unknown[]) => Promise<never>;
-/** The parts a kind's methods are named by (`EntryParts`, `NamedParts`). */
-type PartOf<N> = (N extends 'Anime' | 'Manga' ? keyof EntryParts<never, never, never, never, never> : keyof NamedParts<never, never, never, never, never>) & string;
-
-/**
- * The catalogue's method of a kind's part (`KindMethods`): `Full` of `Anime` is `getAnimeFull`.
- * @param catalogue - The catalogue.
- * @param name - The kind's name in the methods.
- * @param suffix - The part.
- */
-export const kindMethod = <N extends 'Anime' | 'Manga' | 'Character' | 'Person'>(catalogue: Catalogue, name: N, suffix: PartOf<N>): Call =>
-  (catalogue[`get${name}${suffix}` as keyof Catalogue] as unknown as Call).bind(catalogue);
-const method = (catalogue: Catalogue, kind: Kind, suffix: PartOf<'Anime' | 'Manga'>) => kindMethod(catalogue, kind === 'anime' ? 'Anime' : 'Manga', suffix);
-
 /** The sub-resources that take `sfw`: the media they list are filtered, never the entry. */
 const WITH_SFW = ['Full', 'Relations', 'Recommendations'] as const;
 /** The sub-resources that take nothing. */
@@ -67,20 +53,21 @@ const PLAIN = ['Characters', 'Pictures', 'Statistics', 'Moreinfo', 'External'] a
 export function entryRows(kind: Kind): CatalogueRoute[] {
   const at = (suffix: string) => `/v1/${kind}/:id/${suffix.toLowerCase()}`;
   const own: Readonly<Record<string, z.ZodType>> = RESPONSES[kind];
+  const parts = ENTRY_PARTS[kind];
   const response = (suffix: string): z.ZodType => own[suffix] ?? SHARED_RESPONSES[suffix as keyof typeof SHARED_RESPONSES];
   return [
-    byIdRow(kind, `/v1/${kind}/:id`, { response: response('') }, (id, _, { catalogue }) => method(catalogue, kind, '')(id)),
+    byIdRow(kind, `/v1/${kind}/:id`, { response: response('') }, (id, _, { records }) => parts[''](records, id)),
     ...WITH_SFW.map((suffix) =>
-      byIdRow(kind, at(suffix), { query: sfwQuery, response: response(suffix) }, (id, sfw, { catalogue }) => method(catalogue, kind, suffix)(id, sfw)),
+      byIdRow(kind, at(suffix), { query: sfwQuery, response: response(suffix) }, (id, sfw, { records }) => parts[suffix](records, id, sfw)),
     ),
-    subPageRow(kind, at('News'), 'short', { query: entryNewsQuery, response: response('News'), paging: (q) => q.paging }, (id, q, { catalogue }) =>
-      method(catalogue, kind, 'News')(id, q.paging, q.sfw),
+    subPageRow(kind, at('News'), 'short', { query: entryNewsQuery, response: response('News'), paging: (q) => q.paging }, (id, q, { records }) =>
+      parts.News(records, id, q.paging, q.sfw),
     ),
     ...(['Stacks', 'Articles'] as const).map((suffix) =>
-      subPageRow(kind, at(suffix), 'full', { query: subListQuery, response: response(suffix) }, (id, paging, { catalogue }) =>
-        method(catalogue, kind, suffix)(id, paging),
+      subPageRow(kind, at(suffix), 'full', { query: subListQuery, response: response(suffix) }, (id, paging, { records }) =>
+        parts[suffix](records, id, paging),
       ),
     ),
-    ...PLAIN.map((suffix) => byIdRow(kind, at(suffix), { response: response(suffix) }, (id, _, { catalogue }) => method(catalogue, kind, suffix)(id))),
+    ...PLAIN.map((suffix) => byIdRow(kind, at(suffix), { response: response(suffix) }, (id, _, { records }) => parts[suffix](records, id))),
   ];
 }

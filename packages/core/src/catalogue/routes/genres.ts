@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { enumParam } from '../../edge/query.js';
 import type { CatalogueRoute } from './context.js';
+import { genreList } from '../producers.js';
 import { dataRow } from './rows.js';
 import * as res from '../../schemas/responses.js';
 
@@ -21,6 +22,6 @@ export const genresQuery = z.object({
 
 /** The genre routes. */
 export const genreRoutes: CatalogueRoute[] = [
-  dataRow('/v1/genres/anime', { query: genresQuery, work: 'search', response: res.genresResponseSchema }, ({ filter }, { catalogue }) => catalogue.listGenres('anime', filter)),
-  dataRow('/v1/genres/manga', { query: genresQuery, work: 'search', response: res.genresResponseSchema }, ({ filter }, { catalogue }) => catalogue.listGenres('manga', filter)),
+  dataRow('/v1/genres/anime', { query: genresQuery, work: 'search', response: res.genresResponseSchema }, ({ filter }, { records }) => genreList(records, 'anime', filter)),
+  dataRow('/v1/genres/manga', { query: genresQuery, work: 'search', response: res.genresResponseSchema }, ({ filter }, { records }) => genreList(records, 'manga', filter)),
 ];

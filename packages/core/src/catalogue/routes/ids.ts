@@ -11,9 +11,9 @@ import { enumListParam, enumParam, instantParam } from '../../edge/query.js';
 import { animeSchema } from '../../schemas/anime.js';
 import { mangaSchema } from '../../schemas/manga.js';
 import { sfwMode } from '../../seam/sfw.js';
-import type { IdsQuery } from '../store.js';
+import type { IdsQuery } from '../queries.js';
 import { ANIME, MANGA, type KindSpec } from '../kinds.js';
-import { listIdsJson } from '../media-search.js';
+import { deletedIds, listIds, listIdsJson } from '../media-search.js';
 import type { CatalogueContext, CatalogueRoute } from './context.js';
 import type { Parsed } from './rows.js';
 import { sfwShape } from './params.js';
@@ -100,8 +100,8 @@ const withTotal = (data: number[]) => ({ total: data.length, data });
  * removed from the catalogue, ascending.
  */
 export const idsRoutes: CatalogueRoute[] = [
-  idsRow('/v1/anime/ids', animeIdsQuery, ANIME, (query, { catalogue }) => catalogue.listAnimeIds(query)),
-  listRow('/v1/anime/deleted', undefined, res.deletedIdsResponseSchema, async (_, { catalogue }) => withTotal(await catalogue.getDeletedAnimeIds())),
-  idsRow('/v1/manga/ids', mangaIdsQuery, MANGA, (query, { catalogue }) => catalogue.listMangaIds(query)),
-  listRow('/v1/manga/deleted', undefined, res.deletedIdsResponseSchema, async (_, { catalogue }) => withTotal(await catalogue.getDeletedMangaIds())),
+  idsRow('/v1/anime/ids', animeIdsQuery, ANIME, (query, { records }) => listIds(records, ANIME, query)),
+  listRow('/v1/anime/deleted', undefined, res.deletedIdsResponseSchema, async (_, { records }) => withTotal(await deletedIds(records, ANIME))),
+  idsRow('/v1/manga/ids', mangaIdsQuery, MANGA, (query, { records }) => listIds(records, MANGA, query)),
+  listRow('/v1/manga/deleted', undefined, res.deletedIdsResponseSchema, async (_, { records }) => withTotal(await deletedIds(records, MANGA))),
 ];

@@ -3,6 +3,7 @@
  * @module
  */
 import type { CatalogueRoute } from './context.js';
+import { searchNamed } from '../named.js';
 import { namedSearchQuery } from './params.js';
 import { pageRow } from './rows.js';
 import * as res from '../../schemas/responses.js';
@@ -12,5 +13,5 @@ export const magazineSearchQuery = namedSearchQuery({ mal_id: 'mal_id', name: 'n
 
 /** The magazine routes. */
 export const magazineRoutes: CatalogueRoute[] = [
-  pageRow('/v1/magazines', 'full', { query: magazineSearchQuery, response: res.magazineListResponseSchema }, (search, { catalogue }) => catalogue.searchMagazines(search)),
+  pageRow('/v1/magazines', 'full', { query: magazineSearchQuery, response: res.magazineListResponseSchema }, (search, { records }) => searchNamed(records, 'magazines', search)),
 ];

@@ -6,9 +6,10 @@
  */
 import { z } from 'zod';
 import { idListParam } from '../../edge/query.js';
-import type { MangaOrderBy, MangaSearch } from '../store.js';
+import type { MangaOrderBy, MangaSearch } from '../queries.js';
 import { MANGA } from '../kinds.js';
 import type { CatalogueRoute } from './context.js';
+import { searchEntries } from '../media-search.js';
 import { entryRows } from './entry-rows.js';
 import { checkMediaRanges, mediaSearchShape, toMediaSearch } from './media-query.js';
 import { pageRow } from './rows.js';
@@ -24,6 +25,6 @@ export const mangaSearchQuery = z
 
 /** The manga routes: search, then one manga and its sub-resources (`entry-rows.ts`). */
 export const mangaRoutes: CatalogueRoute[] = [
-  pageRow('/v1/manga', 'full', { query: mangaSearchQuery, response: res.mangaListResponseSchema }, (search, { catalogue }) => catalogue.searchManga(search)),
+  pageRow('/v1/manga', 'full', { query: mangaSearchQuery, response: res.mangaListResponseSchema }, (search, { records }) => searchEntries(records, MANGA, search)),
   ...entryRows('manga'),
 ];

@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import { dateParam, enumListParam, enumParam, idListParam, letterParam, numberParam, textParam } from '../../edge/query.js';
 import { sfwMode } from '../../seam/sfw.js';
-import type { MediaSearch } from '../store.js';
+import type { MediaSearch } from '../queries.js';
 import { orderByValues } from '../kinds.js';
 import { pagingShape, sfwShape, unapprovedParam } from './params.js';
 

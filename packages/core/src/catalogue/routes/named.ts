@@ -6,7 +6,8 @@
  * @module
  */
 import type { CatalogueRoute } from './context.js';
-import { kindMethod } from './entry-rows.js';
+import { CHARACTER_PARTS, PERSON_PARTS, characterVoicesOf, personVoicesOf } from '../people.js';
+import { searchNamed } from '../named.js';
 import { namedSearchQuery, sfwQuery, subListQuery } from './params.js';
 import * as res from '../../schemas/responses.js';
 import { byIdRow, pageRow, subPageRow } from './rows.js';
@@ -17,10 +18,10 @@ export const characterSearchQuery = namedSearchQuery({ mal_id: 'mal_id', name: '
 /** The query of `GET /v1/people`. */
 export const personSearchQuery = namedSearchQuery({ mal_id: 'mal_id', name: 'name', birthday: 'birthday', favorites: 'favorites' });
 
-/** What differs between the two kinds' rows: the path, the search, and whether voices take `sfw`. */
+/** What differs between the two kinds' rows: the parts, the path, the search, and whether voices take `sfw`. */
 const KINDS = {
   character: {
-    name: 'Character',
+    parts: CHARACTER_PARTS,
     responses: {
       '': res.characterResponseSchema,
       Full: res.characterFullResponseSchema,
@@ -29,11 +30,11 @@ const KINDS = {
       Pictures: res.characterPicturesResponseSchema,
     },
     at: '/v1/characters',
-    search: pageRow('/v1/characters', 'full', { query: characterSearchQuery, response: res.characterListResponseSchema }, (search, { catalogue }) => catalogue.searchCharacters(search)),
-    voices: byIdRow('character', '/v1/characters/:id/voices', { response: res.characterVoicesResponseSchema }, (id, _, { catalogue }) => catalogue.getCharacterVoices(id)),
+    search: pageRow('/v1/characters', 'full', { query: characterSearchQuery, response: res.characterListResponseSchema }, (search, { records }) => searchNamed(records, 'characters', search)),
+    voices: byIdRow('character', '/v1/characters/:id/voices', { response: res.characterVoicesResponseSchema }, (id, _, { records }) => characterVoicesOf(records, id)),
   },
   person: {
-    name: 'Person',
+    parts: PERSON_PARTS,
     responses: {
       '': res.personResponseSchema,
       Full: res.personFullResponseSchema,
@@ -42,8 +43,8 @@ const KINDS = {
       Pictures: res.personPicturesResponseSchema,
     },
     at: '/v1/people',
-    search: pageRow('/v1/people', 'full', { query: personSearchQuery, response: res.personListResponseSchema }, (search, { catalogue }) => catalogue.searchPeople(search)),
-    voices: byIdRow('person', '/v1/people/:id/voices', { query: sfwQuery, response: res.personVoicesResponseSchema }, (id, sfw, { catalogue }) => catalogue.getPersonVoices(id, sfw)),
+    search: pageRow('/v1/people', 'full', { query: personSearchQuery, response: res.personListResponseSchema }, (search, { records }) => searchNamed(records, 'people', search)),
+    voices: byIdRow('person', '/v1/people/:id/voices', { query: sfwQuery, response: res.personVoicesResponseSchema }, (id, sfw, { records }) => personVoicesOf(records, id, sfw)),
   },
 } as const;
 
@@ -53,16 +54,16 @@ const KINDS = {
  * @returns The search, then `/:id` and its sub-resources.
  */
 export function namedRows(kind: keyof typeof KINDS): CatalogueRoute[] {
-  const { name, at, search, voices, responses } = KINDS[kind];
+  const { parts, at, search, voices, responses } = KINDS[kind];
   const sub = (suffix: string) => `${at}/:id/${suffix.toLowerCase()}`;
   return [
     search,
-    byIdRow(kind, `${at}/:id`, { response: responses[''] }, (id, _, { catalogue }) => kindMethod(catalogue, name, '')(id)),
+    byIdRow(kind, `${at}/:id`, { response: responses[''] }, (id, _, { records }) => parts[''](records, id)),
     ...(['Full', 'Anime', 'Manga'] as const).map((suffix) =>
-      byIdRow(kind, sub(suffix), { query: sfwQuery, response: responses[suffix] }, (id, sfw, { catalogue }) => kindMethod(catalogue, name, suffix)(id, sfw)),
+      byIdRow(kind, sub(suffix), { query: sfwQuery, response: responses[suffix] }, (id, sfw, { records }) => parts[suffix](records, id, sfw)),
     ),
     voices,
-    byIdRow(kind, sub('Pictures'), { response: responses.Pictures }, (id, _, { catalogue }) => kindMethod(catalogue, name, 'Pictures')(id)),
-    subPageRow(kind, sub('Articles'), 'full', { query: subListQuery, response: res.entryArticlesResponseSchema }, (id, paging, { catalogue }) => kindMethod(catalogue, name, 'Articles')(id, paging)),
+    byIdRow(kind, sub('Pictures'), { response: responses.Pictures }, (id, _, { records }) => parts.Pictures(records, id)),
+    subPageRow(kind, sub('Articles'), 'full', { query: subListQuery, response: res.entryArticlesResponseSchema }, (id, paging, { records }) => parts.Articles(records, id, paging)),
   ];
 }

@@ -6,8 +6,9 @@
  */
 import { z } from 'zod';
 import { idParam, textParam } from '../../edge/query.js';
-import type { PostSearch } from '../store.js';
+import type { PostSearch } from '../queries.js';
 import type { CatalogueRoute } from './context.js';
+import { newsItem, newsList, newsTags } from '../posts.js';
 import { pagingShape, sfwQuery } from './params.js';
 import { byIdRow, dataRow, pageRow } from './rows.js';
 import * as res from '../../schemas/responses.js';
@@ -19,7 +20,7 @@ export const postSearchQuery = z.object({ q: textParam('q', 200), tag: idParam('
 
 /** The news routes. */
 export const newsRoutes: CatalogueRoute[] = [
-  pageRow('/v1/news', 'full', { query: postSearchQuery, response: res.newsListResponseSchema }, (search, { catalogue }) => catalogue.searchNews(search)),
-  dataRow('/v1/news/tags', { work: 'search', response: res.newsTagsResponseSchema }, (_, { catalogue }) => catalogue.listNewsTags()),
-  byIdRow('news', '/v1/news/:id', { query: sfwQuery, response: res.newsFullResponseSchema }, (id, sfw, { catalogue }) => catalogue.getNews(id, sfw)),
+  pageRow('/v1/news', 'full', { query: postSearchQuery, response: res.newsListResponseSchema }, (search, { records }) => newsList(records, search)),
+  dataRow('/v1/news/tags', { work: 'search', response: res.newsTagsResponseSchema }, (_, { records }) => newsTags(records)),
+  byIdRow('news', '/v1/news/:id', { query: sfwQuery, response: res.newsFullResponseSchema }, (id, sfw, { records }) => newsItem(records, id, sfw)),
 ];

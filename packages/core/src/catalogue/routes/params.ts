@@ -11,7 +11,7 @@ import { enumParam, fail, flagParam, intParam, letterParam, parseId, raw, textPa
 import { documented } from '../../internal/param-docs.js';
 import type { Approval } from '../kinds.js';
 import { sfwMode } from '../../seam/sfw.js';
-import type { Page } from '../store.js';
+import type { Page } from '../queries.js';
 
 /**
  * The `{id}` path parameter of a route: a positive integer.

@@ -3,6 +3,8 @@
  * @module
  */
 import type { CatalogueRoute } from './context.js';
+import { searchNamed } from '../named.js';
+import { producerExternal, producerFull } from '../producers.js';
 import { namedSearchQuery } from './params.js';
 import { byIdRow, pageRow } from './rows.js';
 import * as res from '../../schemas/responses.js';
@@ -17,8 +19,8 @@ export const producerSearchQuery = namedSearchQuery({
 
 /** The producer routes. */
 export const producerRoutes: CatalogueRoute[] = [
-  pageRow('/v1/producers', 'full', { query: producerSearchQuery, response: res.producerListResponseSchema }, (search, { catalogue }) => catalogue.searchProducers(search)),
-  byIdRow('producer', '/v1/producers/:id', { response: res.producerResponseSchema }, (id, _, { catalogue }) => catalogue.getProducer(id)),
-  byIdRow('producer', '/v1/producers/:id/full', { response: res.producerFullResponseSchema }, (id, _, { catalogue }) => catalogue.getProducerFull(id)),
-  byIdRow('producer', '/v1/producers/:id/external', { response: res.externalLinksResponseSchema }, (id, _, { catalogue }) => catalogue.getProducerExternal(id)),
+  pageRow('/v1/producers', 'full', { query: producerSearchQuery, response: res.producerListResponseSchema }, (search, { records }) => searchNamed(records, 'producers', search)),
+  byIdRow('producer', '/v1/producers/:id', { response: res.producerResponseSchema }, (id, _, { records }) => records.get('producers', id)),
+  byIdRow('producer', '/v1/producers/:id/full', { response: res.producerFullResponseSchema }, (id, _, { records }) => producerFull(records, id)),
+  byIdRow('producer', '/v1/producers/:id/external', { response: res.externalLinksResponseSchema }, (id, _, { records }) => producerExternal(records, id)),
 ];

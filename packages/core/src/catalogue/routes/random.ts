@@ -10,6 +10,7 @@ import { ApiError } from '../../edge/errors.js';
 import { defineRoute, ok, type Reply } from '../../edge/pipeline.js';
 import { sfwMode } from '../../seam/sfw.js';
 import type { CatalogueContext, CatalogueRoute } from './context.js';
+import { randomEntry, randomNamed } from '../random.js';
 import { sfwShape, unapprovedParam } from './params.js';
 import { animeResponseSchema } from '../../schemas/anime.js';
 import * as res from '../../schemas/responses.js';
@@ -32,20 +33,20 @@ export const randomRoutes: CatalogueRoute[] = [
     response: animeResponseSchema,
     query: randomMediaQuery,
     cache: 'no-store',
-    handler: async ({ parsed }, { catalogue, random }) => pick(await catalogue.getRandomAnime({ ...parsed, pick: random() }), 'anime'),
+    handler: async ({ parsed }, { records, random }) => pick(await randomEntry(records, 'anime', { ...parsed, pick: random() }), 'anime'),
   }),
   defineRoute<CatalogueContext, typeof randomMediaQuery>({
     path: '/v1/random/manga',
     response: res.mangaResponseSchema,
     query: randomMediaQuery,
     cache: 'no-store',
-    handler: async ({ parsed }, { catalogue, random }) => pick(await catalogue.getRandomManga({ ...parsed, pick: random() }), 'manga'),
+    handler: async ({ parsed }, { records, random }) => pick(await randomEntry(records, 'manga', { ...parsed, pick: random() }), 'manga'),
   }),
   {
     path: '/v1/random/characters',
     response: res.characterResponseSchema,
     cache: 'no-store',
-    handler: async (_request, { catalogue, random }) => pick(await catalogue.getRandomCharacter(random()), 'character'),
+    handler: async (_request, { records, random }) => pick(await randomNamed(records, 'characters', random()), 'character'),
   },
-  { path: '/v1/random/people', response: res.personResponseSchema, cache: 'no-store', handler: async (_request, { catalogue, random }) => pick(await catalogue.getRandomPerson(random()), 'person') },
+  { path: '/v1/random/people', response: res.personResponseSchema, cache: 'no-store', handler: async (_request, { records, random }) => pick(await randomNamed(records, 'people', random()), 'person') },
 ];

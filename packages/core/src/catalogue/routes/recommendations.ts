@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { sfwMode } from '../../seam/sfw.js';
 import type { CatalogueRoute } from './context.js';
+import { recentRecommendations } from '../feeds.js';
 import { pageParam, sfwShape } from './params.js';
 import { pageRow } from './rows.js';
 import * as res from '../../schemas/responses.js';
@@ -20,7 +21,7 @@ export const recentRecommendationsQuery = z
 
 /** The recent-recommendation routes. */
 export const recommendationRoutes: CatalogueRoute[] = (['anime', 'manga'] as const).map((type) =>
-  pageRow(`/v1/recommendations/${type}`, 'short', { query: recentRecommendationsQuery, response: res.recentRecommendationsResponseSchema }, (query, { catalogue }) =>
-    catalogue.getRecentRecommendations({ ...query, type }),
+  pageRow(`/v1/recommendations/${type}`, 'short', { query: recentRecommendationsQuery, response: res.recentRecommendationsResponseSchema }, (query, { records }) =>
+    recentRecommendations(records, { ...query, type }),
   ),
 );

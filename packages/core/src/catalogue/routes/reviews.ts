@@ -7,8 +7,10 @@
 import { z } from 'zod';
 import { enumParam, flagParam } from '../../edge/query.js';
 import { sfwMode } from '../../seam/sfw.js';
-import type { EntryReviewQuery } from '../store.js';
+import type { EntryReviewQuery } from '../queries.js';
 import type { CatalogueRoute } from './context.js';
+import { ANIME_PARTS, MANGA_PARTS } from '../entries.js';
+import { reviewList } from '../feeds.js';
 import { pageParam, sfwShape } from './params.js';
 import { pageRow, subPageRow } from './rows.js';
 import { REVIEW_PAGE_SIZE } from './top.js';
@@ -59,8 +61,8 @@ export const entryReviewsQuery = z
 /** The review routes: recent reviews of a kind, and one entry's reviews (short pagination, as Jikan). */
 export const reviewRoutes: CatalogueRoute[] = [
   ...(['anime', 'manga'] as const).map((type) =>
-    pageRow(`/v1/reviews/${type}`, 'short', { query: reviewsQuery, response: type === 'anime' ? res.animeReviewsResponseSchema : res.mangaReviewsResponseSchema }, (query, { catalogue }) => catalogue.getReviews({ ...query, type })),
+    pageRow(`/v1/reviews/${type}`, 'short', { query: reviewsQuery, response: type === 'anime' ? res.animeReviewsResponseSchema : res.mangaReviewsResponseSchema }, (query, { records }) => reviewList(records, { ...query, type })),
   ),
-  subPageRow('anime', '/v1/anime/:id/reviews', 'short', { query: entryReviewsQuery, response: res.animeEntryReviewsResponseSchema }, (id, query, { catalogue }) => catalogue.getAnimeReviews(id, query)),
-  subPageRow('manga', '/v1/manga/:id/reviews', 'short', { query: entryReviewsQuery, response: res.mangaEntryReviewsResponseSchema }, (id, query, { catalogue }) => catalogue.getMangaReviews(id, query)),
+  subPageRow('anime', '/v1/anime/:id/reviews', 'short', { query: entryReviewsQuery, response: res.animeEntryReviewsResponseSchema }, (id, query, { records }) => ANIME_PARTS.Reviews(records, id, query)),
+  subPageRow('manga', '/v1/manga/:id/reviews', 'short', { query: entryReviewsQuery, response: res.mangaEntryReviewsResponseSchema }, (id, query, { records }) => MANGA_PARTS.Reviews(records, id, query)),
 ];

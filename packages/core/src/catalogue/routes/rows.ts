@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { ok } from '../../edge/pipeline.js';
-import type { Page, Paging } from '../store.js';
+import type { Page, Paging } from '../queries.js';
 import type { CatalogueContext, CatalogueRoute } from './context.js';
 import { dataOr404, fullList, pageOr404, pathId, shortList } from './params.js';
 

@@ -7,9 +7,10 @@ import { z } from 'zod';
 import { enumParam, optionalFlagParam, parseQuery } from '../../edge/query.js';
 import { sfwMode } from '../../seam/sfw.js';
 import { animeListResponseSchema } from '../../schemas/anime.js';
-import type { ScheduleDay, ScheduleQuery } from '../store.js';
+import type { ScheduleDay, ScheduleQuery } from '../queries.js';
 import { WEEKDAYS } from '../kinds.js';
 import type { CatalogueRoute } from './context.js';
+import { scheduledAnime } from '../airing.js';
 import { fullList, pagingShape, sfwShape, unapprovedParam } from './params.js';
 import { pageRow } from './rows.js';
 
@@ -38,15 +39,15 @@ export const scheduleQuery = z
 
 /** The schedule routes; `/v1/schedules/{filter}` takes the day from the path instead of the query. */
 export const scheduleRoutes: CatalogueRoute[] = [
-  pageRow('/v1/schedules', 'full', { query: scheduleQuery, response: animeListResponseSchema }, (query, { catalogue }) => catalogue.getSchedules(query)),
+  pageRow('/v1/schedules', 'full', { query: scheduleQuery, response: animeListResponseSchema }, (query, { records }) => scheduledAnime(records, query)),
   {
     path: '/v1/schedules/:filter',
     query: scheduleQuery,
     work: 'search',
     response: animeListResponseSchema,
-    handler: async (request, { catalogue }) => {
+    handler: async (request, { records }) => {
       const query = parseQuery(scheduleQuery, { ...request.query, filter: request.params.filter });
-      return fullList(await catalogue.getSchedules(query), query);
+      return fullList(await scheduledAnime(records, query), query);
     },
   },
 ];

@@ -8,10 +8,11 @@ import { ApiError } from '../../edge/errors.js';
 import { defineRoute, ok } from '../../edge/pipeline.js';
 import { enumListParam, flagParam, optionalFlagParam } from '../../edge/query.js';
 import { sfwMode } from '../../seam/sfw.js';
-import type { AiringFilter } from '../store.js';
+import type { AiringFilter } from '../queries.js';
 import { SEASONS, type Season } from '../kinds.js';
 import { ANIME_TYPES } from './anime.js';
 import type { CatalogueContext, CatalogueRoute } from './context.js';
+import { seasonAnime, seasonArchive, upcomingAnime } from '../airing.js';
 import { fullList, pagingShape, sfwShape, unapprovedParam } from './params.js';
 import { pageRow } from './rows.js';
 import { animeListResponseSchema } from '../../schemas/anime.js';
@@ -86,25 +87,25 @@ export const seasonRoutes: CatalogueRoute[] = [
     path: '/v1/seasons',
     work: 'search',
     response: res.seasonsResponseSchema,
-    handler: async (_request, { catalogue }) => ok({ pagination: { last_visible_page: 1, has_next_page: false }, data: await catalogue.listSeasons() }),
+    handler: async (_request, { records }) => ok({ pagination: { last_visible_page: 1, has_next_page: false }, data: await seasonArchive(records) }),
   },
   defineRoute<CatalogueContext, typeof seasonQuery>({
     path: '/v1/seasons/now',
     query: seasonQuery,
     response: animeListResponseSchema,
     work: 'search',
-    handler: async ({ parsed: { filter, continuing } }, { catalogue, now }) =>
-      fullList(await catalogue.getSeason({ ...filter, ...seasonAt(now()), continuing }), filter),
+    handler: async ({ parsed: { filter, continuing } }, { records, now }) =>
+      fullList(await seasonAnime(records, { ...filter, ...seasonAt(now()), continuing }), filter),
   }),
-  pageRow('/v1/seasons/upcoming', 'full', { query: seasonQuery, response: animeListResponseSchema, paging: (q) => q.filter }, ({ filter }, { catalogue }) => catalogue.getSeasonUpcoming(filter)),
+  pageRow('/v1/seasons/upcoming', 'full', { query: seasonQuery, response: animeListResponseSchema, paging: (q) => q.filter }, ({ filter }, { records }) => upcomingAnime(records, filter)),
   defineRoute<CatalogueContext, typeof seasonQuery>({
     path: '/v1/seasons/:year/:season',
     query: seasonQuery,
     response: animeListResponseSchema,
     work: 'search',
-    handler: async ({ params, parsed: { filter, continuing } }, { catalogue }) => {
+    handler: async ({ params, parsed: { filter, continuing } }, { records }) => {
       const season = { year: parseYear(params.year), season: parseSeason(params.season) };
-      return fullList(await catalogue.getSeason({ ...filter, ...season, continuing }), filter);
+      return fullList(await seasonAnime(records, { ...filter, ...season, continuing }), filter);
     },
   }),
 ];

@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { enumParam, textParam } from '../../edge/query.js';
-import type { StackSearch } from '../store.js';
+import type { StackSearch } from '../queries.js';
 import type { CatalogueRoute } from './context.js';
+import { stackItem, stackList } from '../posts.js';
 import { pagingShape, sfwQuery } from './params.js';
 import { byIdRow, pageRow } from './rows.js';
 import * as res from '../../schemas/responses.js';
@@ -18,6 +19,6 @@ export const stackSearchQuery = z
 
 /** The stack routes. */
 export const stackRoutes: CatalogueRoute[] = [
-  pageRow('/v1/stacks', 'full', { query: stackSearchQuery, response: res.stackListResponseSchema }, (search, { catalogue }) => catalogue.searchStacks(search)),
-  byIdRow('stack', '/v1/stacks/:id', { query: sfwQuery, response: res.stackFullResponseSchema }, (id, sfw, { catalogue }) => catalogue.getStack(id, sfw)),
+  pageRow('/v1/stacks', 'full', { query: stackSearchQuery, response: res.stackListResponseSchema }, (search, { records }) => stackList(records, search)),
+  byIdRow('stack', '/v1/stacks/:id', { query: sfwQuery, response: res.stackFullResponseSchema }, (id, sfw, { records }) => stackItem(records, id, sfw)),
 ];

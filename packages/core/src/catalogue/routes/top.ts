@@ -5,9 +5,11 @@
  */
 import { z } from 'zod';
 import { enumListParam, enumParam, flagParam, intParam } from '../../edge/query.js';
-import type { ReviewQuery, TopAnimeQuery, TopMangaQuery } from '../store.js';
+import type { ReviewQuery, TopAnimeQuery, TopMangaQuery } from '../queries.js';
 import { ANIME_RATINGS, ANIME_TYPES } from './anime.js';
 import type { CatalogueRoute } from './context.js';
+import { topReviews } from '../feeds.js';
+import { topAnime, topFavorited, topManga } from '../top.js';
 import { MANGA_TYPES } from './manga.js';
 import { pageParam, pagingShape, sfwAndPage, sfwShape } from './params.js';
 import { pageRow } from './rows.js';
@@ -79,9 +81,9 @@ export const topReviewsQuery = z
 
 /** The top-list routes: anime and manga by rank or in the `filter`'s order (`TOP_ORDER`), characters and people by favorites, the most-voted reviews (short pagination, as Jikan). */
 export const topRoutes: CatalogueRoute[] = [
-  pageRow('/v1/top/anime', 'full', { query: topAnimeQuery, response: animeListResponseSchema }, (query, { catalogue }) => catalogue.getTopAnime(query)),
-  pageRow('/v1/top/manga', 'full', { query: topMangaQuery, response: res.mangaListResponseSchema }, (query, { catalogue }) => catalogue.getTopManga(query)),
-  pageRow('/v1/top/characters', 'full', { query: topPagingQuery, response: res.characterListResponseSchema }, (paging, { catalogue }) => catalogue.getTopCharacters(paging)),
-  pageRow('/v1/top/people', 'full', { query: topPagingQuery, response: res.personListResponseSchema }, (paging, { catalogue }) => catalogue.getTopPeople(paging)),
-  pageRow('/v1/top/reviews', 'short', { query: topReviewsQuery, response: res.topReviewsResponseSchema }, (query, { catalogue }) => catalogue.getTopReviews(query)),
+  pageRow('/v1/top/anime', 'full', { query: topAnimeQuery, response: animeListResponseSchema }, (query, { records }) => topAnime(records, query)),
+  pageRow('/v1/top/manga', 'full', { query: topMangaQuery, response: res.mangaListResponseSchema }, (query, { records }) => topManga(records, query)),
+  pageRow('/v1/top/characters', 'full', { query: topPagingQuery, response: res.characterListResponseSchema }, (paging, { records }) => topFavorited(records, 'characters', paging)),
+  pageRow('/v1/top/people', 'full', { query: topPagingQuery, response: res.personListResponseSchema }, (paging, { records }) => topFavorited(records, 'people', paging)),
+  pageRow('/v1/top/reviews', 'short', { query: topReviewsQuery, response: res.topReviewsResponseSchema }, (query, { records }) => topReviews(records, query)),
 ];
