@@ -26,6 +26,7 @@
  * @module
  */
 import type { MediaKind } from '../catalogue/queries.js';
+import { SEASONS } from '../seam/collections.js';
 import type { EntryPart, ListName, TierName } from './types.js';
 
 const MINUTE = 60_000;
@@ -258,6 +259,5 @@ export function currentSeasons(now: number): [current: string, next: string] {
   const d = new Date(now);
   const year = d.getUTCFullYear();
   const q = Math.floor(d.getUTCMonth() / 3);
-  const names = ['winter', 'spring', 'summer', 'fall'];
-  return [`${year}-${names[q]}`, q === 3 ? `${year + 1}-winter` : `${year}-${names[q + 1]}`];
+  return [`${year}-${SEASONS[q]}`, q === 3 ? `${year + 1}-${SEASONS[0]}` : `${year}-${SEASONS[q + 1]}`];
 }
