@@ -24,7 +24,7 @@ const FEWEST_MEMBERS: readonly OrderKey[] = [{ field: 'members', dir: 'asc' }, B
 function airingWhere(f: AiringFilter): Condition[] {
   const where = [...approvalWhere(f.approval), ...sfwWhere(f.sfw)];
   if (f.kids !== undefined) where.push(f.kids ? { field: 'tags', op: 'has', value: KIDS } : { field: 'tags', op: 'hasNone', values: [KIDS] });
-  if (f.types) where.push({ field: 'type', op: 'in', values: f.types });
+  if (f.type) where.push({ field: 'type', op: 'in', values: f.type });
   return where;
 }
 

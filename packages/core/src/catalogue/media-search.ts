@@ -25,21 +25,21 @@ const BY_ID: OrderKey = { field: 'mal_id', dir: 'asc' };
 export function searchWhere(spec: KindSpec, s: MediaSearch): Condition[] {
   const where: Condition[] = approvalWhere(s.approval);
   where.push(...sfwWhere(s.sfw));
-  if (s.types) where.push({ field: 'type', op: 'in', values: s.types });
+  if (s.type) where.push({ field: 'type', op: 'in', values: s.type });
   if (s.status) where.push({ field: 'status', op: 'eq', value: s.status });
-  const ratings = 'ratings' in s ? s.ratings : undefined;
+  const ratings = 'rating' in s ? s.rating : undefined;
   if (ratings) where.push({ field: 'rating', op: 'in', values: ratings });
   if (s.score !== undefined) where.push({ field: 'score', op: 'eq', value: s.score });
-  if (s.minScore !== undefined) where.push({ field: 'score', op: 'gte', value: s.minScore });
-  if (s.maxScore !== undefined) where.push({ field: 'score', op: 'lte', value: s.maxScore });
+  if (s.min_score !== undefined) where.push({ field: 'score', op: 'gte', value: s.min_score });
+  if (s.max_score !== undefined) where.push({ field: 'score', op: 'lte', value: s.max_score });
   if (s.genres) where.push({ field: 'tags', op: 'hasAll', values: s.genres });
-  if (s.genresExclude) where.push({ field: 'tags', op: 'hasNone', values: s.genresExclude });
+  if (s.genres_exclude) where.push({ field: 'tags', op: 'hasNone', values: s.genres_exclude });
   const companies = (s as Partial<Record<KindSpec['companyParam'], number[]>>)[spec.companyParam];
   if (companies) where.push({ field: spec.companies, op: 'hasAny', values: companies });
   const letter = s.letter?.toLowerCase();
   if (letter) where.push({ field: 'title_key', op: 'prefix', value: letter });
-  if (s.startDate) where.push({ field: 'start_day', op: 'gte', value: s.startDate.first });
-  if (s.endDate) where.push({ field: 'end_day', op: 'lte', value: s.endDate.last });
+  if (s.start_date) where.push({ field: 'start_day', op: 'gte', value: s.start_date.first });
+  if (s.end_date) where.push({ field: 'end_day', op: 'lte', value: s.end_date.last });
   return where;
 }
 
@@ -50,7 +50,7 @@ export function searchWhere(spec: KindSpec, s: MediaSearch): Condition[] {
  * @param s - The validated search.
  */
 export function searchOrder(spec: KindSpec, s: MediaSearch): OrderKey[] | undefined {
-  if (s.orderBy) return [{ field: spec.orderBy[s.orderBy]!, dir: s.sort }, BY_ID];
+  if (s.order_by) return [{ field: spec.orderBy[s.order_by]!, dir: s.sort }, BY_ID];
   return s.q === undefined ? [BY_ID] : undefined;
 }
 
@@ -86,11 +86,11 @@ async function updatedSinceWhere(records: CatalogueStore, spec: KindSpec, since:
 /** The question behind an id list: its filters, every match, by id. */
 async function idsPluck(records: CatalogueStore, spec: KindSpec, q: IdsQuery): Promise<PluckQuery> {
   const where: Condition[] = [];
-  if (q.types) where.push({ field: 'type', op: 'in', values: q.types });
+  if (q.type) where.push({ field: 'type', op: 'in', values: q.type });
   if (q.status) where.push({ field: 'status', op: 'eq', value: q.status });
-  if (q.ratings) where.push({ field: 'rating', op: 'in', values: q.ratings });
+  if (q.rating) where.push({ field: 'rating', op: 'in', values: q.rating });
   where.push(...sfwWhere(q.sfw));
-  if (q.updatedSince !== undefined) where.push(await updatedSinceWhere(records, spec, q.updatedSince));
+  if (q.updated_at !== undefined) where.push(await updatedSinceWhere(records, spec, q.updated_at));
   return { where, orderBy: [BY_ID], ...ALL };
 }
 

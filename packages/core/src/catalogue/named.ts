@@ -18,12 +18,12 @@ export const BY_ID: OrderKey = { field: 'mal_id', dir: 'asc' };
  * One page of a named-record search.
  * @param records - The record store.
  * @param collection - Which records.
- * @param s - The search: `q`, `orderBy` (a field the collection orders by), `sort`, `letter`, paging.
- * @returns The page, in relevance order with `q` and no `orderBy`, else by `orderBy` (ties by `mal_id`).
+ * @param s - The search: `q`, `order_by` (a field the collection orders by), `sort`, `letter`, paging.
+ * @returns The page, in relevance order with `q` and no `order_by`, else by `order_by` (ties by `mal_id`).
  */
 export function searchNamed<C extends NamedCollection>(records: CatalogueStore, collection: C, s: NamedSearch<string>): Promise<Page<CollectionRecord<C>>> {
   const letter = s.letter?.toLowerCase();
   const where: Condition[] = letter ? [{ field: 'name', op: 'prefix', value: letter }] : [];
-  const orderBy = s.orderBy ? [{ field: s.orderBy, dir: s.sort }, BY_ID] : s.q === undefined ? [BY_ID] : undefined;
+  const orderBy = s.order_by ? [{ field: s.order_by, dir: s.sort }, BY_ID] : s.q === undefined ? [BY_ID] : undefined;
   return records.query(collection, { where, search: s.q, orderBy, ...slice(s) });
 }

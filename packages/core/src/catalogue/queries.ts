@@ -21,10 +21,10 @@ export type { Approval };
  * @typeParam O - The fields the kind can be ordered by.
  */
 export interface MediaSearch<O extends string> extends Paging {
-  /** Fuzzy title text; results are ordered by relevance unless `orderBy` is given. */
+  /** Fuzzy title text; results are ordered by relevance unless `order_by` is given. */
   q?: string | undefined;
   /** Type labels (`TV`, `Movie`, `Manga`, `Light Novel`…), OR-ed. */
-  types?: string[] | undefined;
+  type?: string[] | undefined;
   /** Status label (`Currently Airing`, `Publishing`…). */
   status?: string | undefined;
   /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
@@ -34,29 +34,29 @@ export interface MediaSearch<O extends string> extends Paging {
   /** Exact score. */
   score?: number | undefined;
   /** Lowest score, inclusive. */
-  minScore?: number | undefined;
+  min_score?: number | undefined;
   /** Highest score, inclusive. */
-  maxScore?: number | undefined;
+  max_score?: number | undefined;
   /** Genre ids the entry must all have (genres, explicit genres, themes, demographics). */
   genres?: number[] | undefined;
   /** Genre ids the entry must have none of. */
-  genresExclude?: number[] | undefined;
+  genres_exclude?: number[] | undefined;
   /** Field to order by; absent: relevance with `q`, else `mal_id` ascending. */
-  orderBy?: O | undefined;
+  order_by?: O | undefined;
   /** Direction of the ordering. */
   sort: 'asc' | 'desc';
   /** First character of the title. */
   letter?: string | undefined;
   /** Start date (`aired.from`, `published.from`) on or after this period's first day. */
-  startDate?: DatePeriod | undefined;
+  start_date?: DatePeriod | undefined;
   /** End date (`aired.to`, `published.to`) on or before this period's last day. */
-  endDate?: DatePeriod | undefined;
+  end_date?: DatePeriod | undefined;
 }
 
 /** A validated anime search (`GET /v1/anime`). */
 export interface AnimeSearch extends MediaSearch<AnimeOrderBy> {
   /** Rating labels (`PG-13 - Teens 13 or older`…), OR-ed. */
-  ratings?: string[] | undefined;
+  rating?: string[] | undefined;
   /** Producer ids, any of which (producers, studios, licensors). */
   producers?: number[] | undefined;
 }
@@ -82,14 +82,14 @@ export interface MangaSearch extends MediaSearch<MangaOrderBy> {
 
 /**
  * A validated search over named records (characters, people, producers, magazines): relevance
- * with `q`, else `orderBy` (nulls last, ties by `mal_id`), else `mal_id` ascending.
+ * with `q`, else `order_by` (nulls last, ties by `mal_id`), else `mal_id` ascending.
  * @typeParam O - The fields the list can be ordered by.
  */
 export interface NamedSearch<O extends string> extends Paging {
-  /** Fuzzy name text; results are ordered by relevance unless `orderBy` is given. */
+  /** Fuzzy name text; results are ordered by relevance unless `order_by` is given. */
   q?: string | undefined;
   /** Field to order by; absent: relevance with `q`, else `mal_id` ascending. */
-  orderBy?: O | undefined;
+  order_by?: O | undefined;
   /** Direction of the ordering. */
   sort: 'asc' | 'desc';
   /** First character of the name (producers: of the first title). */
@@ -117,7 +117,7 @@ export interface AiringFilter extends Paging {
   /** Absent: no filter; true: only Kids demographic (15); false: none of it. */
   kids?: boolean | undefined;
   /** Type labels, OR-ed (`filter` of the season endpoints). */
-  types?: string[] | undefined;
+  type?: string[] | undefined;
 }
 
 /** `GET /v1/seasons/{year}/{season}` and `/now`: anime of one season, most members first. */
@@ -142,11 +142,11 @@ export interface ScheduleQuery extends AiringFilter {
 /** `GET /v1/top/anime` (docs/specification.md: Jikan seasons, schedules, top lists and random picks). */
 export interface TopAnimeQuery extends Paging {
   /** Type labels, OR-ed. */
-  types?: string[] | undefined;
+  type?: string[] | undefined;
   /** `airing`, `upcoming`, `bypopularity` or `favorite`; absent: by rank. The order of each is `TOP_ORDER`. */
   filter?: 'airing' | 'upcoming' | 'bypopularity' | 'favorite' | undefined;
   /** Rating labels, OR-ed. */
-  ratings?: string[] | undefined;
+  rating?: string[] | undefined;
   /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
 }
@@ -154,7 +154,7 @@ export interface TopAnimeQuery extends Paging {
 /** `GET /v1/top/manga` (docs/specification.md: Jikan seasons, schedules, top lists and random picks). */
 export interface TopMangaQuery extends Paging {
   /** Type labels, OR-ed. */
-  types?: string[] | undefined;
+  type?: string[] | undefined;
   /** `publishing`, `upcoming`, `bypopularity` or `favorite`; absent: by rank. The order of each is `TOP_ORDER`. */
   filter?: 'publishing' | 'upcoming' | 'bypopularity' | 'favorite' | undefined;
   /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
@@ -222,15 +222,15 @@ export interface StackSearch extends Paging {
 /** `GET /v1/anime/ids`, `/v1/manga/ids`: every matching id, ascending. */
 export interface IdsQuery {
   /** Type labels, OR-ed. */
-  types?: string[] | undefined;
+  type?: string[] | undefined;
   /** Status label. */
   status?: string | undefined;
   /** Rating labels, OR-ed (anime only; manga has no rating). */
-  ratings?: string[] | undefined;
+  rating?: string[] | undefined;
   /** SFW filtering: `off`, `normal` (`sfw`) or `strict` (`sfw` + `sfw-strict`); see `sfwClass`. */
   sfw: SfwMode;
   /** Only entries updated at or after this instant (ms since the epoch). */
-  updatedSince?: number | undefined;
+  updated_at?: number | undefined;
   /** Top-level field names to return beside each id (validated by the route); absent: bare ids. */
   include?: readonly string[] | undefined;
 }

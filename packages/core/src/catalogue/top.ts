@@ -26,7 +26,7 @@ const oneOf = (field: string, values: readonly string[] | undefined): Condition[
  */
 export function topAnime(records: CatalogueStore, q: TopAnimeQuery): Promise<Page<Anime>> {
   const { where, orderBy } = topQuery(topRule(q.filter));
-  where.push(...sfwWhere(q.sfw), ...oneOf('type', q.types), ...oneOf('rating', q.ratings));
+  where.push(...sfwWhere(q.sfw), ...oneOf('type', q.type), ...oneOf('rating', q.rating));
   return records.query('anime', { where, orderBy, ...slice(q) });
 }
 
@@ -37,7 +37,7 @@ export function topAnime(records: CatalogueStore, q: TopAnimeQuery): Promise<Pag
  */
 export function topManga(records: CatalogueStore, q: TopMangaQuery): Promise<Page<Manga>> {
   const { where, orderBy } = topQuery(topRule(q.filter));
-  where.push(...sfwWhere(q.sfw), ...oneOf('type', q.types));
+  where.push(...sfwWhere(q.sfw), ...oneOf('type', q.type));
   return records.query('manga', { where, orderBy, ...slice(q) });
 }
 

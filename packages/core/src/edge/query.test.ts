@@ -44,8 +44,8 @@ describe('anime search query', () => {
 
   describe.each([
     ['score', 'score', '1', '9.99', ['0.99', '10', 'x'], 'score must be a number from 1 to 9.99'],
-    ['min_score', 'minScore', '0', '10', ['-0.1', '10.01', 'nan'], 'min_score must be a number from 0 to 10'],
-    ['max_score', 'maxScore', '1', '10', ['0.5', '11', ''], 'max_score must be a number from 1 to 10'],
+    ['min_score', 'min_score', '0', '10', ['-0.1', '10.01', 'nan'], 'min_score must be a number from 0 to 10'],
+    ['max_score', 'max_score', '1', '10', ['0.5', '11', ''], 'max_score must be a number from 1 to 10'],
   ])('%s', (name, key, min, max, bad, message) => {
     it(`accepts both bounds ${min} and ${max}`, () => {
       expect(parse({ [name]: min })).toMatchObject({ [key]: Number(min) });
@@ -58,7 +58,7 @@ describe('anime search query', () => {
 
   it('rejects min_score above max_score', () => {
     expect(rejects({ min_score: '8', max_score: '7' })).toBe('min_score must be less than or equal to max_score');
-    expect(parse({ min_score: '7', max_score: '7' })).toMatchObject({ minScore: 7, maxScore: 7 });
+    expect(parse({ min_score: '7', max_score: '7' })).toMatchObject({ min_score: 7, max_score: 7 });
   });
 
   it('accepts q up to 200 characters and rejects 201', () => {
@@ -71,9 +71,9 @@ describe('anime search query', () => {
   });
 
   it('takes type and rating as case-insensitive comma lists', () => {
-    expect(parse({ type: 'TV,movie,tv_special' }).types).toEqual(['TV', 'Movie', 'TV Special']);
-    expect(parse({ rating: 'pg13,R17' }).ratings).toEqual(['PG-13 - Teens 13 or older', 'R - 17+ (violence & profanity)']);
-    expect(parse({ type: ['tv', 'ova'] }).types).toEqual(['TV', 'OVA']);
+    expect(parse({ type: 'TV,movie,tv_special' }).type).toEqual(['TV', 'Movie', 'TV Special']);
+    expect(parse({ rating: 'pg13,R17' }).rating).toEqual(['PG-13 - Teens 13 or older', 'R - 17+ (violence & profanity)']);
+    expect(parse({ type: ['tv', 'ova'] }).type).toEqual(['TV', 'OVA']);
   });
 
   it.each([

@@ -36,7 +36,7 @@ export const animeSearchQuery = z
   .transform(
     (v): AnimeSearch => ({
       ...toMediaSearch<AnimeOrderBy>(v),
-      ratings: v.rating,
+      rating: v.rating,
       producers: v.producer !== undefined ? [v.producer] : v.producers,
     }),
   );

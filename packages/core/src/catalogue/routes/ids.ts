@@ -51,11 +51,11 @@ function idsQuery(kind: KindSpec, fields: Record<string, string>) {
     })
     .transform(
       (v): IdsQuery => ({
-        types: v.type,
+        type: v.type,
         status: v.status,
-        ratings: (v as { rating?: string[] }).rating,
+        rating: (v as { rating?: string[] }).rating,
         sfw: sfwMode(v.sfw, v['sfw-strict']),
-        updatedSince: v.updated_at,
+        updated_at: v.updated_at,
         include: v.include,
       }),
     );

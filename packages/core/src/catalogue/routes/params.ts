@@ -81,7 +81,7 @@ export function namedSearchQuery<const O extends Record<string, string>>(orderBy
       q: v.q,
       page: v.page,
       limit: v.limit,
-      orderBy: v.order_by,
+      order_by: v.order_by,
       sort: v.sort ?? ('asc' as const),
       letter: v.letter,
     }));

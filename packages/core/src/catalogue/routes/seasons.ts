@@ -36,7 +36,7 @@ export const seasonQuery = z
       sfw: sfwMode(v.sfw, v['sfw-strict']),
       approval: v.unapproved,
       kids: v.kids,
-      types: v.filter,
+      type: v.filter,
     } satisfies AiringFilter,
     continuing: v.continuing,
   }));

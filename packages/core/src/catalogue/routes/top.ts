@@ -27,9 +27,9 @@ export const topAnimeQuery = z
   })
   .transform(
     (v): TopAnimeQuery => ({
-      types: v.type,
+      type: v.type,
       filter: v.filter,
-      ratings: v.rating,
+      rating: v.rating,
       ...sfwAndPage(v),
     }),
   );
@@ -44,7 +44,7 @@ export const topMangaQuery = z
   })
   .transform(
     (v): TopMangaQuery => ({
-      types: v.type,
+      type: v.type,
       filter: v.filter,
       ...sfwAndPage(v),
     }),
