@@ -6,9 +6,10 @@
  * @module
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EntryPart, MediaKind, UpstreamLimits } from '@catalogue-api/core/upstream';
+import { answer, errorBody, type Entry, type FakeCatalogue } from './fake-upstream-routes.js';
 
 /** A record as Jikan serves it at `/{kind}/{id}` (its `data`): at least a `mal_id`. */
 export type FakeRecord = { readonly mal_id: number } & Record<string, unknown>;
@@ -186,255 +187,150 @@ export function checkRequestLog(
   return { ok: maxPerSecond <= limits.perSecond && maxPerMinute <= limits.perMinute, maxPerSecond, maxPerMinute };
 }
 
-/** Jikan serves 25 entries a page. */
-const PAGE_SIZE = 25;
-
-/** The parts answered as an object rather than a list, with an empty default. */
-const OBJECT_PARTS: Partial<Record<EntryPart, unknown>> = {
-  statistics: { watching: 0, reading: 0, completed: 0, on_hold: 0, dropped: 0, plan_to_watch: 0, plan_to_read: 0, total: 0, scores: [] },
-  moreinfo: { moreinfo: null },
-  themes: { openings: [], endings: [] },
-  videos: { promo: [], episodes: [], music_videos: [] },
-};
-
-const PARTS: ReadonlySet<string> = new Set<EntryPart>([
-  'full', 'characters', 'staff', 'episodes', 'pictures', 'statistics', 'moreinfo', 'recommendations', 'videos', 'news', 'reviews', 'relations', 'themes', 'external', 'streaming',
-]);
-
-/** Jikan's `status` filter values and the labels they select. */
-const STATUS: Record<MediaKind, Record<string, string>> = {
-  anime: { airing: 'Currently Airing', complete: 'Finished Airing', upcoming: 'Not yet aired' },
-  manga: { publishing: 'Publishing', complete: 'Finished', hiatus: 'On Hiatus', discontinued: 'Discontinued', upcoming: 'Not yet published' },
-};
-
-interface Entry {
-  record: FakeRecord;
-  parts: Map<EntryPart, unknown>;
-  hidden: boolean;
-  /** When the fake last changed it (its clock). */
-  updatedAt: number;
-  /** Added while the fake ran: listed first where new entries show first, left out of the current season and schedules. */
-  addedAt?: number;
-}
-
 interface Rule {
   failure: FakeFailure;
   path?: string | RegExp | undefined;
   left: number;
 }
 
-const seasonOf = (time: number): { year: number; season: string } => {
-  const date = new Date(time);
-  return { year: date.getUTCFullYear(), season: ['winter', 'spring', 'summer', 'fall'][Math.floor(date.getUTCMonth() / 3)]! };
-};
+/** A running fake's catalogue, settings and what changes as it answers. */
+interface Fake extends FakeCatalogue {
+  readonly etags: boolean;
+  readonly slackMs: number;
+  /** The base path: `/v4`, or `/v1` when acting as this library. */
+  readonly prefix: string;
+  latencyMs: number;
+  violations: number;
+  log: FakeRequestRecord[];
+  rules: Rule[];
+  /** When the requests within the limits arrived, over the last minute. */
+  accepted: number[];
+}
 
-const num = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
-
-/**
- * Starts a fake Jikan v4-compatible upstream on 127.0.0.1 (a random port).
- * @param options - Its records, failures, latency, limits and clock.
- * @returns The running fake; `close()` it after the test.
- * @example
- * ```ts
- * const fake = await createFakeUpstream({ anime: demoAnime, limits: { perSecond: 3, perMinute: 60 } });
- * const source = createJikanSource({ baseUrl: fake.url, budget });
- * fake.fail({ type: 'status', status: 404 }, { path: '/anime/1/full', times: 1 });
- * await fake.close();
- * ```
- */
-export async function createFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
+/** The fake's state from its options: their records, all updated now. */
+function createFake(options: FakeUpstreamOptions): Fake {
   const clock = options.clock ?? Date.now;
   const etags = options.etags ?? true;
   const slackMs = options.slackMs ?? 25;
   const prefix = options.thisLibrary ? '/v1' : '/v4';
-  let latencyMs = options.latencyMs ?? 0;
-  let violations = 0;
-  let log: FakeRequestRecord[] = [];
-  let rules: Rule[] = [];
-  let accepted: number[] = [];
-  const entries: Record<MediaKind, Map<number, Entry>> = { anime: new Map(), manga: new Map() };
-  const deleted: Record<MediaKind, Set<number>> = { anime: new Set(), manga: new Set() };
+  const fake: Fake = {
+    options,
+    clock,
+    etags,
+    slackMs,
+    prefix,
+    latencyMs: options.latencyMs ?? 0,
+    violations: 0,
+    log: [],
+    rules: [],
+    accepted: [],
+    entries: { anime: new Map(), manga: new Map() },
+    deleted: { anime: new Set(), manga: new Set() },
+  };
   const started = clock();
   for (const kind of ['anime', 'manga'] as const) {
-    for (const record of options[kind] ?? []) entries[kind].set(record.mal_id, { record, parts: new Map(), hidden: false, updatedAt: started });
+    for (const record of options[kind] ?? []) fake.entries[kind].set(record.mal_id, { record, parts: new Map(), hidden: false, updatedAt: started });
   }
+  return fake;
+}
 
-  const listed = (kind: MediaKind) => [...entries[kind].values()].filter((e) => !e.hidden && e.record.approved !== false);
-  const newFirst = (a: Entry, b: Entry) => (b.addedAt ?? -Infinity) - (a.addedAt ?? -Infinity);
-  const byMembers = (a: Entry, b: Entry) => num(b.record.members, 0) - num(a.record.members, 0) || a.record.mal_id - b.record.mal_id;
+/** The first failure rule matching a request, spending one of its times. */
+function failureFor(fake: Fake, path: string, target: string): FakeFailure | undefined {
+  for (const rule of fake.rules) {
+    if (rule.left <= 0) continue;
+    const matches = rule.path === undefined || (typeof rule.path === 'string' ? rule.path === path : rule.path.test(target));
+    if (!matches) continue;
+    rule.left--;
+    return rule.failure;
+  }
+  return undefined;
+}
 
-  /** The entries of a listing, in order, or `undefined` for an unknown listing. */
-  const listing = (path: string, query: URLSearchParams): { kind: MediaKind; items: Entry[] } | undefined => {
-    if (path === '/anime' || path === '/manga') {
-      const kind = path.slice(1) as MediaKind;
-      const status = query.get('status');
-      let items = listed(kind);
-      if (status !== null) {
-        const label = STATUS[kind][status.toLowerCase()];
-        if (label === undefined) return undefined;
-        items = items.filter((e) => e.record.status === label);
-      }
-      const orderBy = query.get('order_by') ?? 'mal_id';
-      const sign = query.get('sort') === 'desc' ? -1 : 1;
-      items.sort((a, b) => {
-        const x = a.record[orderBy];
-        const y = b.record[orderBy];
-        if (typeof x !== 'number' || typeof y !== 'number') return (typeof x === 'number' ? -1 : typeof y === 'number' ? 1 : 0) || a.record.mal_id - b.record.mal_id;
-        return sign * (x - y) || a.record.mal_id - b.record.mal_id;
-      });
-      return { kind, items };
-    }
-    if (path === '/top/anime' || path === '/top/manga') {
-      const kind = path.slice(5) as MediaKind;
-      // Top lists have no approval filter on Jikan; hidden entries stay out all the same.
-      let items = [...entries[kind].values()].filter((e) => !e.hidden);
-      if (query.get('filter') === 'upcoming') {
-        items = items.filter((e) => e.record.status === STATUS[kind].upcoming);
-        return { kind, items: items.sort((a, b) => newFirst(a, b) || byMembers(a, b)) };
-      }
-      items = items.filter((e) => typeof e.record.rank === 'number');
-      return { kind, items: items.sort((a, b) => num(a.record.rank, 0) - num(b.record.rank, 0) || a.record.mal_id - b.record.mal_id) };
-    }
-    if (path === '/seasons/now') {
-      const { year, season } = options.season ?? seasonOf(clock());
-      return { kind: 'anime', items: listed('anime').filter((e) => e.addedAt === undefined && e.record.year === year && e.record.season === season).sort(byMembers) };
-    }
-    if (path === '/seasons/upcoming') return { kind: 'anime', items: listed('anime').filter((e) => e.record.status === 'Not yet aired').sort((a, b) => newFirst(a, b) || byMembers(a, b)) };
-    if (path === '/schedules') return { kind: 'anime', items: listed('anime').filter((e) => e.addedAt === undefined && e.record.status === 'Currently Airing').sort(byMembers) };
-    return undefined;
-  };
+/** Whether a request arriving at `now` exceeds the fake's own limits (and if not, counts it). */
+function overLimit(fake: Fake, now: number): boolean {
+  const limits = fake.options.limits;
+  if (!limits) return false;
+  fake.accepted = fake.accepted.filter((t) => t > now - 60_000 + fake.slackMs);
+  const inSecond = fake.accepted.filter((t) => t > now - 1_000 + fake.slackMs).length;
+  if (inSecond >= limits.perSecond || fake.accepted.length >= limits.perMinute) return true;
+  fake.accepted.push(now);
+  return false;
+}
 
-  /** The body of one part of an entry (`{ data: … }`). */
-  const partBody = async (kind: MediaKind, entry: Entry, part: EntryPart): Promise<unknown> => {
-    const set = entry.parts.get(part);
-    if (set !== undefined) return set;
-    const id = entry.record.mal_id;
-    let backed: { data?: unknown } | undefined;
-    if (options.backing) {
-      const response = await options.backing.fetch(new Request(`http://backing.invalid/v1/${kind}/${id}/${part}`));
-      if (response.ok) backed = (await response.json()) as { data?: unknown };
-    }
-    if (part === 'full') {
-      const parts = kind === 'anime' ? { relations: [], theme: { openings: [], endings: [] }, external: [], streaming: [] } : { relations: [], external: [] };
-      return { data: { ...parts, ...((backed?.data as object | undefined) ?? {}), ...entry.record } };
-    }
-    return backed ?? { data: OBJECT_PARTS[part] ?? [] };
-  };
+const send = (res: ServerResponse, record: FakeRequestRecord, status: number, body: string, headers: Record<string, string> = {}) => {
+  record.status = status;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(body);
+};
 
-  const errorBody = (status: number, type: string, message: string) => ({ status, type, message, error: null });
+/** Serves a failure that replaces the answer (a status, an error body, a body not JSON); `false` for the others. */
+function sendFailure(res: ServerResponse, record: FakeRequestRecord, failure: FakeFailure | undefined): boolean {
+  if (failure?.type === 'status') {
+    const extra: Record<string, string> = failure.retryAfter !== undefined ? { 'retry-after': String(failure.retryAfter) } : {};
+    send(res, record, failure.status, JSON.stringify(failure.body ?? errorBody(failure.status, failure.status === 429 ? 'RateLimitException' : 'UpstreamException', 'Failure set by the test')), extra);
+    return true;
+  }
+  if (failure?.type === 'error-body') {
+    send(res, record, 200, JSON.stringify(failure.body ?? errorBody(500, 'UpstreamException', 'Upstream answered with an error')));
+    return true;
+  }
+  if (failure?.type === 'not-json') {
+    send(res, record, 200, '<html><body>502 Bad Gateway</body></html>', { 'content-type': 'text/html' });
+    return true;
+  }
+  return false;
+}
 
-  /** The status and body of one request, before failures. */
-  const answer = async (path: string, query: URLSearchParams): Promise<{ status: number; body: unknown }> => {
-    const entryMatch = /^\/(anime|manga)\/(\d+)(?:\/([a-z]+))?$/.exec(path);
-    if (entryMatch) {
-      const kind = entryMatch[1] as MediaKind;
-      const part = entryMatch[3];
-      if (part !== undefined && !PARTS.has(part)) return { status: 404, body: errorBody(404, 'HttpException', 'Not Found') };
-      const entry = entries[kind].get(Number(entryMatch[2]));
-      if (!entry) return { status: 404, body: errorBody(404, 'BadResponseException', 'Resource does not exist') };
-      return { status: 200, body: part === undefined ? { data: entry.record } : await partBody(kind, entry, part as EntryPart) };
-    }
-    if (options.thisLibrary) {
-      const ids = /^\/(anime|manga)\/(ids|deleted)$/.exec(path);
-      if (ids) {
-        const kind = ids[1] as MediaKind;
-        if (ids[2] === 'deleted') {
-          const data = [...deleted[kind]].sort((a, b) => a - b);
-          return { status: 200, body: { total: data.length, data } };
-        }
-        const since = query.get('updated_at');
-        const at = since === null ? -Infinity : /^\d+$/.test(since) ? Number(since) * 1000 : Date.parse(since);
-        if (Number.isNaN(at)) return { status: 400, body: { ...errorBody(400, 'ValidationException', 'updated_at is not a date') } };
-        const data = [...entries[kind].values()].filter((e) => e.updatedAt >= at).map((e) => e.record.mal_id).sort((a, b) => a - b);
-        return { status: 200, body: { total: data.length, data } };
-      }
-    }
-    const found = listing(path, query);
-    if (!found) return { status: 404, body: errorBody(404, 'HttpException', 'Not Found') };
-    const pageText = query.get('page') ?? '1';
-    if (!/^[1-9]\d*$/.test(pageText)) return { status: 400, body: errorBody(400, 'ValidationException', 'page must be at least 1') };
-    const page = Number(pageText);
-    const total = found.items.length;
-    const last = Math.max(1, Math.ceil(total / PAGE_SIZE));
-    const data = found.items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((e) => e.record);
-    return {
-      status: 200,
-      body: { pagination: { last_visible_page: last, has_next_page: page < last, current_page: page, items: { count: data.length, total, per_page: PAGE_SIZE } }, data },
-    };
-  };
+/** A body with `score: 11` in its record, or in every item of its list. */
+function invalidated(body: unknown): unknown {
+  const data = (body as { data: unknown }).data;
+  return { ...(body as object), data: Array.isArray(data) ? data.map((item) => ({ ...(item as object), score: 11 })) : { ...(data as object), score: 11 } };
+}
 
-  /** The first failure rule matching a request, spending one of its times. */
-  const failureFor = (path: string, target: string): FakeFailure | undefined => {
-    for (const rule of rules) {
-      if (rule.left <= 0) continue;
-      const matches = rule.path === undefined || (typeof rule.path === 'string' ? rule.path === path : rule.path.test(target));
-      if (!matches) continue;
-      rule.left--;
-      return rule.failure;
-    }
-    return undefined;
-  };
+/** Sends an answer; a 200 with its `ETag` when the fake sends them, or a 304 when the request's `If-None-Match` matches it. */
+function sendAnswer(fake: Fake, res: ServerResponse, record: FakeRequestRecord, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  if (status !== 200 || !fake.etags) return send(res, record, status, text);
+  const etag = `"${createHash('sha1').update(text).digest('base64url')}"`;
+  const match = record.headers['if-none-match'];
+  if (match !== undefined && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+    record.status = 304;
+    res.writeHead(304, { etag });
+    return void res.end();
+  }
+  send(res, record, 200, text, { etag });
+}
 
-  /** Whether a request arriving at `now` exceeds the fake's own limits (and if not, counts it). */
-  const overLimit = (now: number): boolean => {
-    if (!options.limits) return false;
-    accepted = accepted.filter((t) => t > now - 60_000 + slackMs);
-    const inSecond = accepted.filter((t) => t > now - 1_000 + slackMs).length;
-    if (inSecond >= options.limits.perSecond || accepted.length >= options.limits.perMinute) return true;
-    accepted.push(now);
-    return false;
-  };
+/** Logs a request, then answers it: 429 over the limits, after the latency a failure if one applies, else the answer. */
+async function handle(fake: Fake, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const now = fake.clock();
+  const url = new URL(req.url ?? '/', 'http://fake.invalid');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  const { prefix } = fake;
+  const path = url.pathname.startsWith(prefix + '/') ? url.pathname.slice(prefix.length) : url.pathname;
+  const target = path + url.search;
+  const record: FakeRequestRecord = { time: now, method: req.method ?? 'GET', path: target, status: 0, headers };
+  fake.log.push(record);
+  if (overLimit(fake, now)) {
+    fake.violations++;
+    return send(res, record, 429, JSON.stringify(errorBody(429, 'RateLimitException', 'You are being rate limited by the fake upstream.')), { 'retry-after': '1' });
+  }
+  if (fake.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.latencyMs));
+  if (!url.pathname.startsWith(prefix + '/')) return send(res, record, 404, JSON.stringify(errorBody(404, 'HttpException', 'Not Found')));
+  const failure = failureFor(fake, path, target);
+  if (failure?.type === 'hang') return;
+  if (sendFailure(res, record, failure)) return;
+  const answered = await answer(fake, path, url.searchParams);
+  const status = answered.status;
+  const body = failure?.type === 'invalid' && status === 200 ? invalidated(answered.body) : answered.body;
+  sendAnswer(fake, res, record, status, body);
+}
 
-  const send = (res: ServerResponse, record: FakeRequestRecord, status: number, body: string, headers: Record<string, string> = {}) => {
-    record.status = status;
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(body);
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const now = clock();
-    const url = new URL(req.url ?? '/', 'http://fake.invalid');
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    const path = url.pathname.startsWith(prefix + '/') ? url.pathname.slice(prefix.length) : url.pathname;
-    const target = path + url.search;
-    const record: FakeRequestRecord = { time: now, method: req.method ?? 'GET', path: target, status: 0, headers };
-    log.push(record);
-    if (overLimit(now)) {
-      violations++;
-      return send(res, record, 429, JSON.stringify(errorBody(429, 'RateLimitException', 'You are being rate limited by the fake upstream.')), { 'retry-after': '1' });
-    }
-    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-    if (!url.pathname.startsWith(prefix + '/')) return send(res, record, 404, JSON.stringify(errorBody(404, 'HttpException', 'Not Found')));
-    const failure = failureFor(path, target);
-    if (failure?.type === 'hang') return;
-    if (failure?.type === 'status') {
-      const extra: Record<string, string> = failure.retryAfter !== undefined ? { 'retry-after': String(failure.retryAfter) } : {};
-      return send(res, record, failure.status, JSON.stringify(failure.body ?? errorBody(failure.status, failure.status === 429 ? 'RateLimitException' : 'UpstreamException', 'Failure set by the test')), extra);
-    }
-    if (failure?.type === 'error-body') return send(res, record, 200, JSON.stringify(failure.body ?? errorBody(500, 'UpstreamException', 'Upstream answered with an error')));
-    if (failure?.type === 'not-json') return send(res, record, 200, '<html><body>502 Bad Gateway</body></html>', { 'content-type': 'text/html' });
-    const answered = await answer(path, url.searchParams);
-    const status = answered.status;
-    let body = answered.body;
-    if (failure?.type === 'invalid' && status === 200) {
-      const data = (body as { data: unknown }).data;
-      body = { ...(body as object), data: Array.isArray(data) ? data.map((item) => ({ ...(item as object), score: 11 })) : { ...(data as object), score: 11 } };
-    }
-    const text = JSON.stringify(body);
-    if (status !== 200 || !etags) return send(res, record, status, text);
-    const etag = `"${createHash('sha1').update(text).digest('base64url')}"`;
-    const match = headers['if-none-match'];
-    if (match !== undefined && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-      record.status = 304;
-      res.writeHead(304, { etag });
-      return void res.end();
-    }
-    send(res, record, 200, text, { etag });
-  };
-
+/** Listens on 127.0.0.1 (a random port); a request that throws is answered 500. */
+async function listen(fake: Fake): Promise<Server> {
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(fake, req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify(errorBody(500, 'FakeUpstreamError', error instanceof Error ? error.message : String(error))));
     });
@@ -443,23 +339,21 @@ export async function createFakeUpstream(options: FakeUpstreamOptions = {}): Pro
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  return server;
+}
 
-  const touch = (kind: MediaKind, id: number): Entry => {
-    const entry = entries[kind].get(id);
-    if (!entry) throw new RangeError(`the fake upstream holds no ${kind} ${id}`);
-    entry.updatedAt = clock();
-    return entry;
-  };
+/** The fake's entry, its `updated_at` now. */
+function touch(fake: Fake, kind: MediaKind, id: number): Entry {
+  const entry = fake.entries[kind].get(id);
+  if (!entry) throw new RangeError(`the fake upstream holds no ${kind} ${id}`);
+  entry.updatedAt = fake.clock();
+  return entry;
+}
 
+/** What a test changes: the entries, their parts, and whether they are listed. */
+function catalogueControls(fake: Fake): Pick<FakeUpstream, 'set' | 'get' | 'setPart' | 'remove' | 'hide'> {
+  const { entries, deleted, clock } = fake;
   return {
-    url: `http://127.0.0.1:${port}${prefix}`,
-    get log() {
-      return log;
-    },
-    get violations() {
-      return violations;
-    },
     set(kind, record, setOptions = {}) {
       const entry = entries[kind].get(record.mal_id);
       deleted[kind].delete(record.mal_id);
@@ -474,7 +368,7 @@ export async function createFakeUpstream(options: FakeUpstreamOptions = {}): Pro
     },
     get: (kind, id) => entries[kind].get(id)?.record,
     setPart(kind, id, part, body) {
-      touch(kind, id).parts.set(part, body);
+      touch(fake, kind, id).parts.set(part, body);
     },
     remove(kind, id) {
       entries[kind].delete(id);
@@ -485,23 +379,58 @@ export async function createFakeUpstream(options: FakeUpstreamOptions = {}): Pro
       if (!entry) throw new RangeError(`the fake upstream holds no ${kind} ${id}`);
       entry.hidden = hidden;
     },
+  };
+}
+
+/** How a test makes the fake fail or slow, and empties its log. */
+function behaviourControls(fake: Fake): Pick<FakeUpstream, 'fail' | 'clearFailures' | 'setLatency' | 'clearLog'> {
+  return {
     fail(failure, scope = {}) {
       const rule: Rule = { failure, path: scope.path, left: scope.times ?? Infinity };
-      rules.push(rule);
+      fake.rules.push(rule);
       return () => {
-        rules = rules.filter((r) => r !== rule);
+        fake.rules = fake.rules.filter((r) => r !== rule);
       };
     },
     clearFailures() {
-      rules = [];
+      fake.rules = [];
     },
     setLatency(ms) {
-      latencyMs = ms;
+      fake.latencyMs = ms;
     },
     clearLog() {
-      log = [];
-      violations = 0;
+      fake.log = [];
+      fake.violations = 0;
     },
+  };
+}
+
+/**
+ * Starts a fake Jikan v4-compatible upstream on 127.0.0.1 (a random port).
+ * @param options - Its records, failures, latency, limits and clock.
+ * @returns The running fake; `close()` it after the test.
+ * @example
+ * ```ts
+ * const fake = await createFakeUpstream({ anime: demoAnime, limits: { perSecond: 3, perMinute: 60 } });
+ * const source = createJikanSource({ baseUrl: fake.url, budget });
+ * fake.fail({ type: 'status', status: 404 }, { path: '/anime/1/full', times: 1 });
+ * await fake.close();
+ * ```
+ */
+export async function createFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
+  const fake = createFake(options);
+  const server = await listen(fake);
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${fake.prefix}`,
+    get log() {
+      return fake.log;
+    },
+    get violations() {
+      return fake.violations;
+    },
+    ...catalogueControls(fake),
+    ...behaviourControls(fake),
     close() {
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
