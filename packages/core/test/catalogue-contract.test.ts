@@ -1,6 +1,6 @@
 /**
  * The catalogue contract (`@catalogue-api/testkit`) over the plain reference record store: the
- * endpoint methods of `catalogueOver` on the reference store loaded with the demo data.
+ * HTTP answers of the catalogue app over the reference store loaded with the demo data.
  */
 import { demoData } from '../../demo-data/src/index.js';
 import { defineCatalogueContract } from '../../testkit/src/catalogue-contract.js';

@@ -1,8 +1,8 @@
 /**
  * The two store contracts of `@catalogue-api/testkit` against the PostgreSQL store: the seam's
- * methods one by one (`defineStoreContract`, from an empty schema), and every endpoint computed in
- * core over it (`defineCatalogueContract`, seeded with the demo data). Needs `DATABASE_URL`; each
- * run uses its own schemas.
+ * methods one by one (`defineStoreContract`, from an empty schema), and every endpoint's HTTP
+ * answer from the catalogue app over it (`defineCatalogueContract`, seeded with the demo data).
+ * Needs `DATABASE_URL`; each run uses its own schemas.
  */
 import { describe, it } from 'vitest';
 import postgres from 'postgres';
