@@ -77,7 +77,7 @@ export type {
   TopMangaQuery,
 } from './catalogue/queries.js';
 /** The `order_by` values of each kind and the record field each orders by: what `AnimeOrderBy` and `MangaOrderBy` are made of. */
-export { ANIME_ORDER_BY, MANGA_ORDER_BY, MEDIA_KINDS } from './catalogue/kinds.js';
+export { ANIME_ORDER_BY, ANIME_TYPES, MANGA_ORDER_BY, MANGA_TYPES, MEDIA_KINDS } from './catalogue/kinds.js';
 export type { DatePeriod } from './edge/query.js';
 export type { SfwMode } from './seam/sfw.js';
 export { sfwClass, type SfwClass } from './seam/sfw.js';

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Anime, type Manga } from '@catalogue-api/core/schemas';
-import { normalizeTitle, sfwClass, type CatalogueStore } from '@catalogue-api/core/store';
+import { ANIME_TYPES, MANGA_TYPES, normalizeTitle, sfwClass, type CatalogueStore } from '@catalogue-api/core/store';
 import { demoData, demoSfwTargets } from '@catalogue-api/demo-data';
 import { answersOf, type Answer } from './answers.js';
 
@@ -39,11 +39,9 @@ const ALL: Query = { unapproved: true };
 /** For a list whose route takes no `limit`: it is paged at the route's own page size. */
 const OWN_PAGE_SIZE: Query = { limit: undefined };
 
-/** Jikan's `type` values of each kind, by the label they stand for (docs/specification.md: Jikan query parameters). */
-const TYPE_VALUES: Record<'anime' | 'manga', Readonly<Record<string, string>>> = {
-  anime: { TV: 'tv', Movie: 'movie', OVA: 'ova', Special: 'special', ONA: 'ona', Music: 'music', CM: 'cm', PV: 'pv', 'TV Special': 'tv_special' },
-  manga: { Manga: 'manga', Novel: 'novel', 'Light Novel': 'lightnovel', 'One-shot': 'oneshot', Doujinshi: 'doujin', Manhwa: 'manhwa', Manhua: 'manhua' },
-};
+/** Jikan's `type` values of each kind, by the label they stand for (core's vocabularies, inverted). */
+const byLabel = (values: Readonly<Record<string, string>>) => Object.fromEntries(Object.entries(values).map(([value, label]) => [label, value]));
+const TYPE_VALUES: Record<'anime' | 'manga', Readonly<Record<string, string>>> = { anime: byLabel(ANIME_TYPES), manga: byLabel(MANGA_TYPES) };
 
 /** A request target: the path and its query. */
 function target(path: string, query: Query = {}): string {
