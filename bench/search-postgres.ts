@@ -1,9 +1,10 @@
 /**
  * Search latency and quality of the PostgreSQL store at full scale: imports the 30k-anime
  * benchmark set through the importer (zod-validated, batched upserts; the import rate is reported),
- * then times `searchAnime` for the labelled battery, one- and two-letter and 200-character queries,
- * and filter/order queries without `q` (p50/p99), and compares hit@1 / hits@10 with the memory store
- * on the same data, plus how many of the memory store's top 10 the PostgreSQL store also returns.
+ * then times the search `GET /v1/anime` runs (`searchEntries`) for the labelled battery, one- and
+ * two-letter and 200-character queries, and filter/order queries without `q` (p50/p99), and
+ * compares hit@1 / hits@10 with the memory store on the same data, plus how many of the memory
+ * store's top 10 the PostgreSQL store also returns.
  *
  * Usage: `DATABASE_URL=postgres://… npx tsx --tsconfig packages/store-postgres/test/tsconfig.json
  * bench/search-postgres.ts [--demo] [--json] [--passes N] [--reimport]` (needs `npm run
@@ -17,7 +18,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createMemoryStore } from '@catalogue-api/core';
 import { type Anime } from '@catalogue-api/core/schemas';
-import { catalogueOver, type AnimeSearch, type Catalogue } from '@catalogue-api/core/store';
+import type { AnimeSearch, CatalogueStore } from '@catalogue-api/core/store';
+import { ANIME } from '../packages/core/src/catalogue/kinds.ts';
+import { searchEntries } from '../packages/core/src/catalogue/media-search.ts';
 import { createPostgresStore } from '../packages/store-postgres/src/catalogue-store.ts';
 import { importFile, toStoreSink } from '../packages/store-postgres/src/import.ts';
 import { buildBattery, latencyQueries, percentile, scoreBattery } from './lib/battery.ts';
@@ -67,9 +70,7 @@ if (reimport || (await store.sql`select 1 from pg_namespace where nspname = ${sc
 await store.migrate();
 await store.analyze();
 
-const memory: Catalogue = catalogueOver(createMemoryStore({ anime }));
-// The endpoint methods over the store's records.
-const api: Catalogue = catalogueOver(store);
+const memory = createMemoryStore({ anime });
 const base: AnimeSearch = { page: 1, limit: 25, sfw: 'off', approval: 'all', sort: 'asc' };
 const battery = buildBattery(anime);
 const { short, long } = latencyQueries(anime);
@@ -78,34 +79,37 @@ const { short, long } = latencyQueries(anime);
 const FILTERS: Partial<AnimeSearch>[] = [
   {},
   { approval: 'approved' },
-  { orderBy: 'score', sort: 'desc' },
-  { orderBy: 'members', sort: 'desc', page: 40 },
-  { orderBy: 'popularity' },
-  { orderBy: 'title', page: 200 },
-  { orderBy: 'start_date', sort: 'desc', sfw: 'strict' },
-  { types: ['TV'], orderBy: 'score', sort: 'desc', sfw: 'normal' },
-  { types: ['Movie', 'OVA'], status: 'Finished Airing' },
+  { order_by: 'score', sort: 'desc' },
+  { order_by: 'members', sort: 'desc', page: 40 },
+  { order_by: 'popularity' },
+  { order_by: 'title', page: 200 },
+  { order_by: 'start_date', sort: 'desc', sfw: 'strict' },
+  { type: ['TV'], order_by: 'score', sort: 'desc', sfw: 'normal' },
+  { type: ['Movie', 'OVA'], status: 'Finished Airing' },
   { genres: [1, 2] },
-  { genres: [1], genresExclude: [9, 12], orderBy: 'rank' },
+  { genres: [1], genres_exclude: [9, 12], order_by: 'rank' },
   { producers: [1, 14, 18] },
-  { ratings: ['PG-13 - Teens 13 or older'], minScore: 8 },
-  { letter: 'k', orderBy: 'title' },
-  { startDate: { first: '2010-01-01', last: '2010-12-31' }, endDate: { first: '2015-01-01', last: '2015-12-31' } },
+  { rating: ['PG-13 - Teens 13 or older'], min_score: 8 },
+  { letter: 'k', order_by: 'title' },
+  { start_date: { first: '2010-01-01', last: '2010-12-31' }, end_date: { first: '2015-01-01', last: '2015-12-31' } },
   { page: 1000, limit: 25 },
-  { page: 600, limit: 50, orderBy: 'favorites', sort: 'desc' },
-  { q: 'shingeki', types: ['TV'], sfw: 'strict' },
-  { q: 'no', orderBy: 'score', sort: 'desc' },
+  { page: 600, limit: 50, order_by: 'favorites', sort: 'desc' },
+  { q: 'shingeki', type: ['TV'], sfw: 'strict' },
+  { q: 'no', order_by: 'score', sort: 'desc' },
 ];
 
-async function ids(s: Catalogue, search: Partial<AnimeSearch>): Promise<number[]> {
-  return (await s.searchAnime({ ...base, ...search })).data.map((a) => a.mal_id);
+/** The search `GET /v1/anime` runs over a store, with the base query's defaults. */
+const searchAnime = (s: CatalogueStore, search: Partial<AnimeSearch>) => searchEntries(s, ANIME, { ...base, ...search });
+
+async function ids(s: CatalogueStore, search: Partial<AnimeSearch>): Promise<number[]> {
+  return (await searchAnime(s, search)).data.map((a) => a.mal_id);
 }
 
 // Warm-up pass, which is also the quality pass.
 const pgResults: number[][] = [];
 const memResults: number[][] = [];
 for (const query of battery) {
-  pgResults.push(await ids(api, { q: query.q }));
+  pgResults.push(await ids(store, { q: query.q }));
   memResults.push(await ids(memory, { q: query.q }));
 }
 let overlap = 0;
@@ -122,14 +126,14 @@ async function time(searches: readonly Partial<AnimeSearch>[]): Promise<number[]
   for (let r = 0; r < passes; r++) {
     for (const search of searches) {
       const start = performance.now();
-      await api.searchAnime({ ...base, ...search });
+      await searchAnime(store, search);
       samples.push(performance.now() - start);
     }
   }
   return samples;
 }
 const stats = (samples: number[]) => ({ n: samples.length, p50: percentile(samples, 50), p90: percentile(samples, 90), p99: percentile(samples, 99), max: Math.max(...samples) });
-for (const f of FILTERS) await api.searchAnime({ ...base, ...f });
+for (const f of FILTERS) await searchAnime(store, f);
 
 const result = {
   dataset: demo ? 'demo' : 'full',

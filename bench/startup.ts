@@ -10,9 +10,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { catalogueOver } from '../packages/core/src/catalogue/index.ts';
+import { ANIME } from '../packages/core/src/catalogue/kinds.ts';
+import { searchEntries } from '../packages/core/src/catalogue/media-search.ts';
 import { createMemoryStore } from '../packages/core/src/seam/memory-store.ts';
-import type { CatalogueData } from '../packages/core/src/catalogue/store.ts';
+import type { CatalogueData } from '../packages/core/src/catalogue/queries.ts';
 
 const json = process.argv.includes('--json');
 const dir = fileURLToPath(new URL('./.data/', import.meta.url));
@@ -44,7 +45,7 @@ const store = createMemoryStore(data as CatalogueData);
 const buildMs = performance.now() - t1;
 const buildCpu = process.cpuUsage(cpu1);
 const t2 = performance.now();
-const first = await catalogueOver(store).searchAnime({ q: 'shingeki no kyojin', page: 1, limit: 25, sfw: 'off', approval: 'all', sort: 'asc' });
+const first = await searchEntries(store, ANIME, { q: 'shingeki no kyojin', page: 1, limit: 25, sfw: 'off', approval: 'all', sort: 'asc' });
 const firstSearchMs = performance.now() - t2;
 gc();
 const usage = process.memoryUsage();

@@ -1,13 +1,14 @@
 /**
  * Every route of the OpenAPI document answered by two apps, compared byte for byte
  * (packages/testkit/src/differential.ts): the catalogue over the indexed memory store against the
- * same catalogue over the plain reference record store. (Before the seam replaced it, the first app
- * ran over the old endpoint-shaped memory store, and the two agreed on every request.)
+ * same catalogue over the plain reference record store, loaded as the memory store is and with its
+ * ordered collections written in reverse. (Before the seam replaced it, the first app ran over the
+ * old endpoint-shaped memory store, and the two agreed on every request.)
  */
 import { demoData } from '@catalogue-api/demo-data';
 import { describe, expect, it } from 'vitest';
 import { createCatalogueApp, createMemoryStore, createOpenApiDocument } from '../src/index.js';
-import { createRecordStore, loadCatalogue, type CatalogueStore } from '../src/entry-store.js';
+import { createRecordStore, loadCatalogue, type CatalogueData, type CatalogueStore } from '../src/entry-store.js';
 import { compareApps, defineDifferentialContract, differentialRequests, type FetchHandler } from '../../testkit/src/differential.js';
 
 // A fixed clock (inside a demo season, for /v1/seasons/now) and a fixed pick for /v1/random/*.
@@ -20,6 +21,19 @@ const appOver = (store: CatalogueStore): FetchHandler => createCatalogueApp({ st
 defineDifferentialContract('memory store vs reference record store', async () => ({
   a: appOver(createMemoryStore(demoData)),
   b: appOver(await loadCatalogue(createRecordStore(), demoData)),
+}));
+
+/**
+ * The collections whose lists the memory store orders by their own fields: written to the reference
+ * store in reverse, so that an answer relying on the stored order instead of an explicit order (ties
+ * by `mal_id` included) shows up.
+ */
+const REORDERED = ['anime', 'manga', 'episodes', 'forum', 'news', 'articles', 'stacks', 'reviews', 'recommendations', 'updates', 'deletedAnimeIds', 'deletedMangaIds'] as const;
+const reversed: CatalogueData = { ...demoData, ...Object.fromEntries(REORDERED.map((c) => [c, [...(demoData[c] ?? [])].reverse()])) };
+
+defineDifferentialContract('memory store vs reference record store written in reverse', async () => ({
+  a: appOver(createMemoryStore(demoData)),
+  b: appOver(await loadCatalogue(createRecordStore(), reversed)),
 }));
 
 // The harness itself: two apps over the same store agree everywhere...

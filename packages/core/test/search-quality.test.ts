@@ -2,24 +2,27 @@
  * Search quality on the demo dataset (issues 2 and 7): for every demo title that names one entry
  * only, the exact title, an English title, a synonym, a one-letter typo and a romaji spelling variant
  * (long vowels written short) each find that entry at rank 1, and a partial title (its first word or
- * two, the last one cut short) finds it in the top 10, through the memory store's ranking (tiers,
- * fuse score, popularity). Recall per kind is printed. The same kinds, at 30k-anime scale, are
+ * two, the last one cut short) finds it in the top 10, as `GET /v1/anime?q=` answers over the
+ * memory store (its ranking: tiers, fuse score, popularity). Recall per kind is printed. The same kinds, at 30k-anime scale, are
  * measured by `npm run bench` (`bench/search.ts`).
  * @module
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoData } from '@catalogue-api/demo-data';
 import { createMemoryStore } from '../src/index.js';
-import { catalogueOver, type AnimeSearch } from '../src/entry-store.js';
+import type { Anime } from '../src/schemas/anime.js';
+import type { Manga } from '../src/schemas/manga.js';
 import { normalizeTitle } from '../src/seam/search.js';
+import { answersOf } from '../../testkit/src/answers.js';
 
 type Kind = 'exact' | 'english' | 'synonym' | 'typo' | 'romaji' | 'partial';
 /** Partial titles name a franchise, not an entry: the entry must be among the first ten. */
 const RANK: Record<Kind, number> = { exact: 1, english: 1, synonym: 1, typo: 1, romaji: 1, partial: 10 };
 
 const anime = demoData.anime;
-const store = catalogueOver(createMemoryStore(demoData));
-const search = (q: string): AnimeSearch => ({ q, page: 1, limit: 10, sfw: 'off', approval: 'all', sort: 'asc' });
+const get = answersOf(createMemoryStore(demoData));
+/** The first ten hits of `GET /v1/{kind}?q=`, unapproved entries included. */
+const search = async <T>(kind: 'anime' | 'manga', q: string) => (await get<T[]>(`/v1/${kind}?q=${encodeURIComponent(q)}&limit=10&unapproved`))!.data;
 
 // How many entries carry each normalized title: a title shared by two entries names neither.
 const owners = new Map<string, Set<number>>();
@@ -94,7 +97,7 @@ describe('search quality on the demo dataset', () => {
   });
 
   it.each(cases.map((c) => [c.kind, c.q, c.id, RANK[c.kind]] as const))('%s %j finds %i within rank %i', async (kind, q, id, rank) => {
-    const { data } = await store.searchAnime(search(q));
+    const data = await search<Anime>('anime', q);
     const r = recall[kind];
     r.n++;
     const at = data.findIndex((a) => a.mal_id === id);
@@ -129,7 +132,7 @@ const mangaCases = (demoData.manga ?? []).flatMap((m) =>
 
 describe('manga search quality on the demo dataset', () => {
   it.each(mangaCases)('%j finds manga %i first', async (q, id) => {
-    const { data } = await store.searchManga({ q, page: 1, limit: 10, sfw: 'off', approval: 'all', sort: 'asc' });
+    const data = await search<Manga>('manga', q);
     expect(data[0]?.mal_id, `${q}: ${data.map((m) => m.title).join(' | ')}`).toBe(id);
   });
 });

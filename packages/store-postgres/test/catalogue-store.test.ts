@@ -1,29 +1,23 @@
 /**
  * The PostgreSQL catalogue store on the demo dataset: its schema (the baseline, the refusal of a
- * pre-release schema, indexes readied by `analyze()`), and, through core's endpoint methods over it
- * (`catalogueOver`), the same anime and manga searches as the memory store: the same ids in the same
- * order with the same totals, for every filter, ordering, direction, SFW mode, approval mode and
- * page; `q` searches keep the memory store's top hit and its exact/prefix/word-prefix tiers.
+ * pre-release schema, indexes readied by `analyze()`), and, through the API over it (`GET /v1/anime`,
+ * `GET /v1/manga`), the same anime and manga searches as over the memory store: the same ids in the
+ * same order with the same totals, for every filter, ordering, direction, SFW mode, approval mode
+ * and page; `q` searches keep the memory store's top hit and its exact/prefix/word-prefix tiers.
  * Needs `DATABASE_URL`; each run uses its own schema.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { createMemoryStore } from '@catalogue-api/core';
 import { type Anime, type Manga } from '@catalogue-api/core/schemas';
-import {
-  catalogueOver,
-  createRecordStore,
-  loadCatalogue,
-  normalizeTitle,
-  type AnimeOrderBy,
-  type AnimeSearch,
-  type Catalogue,
-  type MangaOrderBy,
-  type MangaSearch,
-} from '@catalogue-api/core/store';
+import { createRecordStore, loadCatalogue, normalizeTitle } from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
+import { answersOf } from '@catalogue-api/testkit';
 import { ANIME as ANIME_KIND, MANGA as MANGA_KIND } from '../../core/src/catalogue/kinds.js';
 import { searchWhere } from '../../core/src/catalogue/media-search.js';
+import { animeSearchQuery } from '../../core/src/catalogue/routes/anime.js';
+import { mangaSearchQuery } from '../../core/src/catalogue/routes/manga.js';
+import { parseQuery } from '../../core/src/edge/query.js';
 import { fieldValues } from '../../core/src/seam/collections.js';
 import { compareFields, holdsAll } from '../../core/src/seam/evaluate.js';
 import { BASELINE_VERSION, OutdatedSchemaError } from '../src/internal/migrations.js';
@@ -34,8 +28,31 @@ import { suiteDatabase } from './suite-database.js';
 
 const url = process.env.DATABASE_URL;
 const demoAnime = demoData.anime as readonly Anime[];
-const base: AnimeSearch = { page: 1, limit: 25, sfw: 'off', approval: 'approved', sort: 'asc' };
-const ORDERS: AnimeOrderBy[] = ['mal_id', 'title', 'start_date', 'end_date', 'episodes', 'score', 'scored_by', 'rank', 'popularity', 'members', 'favorites'];
+const ORDERS = ['mal_id', 'title', 'start_date', 'end_date', 'episodes', 'score', 'scored_by', 'rank', 'popularity', 'members', 'favorites'];
+
+/** A store's answers by request target (`answersOf`). */
+type Answers = ReturnType<typeof answersOf>;
+/** One page of a search: its records and the total of its pagination. */
+interface Hits {
+  data: ReadonlyArray<{ mal_id: number }>;
+  total: number;
+}
+
+/** A query string of some parts (`sfw`, `type=tv`…), the empty ones left out. */
+const query = (...parts: readonly string[]) => parts.filter(Boolean).join('&');
+/** The `q` parameter of a text. */
+const qOf = (text: string) => `q=${encodeURIComponent(text)}`;
+
+/**
+ * One page of `GET /v1/{kind}?{filter}`.
+ * @param api - The store's answers.
+ * @param kind - Anime or manga.
+ * @param filter - The query string.
+ */
+async function search(api: Answers, kind: 'anime' | 'manga', filter: string): Promise<Hits> {
+  const answer = (await api<Hits['data']>(`/v1/${kind}?${filter}`))!;
+  return { data: answer.data, total: answer.pagination!.items!.total };
+}
 
 /** A search read whole: every id it matches, in order, and the total each page reported. */
 interface AllIds {
@@ -47,7 +64,7 @@ interface AllIds {
  * Reads a search whole, page by page of 50 (so paging itself is compared too).
  * @param searchPage - The search for one page, of 50 records.
  */
-async function readAll(searchPage: (page: number) => Promise<{ data: ReadonlyArray<{ mal_id: number }>; total: number }>): Promise<AllIds> {
+async function readAll(searchPage: (page: number) => Promise<Hits>): Promise<AllIds> {
   const ids: number[] = [];
   const totals: number[] = [];
   for (let page = 1; page <= 1000; page++) {
@@ -59,15 +76,16 @@ async function readAll(searchPage: (page: number) => Promise<{ data: ReadonlyArr
   return { ids, totals };
 }
 
-/** Every id an anime search matches, in order, read page by page ({@link readAll}). */
-const allIds = (store: Catalogue, search: Partial<AnimeSearch>) => readAll((page) => store.searchAnime({ ...base, limit: 50, ...search, page }));
+/** Every id a search of a kind matches, in order, read page by page ({@link readAll}). */
+const allOf = (api: Answers, kind: 'anime' | 'manga', filter: string) => readAll((page) => search(api, kind, query(filter, 'limit=50', `page=${page}`)));
+/** {@link allOf} for anime. */
+const allIds = (api: Answers, filter: string) => allOf(api, 'anime', filter);
 
 const demoManga = demoData.manga as readonly Manga[];
-const mangaBase: MangaSearch = { page: 1, limit: 25, sfw: 'off', approval: 'approved', sort: 'asc' };
-const MANGA_ORDERS = Object.keys(MANGA_KIND.orderBy) as MangaOrderBy[];
+const MANGA_ORDERS = Object.keys(MANGA_KIND.orderBy);
 
-/** {@link allIds} for manga. */
-const allMangaIds = (store: Catalogue, search: Partial<MangaSearch>) => readAll((page) => store.searchManga({ ...mangaBase, limit: 50, ...search, page }));
+/** {@link allOf} for manga. */
+const allMangaIds = (api: Answers, filter: string) => allOf(api, 'manga', filter);
 
 /**
  * The records matching `q` exactly, by prefix or by word prefix, best tier first, then by popularity.
@@ -87,15 +105,18 @@ function titleTiers<T extends Anime | Manga>(records: readonly T[], kept: (recor
   return tiered.map((t) => t.record.mal_id);
 }
 
-/** Whether the memory store's filters of an anime search keep an anime. */
-function animeKept(filter: Partial<AnimeSearch>): (anime: Anime) => boolean {
-  const where = searchWhere(ANIME_KIND, { ...base, ...filter });
+/** A query string as the route reads it (a bare flag is an empty value). */
+const rawQuery = (filter: string) => Object.fromEntries(new URLSearchParams(filter));
+
+/** Whether the memory store's filters of an anime search, parsed as `GET /v1/anime` parses them, keep an anime. */
+function animeKept(filter: string): (anime: Anime) => boolean {
+  const where = searchWhere(ANIME_KIND, parseQuery(animeSearchQuery, rawQuery(filter)));
   return (anime) => holdsAll(fieldValues('anime', anime), where);
 }
 
 /** {@link animeKept} for manga. */
-function mangaKept(filter: Partial<MangaSearch>): (manga: Manga) => boolean {
-  const where = searchWhere(MANGA_KIND, { ...mangaBase, ...filter });
+function mangaKept(filter: string): (manga: Manga) => boolean {
+  const where = searchWhere(MANGA_KIND, parseQuery(mangaSearchQuery, rawQuery(filter)));
   return (manga) => holdsAll(fieldValues('manga', manga), where);
 }
 
@@ -113,114 +134,105 @@ function expectTieredFirst(expected: readonly number[], pg: AllIds, mem: AllIds)
   expect(pg.totals.every((t) => t === pg.ids.length)).toBe(true);
 }
 
-/** The filters both kinds take, with values both demo sets have matches for. */
-const COMMON_FILTERS: Array<[string, Partial<AnimeSearch> & Partial<MangaSearch>]> = [
-  ['no filter', {}],
-  ['approval all', { approval: 'all' }],
-  ['approval unapproved only', { approval: 'unapproved' }],
-  ['sfw normal', { sfw: 'normal' }],
-  ['sfw strict', { sfw: 'strict' }],
-  ['min score', { minScore: 8 }],
-  ['max score', { maxScore: 6.5 }],
-  ['score range', { minScore: 7, maxScore: 8 }],
-  ['one genre', { genres: [1] }],
-  ['genre, theme and demographic together', { genres: [1, 27] }],
-  ['genres exclude', { genresExclude: [1, 4] }],
-  ['genres and exclude', { genres: [1], genresExclude: [2] }],
-  ['letter lower case', { letter: 'k' }],
-  ['letter upper case', { letter: 'S' }],
-  ['empty type list', { types: [] }],
+/** The filters both kinds take, as query strings, with values both demo sets have matches for. */
+const COMMON_FILTERS: Array<[string, string]> = [
+  ['no filter', ''],
+  ['approval all', 'unapproved'],
+  ['approval unapproved only', 'unapproved=only'],
+  ['sfw normal', 'sfw'],
+  ['sfw strict', 'sfw&sfw-strict'],
+  ['min score', 'min_score=8'],
+  ['max score', 'max_score=6.5'],
+  ['score range', 'min_score=7&max_score=8'],
+  ['one genre', 'genres=1'],
+  ['genre, theme and demographic together', 'genres=1,27'],
+  ['genres exclude', 'genres_exclude=1,4'],
+  ['genres and exclude', 'genres=1&genres_exclude=2'],
+  ['letter lower case', 'letter=k'],
+  ['letter upper case', 'letter=S'],
+  ['empty type list', 'type='],
 ];
 
 const producerId = 352;
 
 /** The filters both kinds take with values of their own: each filter's anime value, then its manga value. */
-const KIND_FILTERS: Array<[string, Partial<AnimeSearch>, Partial<MangaSearch>]> = [
-  ['one type', { types: ['TV'] }, { types: ['Manga'] }],
-  ['several types (OR)', { types: ['Movie', 'OVA', 'Music'] }, { types: ['Light Novel', 'Novel', 'One-shot'] }],
-  ['status running', { status: 'Currently Airing' }, { status: 'Publishing' }],
-  ['status upcoming or on hiatus', { status: 'Not yet aired' }, { status: 'On Hiatus' }],
-  ['exact score', { score: 8.04 }, { score: 7.27 }],
-  ['several genres (AND)', { genres: [1, 2] }, { genres: [1, 8] }],
-  ['letter digit', { letter: '0' }, { letter: '2' }],
-  ['start date year', { startDate: { first: '2010-01-01', last: '2010-12-31' } }, { startDate: { first: '1999-01-01', last: '1999-12-31' } }],
-  ['end date month', { endDate: { first: '2005-06-01', last: '2005-06-30' } }, { endDate: { first: '2019-01-01', last: '2019-01-31' } }],
-  [
-    'start and end date',
-    { startDate: { first: '2000-01-01', last: '2000-12-31' }, endDate: { first: '2012-01-01', last: '2012-12-31' } },
-    { startDate: { first: '1990-01-01', last: '1990-12-31' }, endDate: { first: '2005-01-01', last: '2005-12-31' } },
-  ],
+const KIND_FILTERS: Array<[string, string, string]> = [
+  ['one type', 'type=tv', 'type=manga'],
+  ['several types (OR)', 'type=movie,ova,music', 'type=lightnovel,novel,oneshot'],
+  ['status running', 'status=airing', 'status=publishing'],
+  ['status upcoming or on hiatus', 'status=upcoming', 'status=hiatus'],
+  ['exact score', 'score=8.04', 'score=7.27'],
+  ['several genres (AND)', 'genres=1,2', 'genres=1,8'],
+  ['letter digit', 'letter=0', 'letter=2'],
+  ['start date year', 'start_date=2010', 'start_date=1999'],
+  ['end date month', 'end_date=2005-06', 'end_date=2019-01'],
+  ['start and end date', 'start_date=2000&end_date=2012', 'start_date=2000&end_date=2012'],
+  ['start and end date', 'start_date=1990&end_date=2005', 'start_date=1990&end_date=2005'],
   [
     'everything at once',
-    { sfw: 'normal', types: ['TV'], minScore: 6, genres: [1], genresExclude: [9], approval: 'all' },
-    { sfw: 'normal', types: ['Manga'], minScore: 7, genres: [1], genresExclude: [9], magazines: [83, 1, 23], approval: 'all' },
+    'sfw&type=tv&min_score=6&genres=1&genres_exclude=9&unapproved',
+    'sfw&type=manga&min_score=7&genres=1&genres_exclude=9&magazines=83,1,23&unapproved',
   ],
-  ['nothing matches', { types: ['TV'], status: 'Not yet aired', minScore: 9.9 }, { types: ['Manga'], status: 'On Hiatus', minScore: 9.9 }],
+  ['nothing matches', 'type=tv&status=upcoming&min_score=9.9', 'type=manga&status=hiatus&min_score=9.9'],
 ];
 
 /** The demo anime filters: every filter of `GET /v1/anime`, alone and together. */
-const FILTERS: Array<[string, Partial<AnimeSearch>]> = [
+const FILTERS: Array<[string, string]> = [
   ...COMMON_FILTERS,
-  ...KIND_FILTERS.map(([name, anime]): [string, Partial<AnimeSearch>] => [name, anime]),
-  ['one rating', { ratings: ['PG-13 - Teens 13 or older'] }],
-  ['several ratings (OR)', { ratings: ['R+ - Mild Nudity', 'Rx - Hentai', 'G - All Ages'] }],
-  ['one producer (producers, studios, licensors)', { producers: [producerId] }],
-  ['several producers (ANY)', { producers: [producerId, 37, 1] }],
+  ...KIND_FILTERS.map(([name, anime]): [string, string] => [name, anime]),
+  ['one rating', 'rating=pg13'],
+  ['several ratings (OR)', 'rating=r,rx,g'],
+  ['one producer (producers, studios, licensors)', `producers=${producerId}`],
+  ['several producers (ANY)', `producers=${producerId},37,1`],
 ];
 
 /** The demo manga filters: every filter of `GET /v1/manga`, alone and together. */
-const MANGA_FILTERS: Array<[string, Partial<MangaSearch>]> = [
+const MANGA_FILTERS: Array<[string, string]> = [
   ...COMMON_FILTERS,
-  ...KIND_FILTERS.map(([name, , manga]): [string, Partial<MangaSearch>] => [name, manga]),
-  ['one magazine', { magazines: [83] }],
-  ['several magazines (ANY)', { magazines: [83, 23, 1] }],
+  ...KIND_FILTERS.map(([name, , manga]): [string, string] => [name, manga]),
+  ['one magazine', 'magazines=83'],
+  ['several magazines (ANY)', 'magazines=83,23,1'],
 ];
 
-/** What the searches of one kind are compared by, in both stores. */
-interface KindCase<S extends AnimeSearch | MangaSearch, R extends Anime | Manga> {
+/** What the searches of one kind are compared by, in both stores; filters are query strings. */
+interface KindCase<R extends Anime | Manga> {
   kind: 'anime' | 'manga';
   records: readonly R[];
-  base: S;
-  search(catalogue: Catalogue, search: S): Promise<{ data: ReadonlyArray<{ mal_id: number }>; total: number }>;
-  get(catalogue: Catalogue, id: number): Promise<R | undefined>;
   /** Whether the memory store's filters of a search keep a record. */
-  kept(filter: Partial<S>): (record: R) => boolean;
-  filters: ReadonlyArray<[string, Partial<S>]>;
-  orders: ReadonlyArray<NonNullable<S['orderBy']>>;
+  kept(filter: string): (record: R) => boolean;
+  filters: ReadonlyArray<[string, string]>;
+  orders: readonly string[];
   /** Filtered and ordered searches, read whole. */
-  ordered: ReadonlyArray<Partial<S>>;
+  ordered: readonly string[];
   /** Pages and limits of a plain browse. */
   slices: ReadonlyArray<[number, number]>;
   /** `q` searches with filters, whose exact, prefix and word-prefix hits come first. */
-  queries: ReadonlyArray<[string, Partial<S>]>;
+  queries: ReadonlyArray<[string, string]>;
   /** Misspelt titles, whose top hit is the same in both stores. */
   typos: readonly string[];
   /** Filters a `q` search's every hit must pass. */
-  passing: Partial<S>;
+  passing: string;
 }
 
 /** `q` searches both kinds answer alike: a title, a word, a stop word, short prefixes, a Japanese title. */
-const COMMON_QUERIES: Array<[string, Partial<AnimeSearch> & Partial<MangaSearch>]> = [
-  ['Naruto', {}],
-  ['fullmetal', {}],
-  ['the', { approval: 'all' }],
-  ['k', {}],
-  ['sh', {}],
-  ['進撃の巨人', {}],
+const COMMON_QUERIES: Array<[string, string]> = [
+  ['Naruto', ''],
+  ['fullmetal', ''],
+  ['the', 'unapproved'],
+  ['k', ''],
+  ['sh', ''],
+  ['進撃の巨人', ''],
 ];
 /** Misspelt titles both kinds hold. */
 const COMMON_TYPOS = ['naruot', 'fulmetal alchemist'];
 
-const ANIME_CASE: KindCase<AnimeSearch, Anime> = {
+const ANIME_CASE: KindCase<Anime> = {
   kind: 'anime',
   records: demoAnime,
-  base,
-  search: (catalogue, search) => catalogue.searchAnime(search),
-  get: (catalogue, id) => catalogue.getAnime(id),
   kept: animeKept,
   filters: FILTERS,
   orders: ORDERS,
-  ordered: [{ sfw: 'strict', types: ['TV'], orderBy: 'score', sort: 'desc' }],
+  ordered: ['sfw&sfw-strict&type=tv&order_by=score&sort=desc'],
   slices: [
     [2, 10],
     [7, 7],
@@ -228,35 +240,28 @@ const ANIME_CASE: KindCase<AnimeSearch, Anime> = {
   ],
   queries: [
     ...COMMON_QUERIES,
-    ['naruto', { types: ['TV'] }],
-    ['Fullmetal Alchemist: Brotherhood', {}],
-    ['one piece', {}],
-    ['Shingeki no Kyojin', {}],
-    ['attack on titan', {}],
-    ['steins gate', {}],
-    ['cowboy bebop', { sfw: 'strict' }],
-    ['death', {}],
-    ['gintama', { minScore: 8 }],
-    ['monogatari', { sfw: 'normal' }],
+    ['naruto', 'type=tv'],
+    ['Fullmetal Alchemist: Brotherhood', ''],
+    ['one piece', ''],
+    ['Shingeki no Kyojin', ''],
+    ['attack on titan', ''],
+    ['steins gate', ''],
+    ['cowboy bebop', 'sfw&sfw-strict'],
+    ['death', ''],
+    ['gintama', 'min_score=8'],
+    ['monogatari', 'sfw'],
   ],
   typos: [...COMMON_TYPOS, 'cowboy bebpo', 'shingeki no kyojn', 'evangelon'],
-  passing: { sfw: 'strict', types: ['TV', 'Movie'], minScore: 7 },
+  passing: 'sfw&sfw-strict&type=tv,movie&min_score=7',
 };
 
-const MANGA_CASE: KindCase<MangaSearch, Manga> = {
+const MANGA_CASE: KindCase<Manga> = {
   kind: 'manga',
   records: demoManga,
-  base: mangaBase,
-  search: (catalogue, search) => catalogue.searchManga(search),
-  get: (catalogue, id) => catalogue.getManga(id),
   kept: mangaKept,
   filters: MANGA_FILTERS,
   orders: MANGA_ORDERS,
-  ordered: [
-    { sfw: 'strict', types: ['Manga'], orderBy: 'score', sort: 'desc' },
-    { sfw: 'normal', magazines: [83, 23, 1, 3], orderBy: 'volumes', sort: 'desc' },
-    { genres: [1], orderBy: 'start_date', sort: 'asc' },
-  ],
+  ordered: ['sfw&sfw-strict&type=manga&order_by=score&sort=desc', 'sfw&magazines=83,23,1,3&order_by=volumes&sort=desc', 'genres=1&order_by=start_date&sort=asc'],
   slices: [
     [2, 10],
     [7, 7],
@@ -265,31 +270,31 @@ const MANGA_CASE: KindCase<MangaSearch, Manga> = {
   ],
   queries: [
     ...COMMON_QUERIES,
-    ['naruto', { types: ['Manga'] }],
-    ['Fullmetal Alchemist', {}],
-    ['piece', {}],
-    ['one', {}],
-    ['Hunter x Hunter', {}],
-    ['monster', { sfw: 'strict' }],
-    ['high school', {}],
-    ['bo', { sfw: 'normal' }],
-    ['man', { minScore: 8 }],
-    ['nana', { magazines: [83, 23, 1] }],
+    ['naruto', 'type=manga'],
+    ['Fullmetal Alchemist', ''],
+    ['piece', ''],
+    ['one', ''],
+    ['Hunter x Hunter', ''],
+    ['monster', 'sfw&sfw-strict'],
+    ['high school', ''],
+    ['bo', 'sfw'],
+    ['man', 'min_score=8'],
+    ['nana', 'magazines=83,23,1'],
   ],
   typos: [...COMMON_TYPOS, 'huntre x hunter', 'chainsw man', 'yotsuba to'],
-  passing: { sfw: 'strict', types: ['Manga', 'Light Novel'], minScore: 7 },
+  passing: 'sfw&sfw-strict&type=manga,lightnovel&min_score=7',
 };
 
 describe.skipIf(!url)('PostgreSQL catalogue store', () => {
   const { sql, fresh } = suiteDatabase('pgseam_catalogue', 4);
   let store: PostgresStore;
-  let api: Catalogue;
-  const memory = catalogueOver(createMemoryStore(demoData));
+  let api: Answers;
+  const memory = answersOf(createMemoryStore(demoData));
 
   beforeAll(async () => {
     store = await fresh();
     await store.seed(demoData);
-    api = catalogueOver(store);
+    api = answersOf(store);
   }, 120_000);
 
   /**
@@ -298,50 +303,50 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
    * searches (exact, prefix and word-prefix hits first; the same top hit for typos).
    * @param c - The kind.
    */
-  function compareSearches<S extends AnimeSearch | MangaSearch, R extends Anime | Manga>(c: KindCase<S, R>): void {
-    const all = (catalogue: Catalogue, search: Partial<S>) => readAll((page) => c.search(catalogue, { ...c.base, limit: 50, ...search, page }));
-    const pages = (search: Partial<S>) => Promise.all([c.search(api, { ...c.base, ...search }), c.search(memory, { ...c.base, ...search })]);
-    const expectSame = async (search: Partial<S>) => {
-      const [pg, mem] = await Promise.all([all(api, search), all(memory, search)]);
+  function compareSearches<R extends Anime | Manga>(c: KindCase<R>): void {
+    const all = (answers: Answers, filter: string) => allOf(answers, c.kind, filter);
+    const find = (answers: Answers, filter: string) => search(answers, c.kind, filter);
+    const pages = (filter: string) => Promise.all([find(api, filter), find(memory, filter)]);
+    const expectSame = async (filter: string) => {
+      const [pg, mem] = await Promise.all([all(api, filter), all(memory, filter)]);
       expect(pg.ids).toEqual(mem.ids);
       expect(pg.totals).toEqual(mem.totals);
     };
-    const tiersOf = (q: string, filter: Partial<S>) => titleTiers(c.records, c.kept(filter), q);
+    const tiersOf = (q: string, filter: string) => titleTiers(c.records, c.kept(filter), q);
 
     it(`holds every demo ${c.kind} once`, async () => {
       expect(await store.count(c.kind)).toBe(c.records.length);
     });
 
     it('returns each record byte for byte as the memory store does (Jikan field order kept)', async () => {
-      for (const r of c.records) expect(JSON.stringify(await c.get(api, r.mal_id))).toBe(JSON.stringify(await c.get(memory, r.mal_id)));
-      expect(await c.get(api, 999_999_999)).toBeUndefined();
+      for (const r of c.records) expect(JSON.stringify(await api(`/v1/${c.kind}/${r.mal_id}`))).toBe(JSON.stringify(await memory(`/v1/${c.kind}/${r.mal_id}`)));
+      expect(await api(`/v1/${c.kind}/999999999`)).toBeUndefined();
     });
 
     describe.each(c.filters)('filter: %s', (_name, filter) => {
       it('matches the memory store ids, order and total, on every page', () => expectSame(filter));
     });
     describe.each(c.orders)('order_by %s', (orderBy) => {
-      // `{ orderBy, sort }` is a `Partial<S>`; TypeScript cannot tell through the type parameter.
-      it.each(['asc', 'desc'] as const)('%s: nulls last, ties by mal_id, as the memory store', (sort) => expectSame({ orderBy, sort } as Partial<S>));
+      it.each(['asc', 'desc'] as const)('%s: nulls last, ties by mal_id, as the memory store', (sort) => expectSame(`order_by=${orderBy}&sort=${sort}`));
     });
-    it.each(c.ordered.map((search) => [search]))('orders a filtered search %j as the memory store', (search) => expectSame(search));
+    it.each(c.ordered.map((filter) => [filter]))('orders a filtered search %s as the memory store', (filter) => expectSame(filter));
 
     it.each(c.slices)('page %i of limit %i is the same slice as in the memory store', async (page, limit) => {
-      const [pg, mem] = await pages({ page, limit } as Partial<S>);
+      const [pg, mem] = await pages(`page=${page}&limit=${limit}`);
       expect(pg.data.map((r) => r.mal_id)).toEqual(mem.data.map((r) => r.mal_id));
       expect(pg.total).toBe(mem.total);
     });
 
     it('answers page 1000 with no records and the true total, browsing and searching', async () => {
-      expect(await c.search(api, { ...c.base, page: 1000, limit: 50 })).toEqual({ data: [], total: (await c.search(memory, c.base)).total });
-      const hits = (await c.search(memory, { ...c.base, q: 'naruto' })).total;
+      expect(await find(api, 'page=1000&limit=50')).toEqual({ data: [], total: (await find(memory, '')).total });
+      const hits = (await find(memory, 'q=naruto')).total;
       expect(hits).toBeGreaterThan(0);
-      expect(await c.search(api, { ...c.base, q: 'naruto', page: 1000, limit: 50 })).toEqual({ data: [], total: hits });
+      expect(await find(api, 'q=naruto&page=1000&limit=50')).toEqual({ data: [], total: hits });
     });
 
     describe('q', () => {
       it.each(c.queries)('%s %j: exact, prefix and word-prefix hits first, in the memory store order', async (q, filter) => {
-        const [pg, mem] = await Promise.all([all(api, { q, ...filter }), all(memory, { q, ...filter })]);
+        const [pg, mem] = await Promise.all([all(api, query(qOf(q), filter)), all(memory, query(qOf(q), filter))]);
         expectTieredFirst(tiersOf(q, filter), pg, mem);
       });
 
@@ -350,21 +355,21 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       });
 
       it.each(c.typos)('typo %s: the same top hit as the memory store', async (q) => {
-        const [pg, mem] = await pages({ q } as Partial<S>);
+        const [pg, mem] = await pages(qOf(q));
         expect(pg.data[0]?.mal_id).toBeDefined();
         expect(pg.data[0]?.mal_id).toBe(mem.data[0]?.mal_id);
       });
 
       it('every q hit passes the filters', async () => {
         const kept = c.kept(c.passing);
-        const { ids } = await all(api, { q: 'no', ...c.passing });
+        const { ids } = await all(api, query('q=no', c.passing));
         expect(ids.length).toBeGreaterThan(0);
         for (const id of ids) expect(kept(c.records.find((r) => r.mal_id === id)!)).toBe(true);
       });
 
       it('finds nothing for a query that folds to nothing, as the memory store', async () => {
-        expect(await c.search(api, { ...c.base, q: '!!!' })).toEqual({ data: [], total: 0 });
-        expect(await c.search(memory, { ...c.base, q: '!!!' })).toEqual({ data: [], total: 0 });
+        expect(await find(api, 'q=!!!')).toEqual({ data: [], total: 0 });
+        expect(await find(memory, 'q=!!!')).toEqual({ data: [], total: 0 });
       });
     });
   }
@@ -389,7 +394,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     compareSearches(ANIME_CASE);
 
     it('q with order_by orders the hits by the field (nulls last, ties by mal_id)', async () => {
-      const { ids } = await allIds(api, { q: 'monogatari', orderBy: 'score', sort: 'desc' });
+      const { ids } = await allIds(api, 'q=monogatari&order_by=score&sort=desc');
       const byScore = compareFields([{ field: 'score', dir: 'desc' }, { field: 'mal_id', dir: 'asc' }]);
       const sorted = ids.map((id) => fieldValues('anime', demoAnime.find((a) => a.mal_id === id)!)).sort(byScore);
       expect(ids).toEqual(sorted.map((e) => e.mal_id));
@@ -404,13 +409,13 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     const renamed: Anime = { ...original, title: 'Zzyzx Renamed', title_synonyms: [], titles: [{ type: 'Default', title: 'Zzyzx Renamed' }] };
     try {
       expect(await store.upsert('anime', [renamed])).toBe(1);
-      expect((await api.getAnime(20))?.title).toBe('Zzyzx Renamed');
-      expect((await api.searchAnime({ ...base, q: 'zzyzx renamed' })).data[0]?.mal_id).toBe(20);
-      expect((await api.searchAnime({ ...base, letter: 'z' })).data.map((a) => a.mal_id)).toContain(20);
+      expect((await api<Anime>('/v1/anime/20'))?.data.title).toBe('Zzyzx Renamed');
+      expect((await search(api, 'anime', qOf('zzyzx renamed'))).data[0]?.mal_id).toBe(20);
+      expect((await search(api, 'anime', 'letter=z')).data.map((a) => a.mal_id)).toContain(20);
     } finally {
       await store.upsert('anime', [original]);
     }
-    expect((await api.getAnime(20))?.title).toBe(original.title);
+    expect((await api<Anime>('/v1/anime/20'))?.data.title).toBe(original.title);
   });
 
   it('analyze() leaves no GIN index entry pending after upserts (seed calls it; the importer too)', async () => {
@@ -479,14 +484,15 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       expect(JSON.stringify(await local.query('anime', q)), search).toBe(JSON.stringify(await reference.query('anime', q)));
     }
     expect((await local.query('anime', { search: 'zq', offset: 0, limit: 0 })).total).toBe(300);
-    // And the endpoint methods over it, against the memory store.
-    const mem = catalogueOver(createMemoryStore({ anime: many }));
+    // And the API over it, against the memory store.
+    const pgApi = answersOf(local);
+    const mem = answersOf(createMemoryStore({ anime: many }));
     for (const q of ['zq', 'z', '0']) {
-      const [pg, m] = await Promise.all([allIds(catalogueOver(local), { q, approval: 'all' }), allIds(mem, { q, approval: 'all' })]);
+      const [pg, m] = await Promise.all([allIds(pgApi, `q=${q}&unapproved`), allIds(mem, `q=${q}&unapproved`)]);
       expect(pg.ids, q).toEqual(m.ids);
       expect(pg.totals[0], q).toBe(m.totals[0]);
     }
-    expect((await catalogueOver(local).searchAnime({ ...base, approval: 'all', q: 'zq' })).total).toBe(300);
+    expect((await search(pgApi, 'anime', 'q=zq&unapproved')).total).toBe(300);
   }, 60_000);
 
   it('rejects an unknown resource by name', async () => {
@@ -497,7 +503,7 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
     compareSearches(MANGA_CASE);
 
     /** {@link titleTiers} of the demo manga a search with `filter` keeps. */
-    const mangaTitleTiers = (q: string, filter: Partial<MangaSearch>) => titleTiers(demoManga, mangaKept(filter), q);
+    const mangaTitleTiers = (q: string, filter: string) => titleTiers(demoManga, mangaKept(filter), q);
 
     it('q with order_by: the tiered hits, in the memory store order (nulls last, ties by mal_id)', async () => {
       for (const [q, orderBy, sort] of [
@@ -506,8 +512,9 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
         ['man', 'title', 'desc'],
         ['the', 'start_date', 'asc'],
       ] as const) {
-        const [pg, mem] = await Promise.all([allMangaIds(api, { q, orderBy, sort }), allMangaIds(memory, { q, orderBy, sort })]);
-        const tiered = mangaTitleTiers(q, {});
+        const filter = `q=${q}&order_by=${orderBy}&sort=${sort}`;
+        const [pg, mem] = await Promise.all([allMangaIds(api, filter), allMangaIds(memory, filter)]);
+        const tiered = mangaTitleTiers(q, '');
         expect(pg.ids.length, q).toBeGreaterThan(1);
         expect(pg.ids.filter((id) => tiered.includes(id)).sort(), q).toEqual([...tiered].sort());
         // Fuzzy hits may differ (a three-letter query has no fuzzy arm here); the shared ones keep the memory order.
@@ -521,14 +528,14 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       try {
         expect(await store.upsert('manga', [renamed])).toBe(1);
         expect(await store.count('manga')).toBe(demoManga.length);
-        expect((await api.getManga(original.mal_id))?.title).toBe('Zzyzx Renamed');
-        expect((await api.searchManga({ ...mangaBase, q: 'zzyzx renamed' })).data[0]?.mal_id).toBe(original.mal_id);
-        expect((await api.searchManga({ ...mangaBase, letter: 'z' })).data.map((m) => m.mal_id)).toContain(original.mal_id);
-        expect((await api.getMangaFull(original.mal_id, 'off'))?.title).toBe('Zzyzx Renamed');
+        expect((await api<Manga>(`/v1/manga/${original.mal_id}`))?.data.title).toBe('Zzyzx Renamed');
+        expect((await search(api, 'manga', qOf('zzyzx renamed'))).data[0]?.mal_id).toBe(original.mal_id);
+        expect((await search(api, 'manga', 'letter=z')).data.map((m) => m.mal_id)).toContain(original.mal_id);
+        expect((await api<Manga>(`/v1/manga/${original.mal_id}/full`))?.data.title).toBe('Zzyzx Renamed');
       } finally {
         await store.upsert('manga', [original]);
       }
-      expect((await api.getManga(original.mal_id))?.title).toBe(original.title);
+      expect((await api<Manga>(`/v1/manga/${original.mal_id}`))?.data.title).toBe(original.title);
     });
 
     it('matches the memory store on null types, unapproved entries and the 300-entry cap of short queries', async () => {
@@ -549,19 +556,14 @@ describe.skipIf(!url)('PostgreSQL catalogue store', () => {
       });
       const local = await fresh();
       await local.seed({ manga: many });
-      const mem = catalogueOver(createMemoryStore({ manga: many }));
-      const searches: Array<Partial<MangaSearch>> = [
-        { q: 'zq', approval: 'all' },
-        { q: 'z', approval: 'unapproved' },
-        { q: 'zq', approval: 'all', types: ['Manga'] },
-        { approval: 'all', types: ['Manga', 'Novel'] },
-        { approval: 'unapproved', orderBy: 'popularity', sort: 'desc' },
-      ];
-      for (const search of searches) expect(await allMangaIds(catalogueOver(local), search), JSON.stringify(search)).toEqual(await allMangaIds(mem, search));
-      expect((await catalogueOver(local).searchManga({ ...mangaBase, approval: 'all', q: 'zq' })).total).toBe(300);
+      const pgApi = answersOf(local);
+      const mem = answersOf(createMemoryStore({ manga: many }));
+      const searches = ['q=zq&unapproved', 'q=z&unapproved=only', 'q=zq&unapproved&type=manga', 'unapproved&type=manga,novel', 'unapproved=only&order_by=popularity&sort=desc'];
+      for (const filter of searches) expect(await allMangaIds(pgApi, filter), filter).toEqual(await allMangaIds(mem, filter));
+      expect((await search(pgApi, 'manga', 'q=zq&unapproved')).total).toBe(300);
       // The 300 kept are the most popular, as for anime.
       const mostPopular = [...many].sort((a, b) => a.popularity! - b.popularity!).slice(0, 300).map((m) => m.mal_id);
-      const { ids: kept } = await allMangaIds(catalogueOver(local), { q: 'zq', approval: 'all' });
+      const { ids: kept } = await allMangaIds(pgApi, 'q=zq&unapproved');
       expect([...kept].sort((a, b) => a - b)).toEqual(mostPopular.sort((a, b) => a - b));
     }, 60_000);
   });

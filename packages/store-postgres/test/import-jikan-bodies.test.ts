@@ -10,8 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@catalogue-api/core';
-import { catalogueOver, type CatalogueData } from '@catalogue-api/core/store';
+import type { AnimeCharacter, AnimeFull } from '@catalogue-api/core/schemas';
+import type { CatalogueData } from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
+import { answersOf } from '@catalogue-api/testkit';
 import { detectResource } from '../src/import.js';
 import { parseRequest } from '../src/resources.js';
 import { CLI_COMMAND, runCli } from './cli.js';
@@ -26,7 +28,9 @@ const write = (name: string, value: unknown) => {
   writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
   return file;
 };
-const source = catalogueOver(createMemoryStore(demoData));
+const source = answersOf(createMemoryStore(demoData));
+/** The `data` of a 200 answer of the demo catalogue (`undefined` for a 404). */
+const sourceData = async <T = any>(target: string) => (await source<T>(target))?.data;
 
 describe('catalogue-api import of Jikan bodies', () => {
   it('keeps the relations, theme, external and streaming parts of /full records, and serves them back', async () => {
@@ -34,13 +38,13 @@ describe('catalogue-api import of Jikan bodies', () => {
     // The entries a relation points at are there first, as a catalogue would hold them; anime 20 and the parts of /full are not.
     const without = { anime: demoData.anime!.filter((a) => a.mal_id !== 20), relations: [], themes: [], external: [], streaming: [], moreinfo: [] };
     writeFileSync(out, JSON.stringify({ ...demoData, ...without }));
-    const full = await source.getAnimeFull(20, 'off');
+    const full = await sourceData<AnimeFull>('/v1/anime/20/full');
     expect(full!.relations.length + full!.streaming.length + full!.external.length).toBeGreaterThan(0);
     const result = await runCli(['import', write('anime-full.json', { data: [full] }), '--store', 'memory-snapshot', '--out', out]);
     expect(result.stderr).toMatch(/anime: 1 of 1 records imported/);
     expect(result.code).toBe(0);
-    const served = await catalogueOver(createMemoryStore(snapshotOf(out))).getAnimeFull(20, 'off');
-    expect(served).toEqual(full);
+    const served = await answersOf(createMemoryStore(snapshotOf(out)))('/v1/anime/20/full');
+    expect(served!.data).toEqual(full);
     const again = await runCli(['import', join(dir, 'anime-full.json'), '--store', 'memory-snapshot', '--out', out]);
     expect(again.stderr).toMatch(/1 already stored as they are/);
   }, 60_000);
@@ -48,15 +52,15 @@ describe('catalogue-api import of Jikan bodies', () => {
   it('imports a sub-resource response with --request, and NDJSON lines { request, body }, the owner from the request', async () => {
     const out = join(dir, 'parts.json');
     const anime20 = demoData.anime!.find((a) => a.mal_id === 20)!;
-    const cast = await source.getAnimeCharacters(20);
+    const cast = await sourceData<AnimeCharacter[]>('/v1/anime/20/characters');
     expect(cast!.length).toBeGreaterThan(0);
     const one = await runCli(['import', write('cast.json', { data: cast }), '--request', '/anime/20/characters', '--store', 'memory-snapshot', '--out', out]);
     expect(one.stderr).toMatch(/requests: 1 of 1 records imported/);
     expect(one.code).toBe(0);
     const lines = [
       { request: 'https://api.jikan.moe/v4/anime/20/full', body: { data: anime20 } },
-      { request: '/anime/20/staff', body: { data: await source.getAnimeStaff(20) } },
-      { request: '/anime/20/themes', body: { data: await source.getAnimeThemes(20) } },
+      { request: '/anime/20/staff', body: await source('/v1/anime/20/staff') },
+      { request: '/anime/20/themes', body: await source('/v1/anime/20/themes') },
       { request: '/anime/20/spaceships', body: { data: [] } },
       { request: '/anime/20/statistics', body: { data: { watching: -1 } } },
     ];
@@ -64,10 +68,9 @@ describe('catalogue-api import of Jikan bodies', () => {
     expect(many.code).toBe(1);
     expect(many.stderr).toMatch(/rejected line 4: request: "\/anime\/20\/spaceships" names no part/);
     expect(many.stderr).toMatch(/rejected line 5: animeStatistics\.0\.completed: /);
-    const served = catalogueOver(createMemoryStore(snapshotOf(out)));
-    expect((await served.getAnimeCharacters(20))!.map((c) => c.character.mal_id).sort()).toEqual(cast!.map((c) => c.character.mal_id).sort());
-    expect(await served.getAnimeStaff(20)).toEqual(await source.getAnimeStaff(20));
-    expect(await served.getAnimeThemes(20)).toEqual(await source.getAnimeThemes(20));
+    const served = answersOf(createMemoryStore(snapshotOf(out)));
+    expect((await served<AnimeCharacter[]>('/v1/anime/20/characters'))!.data.map((c) => c.character.mal_id).sort()).toEqual(cast!.map((c) => c.character.mal_id).sort());
+    for (const part of ['staff', 'themes']) expect(await served(`/v1/anime/20/${part}`), part).toEqual(await source(`/v1/anime/20/${part}`));
   }, 60_000);
 
   it('tells characters from anime by the records, not the file name, and hints when told wrong', async () => {
@@ -81,7 +84,7 @@ describe('catalogue-api import of Jikan bodies', () => {
     const told = await runCli(['import', file, '--resource', 'anime', '--store', 'memory-snapshot', '--out', out]);
     expect(told.code).toBe(1);
     expect(told.stderr).toMatch(/rejected index 0: .*\(it is a valid characters record: pass --resource characters\)/);
-    const response = write('cast-response.json', { data: await source.getAnimeCharacters(20) });
+    const response = write('cast-response.json', await source('/v1/anime/20/characters'));
     const usage = await runCli(['import', response, '--store', 'memory-snapshot', '--out', out]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/holds a Jikan response of \/anime\/\{id\}\/characters.*pass --request/);
@@ -97,7 +100,7 @@ describe('catalogue-api import of Jikan bodies', () => {
     expect(snapshot.anime!.some((a) => a.mal_id === 20)).toBe(false);
     expect(snapshot.animeCharacters!.some((r) => r.anime_id === 20)).toBe(false);
     expect(snapshot.deletedAnimeIds).toEqual(expect.arrayContaining([20, 9_999_991]));
-    expect(await catalogueOver(createMemoryStore(snapshot)).getAnime(20)).toBeUndefined();
+    expect(await answersOf(createMemoryStore(snapshot))('/v1/anime/20')).toBeUndefined();
   }, 60_000);
 
   it("lists every option of --help in the configuration guide's importer table", async () => {
@@ -129,10 +132,11 @@ describe.skipIf(!process.env.DATABASE_URL)('catalogue-api import of Jikan bodies
     const without = demoData.anime!.filter((a) => a.mal_id !== 20);
     expect((await runCli(['import', write('pg-anime.ndjson', without.map((a) => JSON.stringify(a)).join('\n')), ...into])).code).toBe(0);
     expect((await runCli(['import', write('pg-manga.ndjson', demoData.manga!.map((m) => JSON.stringify(m)).join('\n')), ...into])).code).toBe(0);
-    const full = await source.getAnimeFull(20, 'off');
+    const full = await sourceData('/v1/anime/20/full');
     const first = await runCli(['import', write('pg-full.json', { data: [full] }), ...into]);
     expect(first.code).toBe(0);
-    expect(await catalogueOver(store).getAnimeFull(20, 'off')).toEqual(full);
+    const get = answersOf(store);
+    expect((await get('/v1/anime/20/full'))!.data).toEqual(full);
     const updated = await store.get('updates', 'anime:20');
     expect(updated).toBeDefined();
     const again = await runCli(['import', join(dir, 'pg-full.json'), ...into]);
@@ -142,6 +146,6 @@ describe.skipIf(!process.env.DATABASE_URL)('catalogue-api import of Jikan bodies
     expect(deleted.code).toBe(0);
     expect(await store.get('anime', 20)).toBeUndefined();
     expect(await store.query('relations', { where: [{ field: 'owners', op: 'has', value: 'anime:20' }], offset: 0, limit: 10 })).toMatchObject({ total: 0 });
-    expect(await catalogueOver(store).getDeletedAnimeIds()).toContain(20);
+    expect((await get<number[]>('/v1/anime/deleted'))!.data).toContain(20);
   }, 120_000);
 });

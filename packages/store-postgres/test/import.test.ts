@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@catalogue-api/core';
 import { type Anime } from '@catalogue-api/core/schemas';
-import { catalogueOver, type Catalogue } from '@catalogue-api/core/store';
 import { demoData } from '@catalogue-api/demo-data';
+import { answersOf } from '@catalogue-api/testkit';
 import { createPostgresStore, type PostgresStore } from '../src/catalogue-store.js';
 import { createSnapshotSink, importFile, ImportInterruptedError, toStoreSink, type ImportSink } from '../src/import.js';
 import { RESOURCE_NAMES } from '../src/resources.js';
@@ -46,8 +46,8 @@ describe('catalogue-api import --store memory-snapshot', () => {
     expect(first.stderr).toMatch(/28 of 30 records imported/);
     const snapshot = JSON.parse(readFileSync(out, 'utf8')) as { anime: Anime[] };
     expect(snapshot.anime).toHaveLength(28);
-    const store = catalogueOver(createMemoryStore(snapshot));
-    expect(JSON.stringify(await store.getAnime(anime[0]!.mal_id))).toBe(JSON.stringify(anime[0]));
+    const served = await answersOf(createMemoryStore(snapshot))(`/v1/anime/${anime[0]!.mal_id}`);
+    expect(JSON.stringify(served!.data)).toBe(JSON.stringify(anime[0]));
 
     const again = await runCli(['import', file, '--store', 'memory-snapshot', '--out', out]);
     expect(again.code).toBe(1);
@@ -170,21 +170,22 @@ describe.skipIf(!url)('catalogue-api import --store postgres', () => {
       expect(summary.rejected, name).toEqual([]);
       expect(await target.count(name), name).toBe(records.length);
     }
-    const memory = catalogueOver(createMemoryStore(demoData));
     const person = demoData.people![0]!.mal_id;
-    const calls: Array<(s: Catalogue) => Promise<unknown>> = [
-      (s) => s.getMangaFull(11, 'off'),
-      (s) => s.searchManga({ page: 1, limit: 25, sfw: 'normal', approval: 'all', sort: 'desc', orderBy: 'score' }),
-      (s) => s.getCharacterFull(17, 'off'),
-      (s) => s.getPersonFull(person, 'off'),
-      (s) => s.getAnimeStaff(47),
-      (s) => s.getAnimeFull(20, 'off'),
-      (s) => s.listGenres('anime'),
-      (s) => s.getRecentRecommendations({ type: 'anime', sfw: 'off', page: 1, limit: 25 }),
-      (s) => s.getDeletedMangaIds(),
+    const targets = [
+      '/v1/manga/11/full',
+      '/v1/manga?sfw&unapproved&order_by=score&sort=desc',
+      '/v1/characters/17/full',
+      `/v1/people/${person}/full`,
+      '/v1/anime/47/staff',
+      '/v1/anime/20/full',
+      '/v1/genres/anime',
+      '/v1/recommendations/anime',
+      '/v1/manga/deleted',
     ];
-    // Core's endpoint methods over the imported records answer as the memory store.
-    for (const call of calls) expect(JSON.stringify(await call(catalogueOver(target)))).toBe(JSON.stringify(await call(memory)));
+    // The API over the imported records answers as over the memory store.
+    const imported = answersOf(target);
+    const memory = answersOf(createMemoryStore(demoData));
+    for (const t of targets) expect(JSON.stringify(await imported(t)), t).toBe(JSON.stringify(await memory(t)));
   }, 120_000);
 
   it('keeps the batches committed before a failing one, and says how far it got', async () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { demoData } from '@catalogue-api/demo-data';
+import { answersOf } from '@catalogue-api/testkit';
 import { createMemoryStore } from '../seam/memory-store.js';
-import { catalogueOver } from '../catalogue/index.js';
 import type { CatalogueData } from '../catalogue/queries.js';
-import type { Anime } from '../schemas/anime.js';
+import type { Anime, AnimeFull } from '../schemas/anime.js';
+import type { AnimeCharacter } from '../schemas/cast.js';
+import type { EntryRecommendation, RecentRecommendation } from '../schemas/recommendation.js';
 import type { CatalogueStore } from '../seam/types.js';
 import { mapEntryPart, partsOf, PART_COLLECTIONS } from './mapping.js';
 import { canonicalJson, createRecordWriter } from './writer.js';
@@ -13,42 +15,12 @@ const T0 = Date.UTC(2026, 10, 1, 12);
 const T1 = T0 + 3_600_000;
 const iso = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
-/** What this library serves for a part, as an upstream that is this library would send it. */
+/**
+ * What this library serves for a part, as an upstream that is this library would send it: the
+ * part's request (reviews with the preliminary and spoiler ones, as the source asks them).
+ */
 async function served(store: CatalogueStore, kind: MediaKind, id: number, part: EntryPart): Promise<unknown> {
-  const c = catalogueOver(store) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const K = kind === 'anime' ? 'Anime' : 'Manga';
-  const paging = { page: 1, limit: 1000 };
-  const page = (p: unknown) => ({
-    pagination: { last_visible_page: 1, has_next_page: false },
-    data: (p as { data: unknown }).data,
-  });
-  switch (part) {
-    case 'full':
-    case 'relations':
-    case 'recommendations':
-      return {
-        data: await c[`get${K}${part === 'full' ? 'Full' : part === 'relations' ? 'Relations' : 'Recommendations'}`]!(id, 'off'),
-      };
-    case 'news':
-      return page(await c[`get${K}News`]!(id, paging, 'off'));
-    case 'episodes':
-      return page(await c.getAnimeEpisodes!(id, paging));
-    case 'reviews':
-      return page(
-        await c[`get${K}Reviews`]!(id, {
-          ...paging,
-          sort: 'mostVoted',
-          preliminary: true,
-          spoilers: true,
-        }),
-      );
-    case 'moreinfo':
-      return { data: await c[`get${K}Moreinfo`]!(id) };
-    default: {
-      const name = part[0]!.toUpperCase() + part.slice(1);
-      return { data: await c[`get${K}${name}`]!(id) };
-    }
-  }
+  return answersOf(store)(`/v1/${kind}/${id}/${part}${part === 'reviews' ? '?preliminary&spoilers' : ''}`);
 }
 
 const anime20 = demoData.anime!.find((a) => a.mal_id === 20)!;
@@ -96,9 +68,9 @@ describe('createRecordWriter', () => {
     const writer = createRecordWriter(store);
     const first = await writer.part('anime', 20, 'full', body, T0);
     expect(first.outcome).toBe('changed');
-    const full = await catalogueOver(store).getAnimeFull(20, 'off');
+    const full = (await answersOf(store)<AnimeFull>('/v1/anime/20/full'))!.data;
     expect(canonicalJson(full)).toBe(canonicalJson(body.data));
-    expect(full!.theme).toEqual(body.data.theme);
+    expect(full.theme).toEqual(body.data.theme);
     expect(await store.get('updates', 'anime:20')).toEqual({
       type: 'anime',
       mal_id: 20,
@@ -117,7 +89,7 @@ describe('createRecordWriter', () => {
       keys: ['anime:20', 'streaming:20'],
     });
     expect((await store.get('anime', 20))!.title).toBe('Renamed');
-    expect(await catalogueOver(store).getAnimeStreaming(20)).toEqual([]);
+    expect((await answersOf(store)('/v1/anime/20/streaming'))!.data).toEqual([]);
     expect((await store.get('updates', 'anime:20'))!.updated_at).toBe(iso(T1));
   });
 
@@ -199,7 +171,7 @@ describe('createRecordWriter', () => {
     };
     const outcome = await writer.part('anime', 20, 'characters', { data: [renamed, ...kept.slice(1), newcomer] }, T1);
     expect(outcome.outcome).toBe('changed');
-    const ids = (await catalogueOver(store).getAnimeCharacters(20))!.map((c) => c.character.mal_id);
+    const ids = (await answersOf(store)<AnimeCharacter[]>('/v1/anime/20/characters'))!.data.map((c) => c.character.mal_id);
     expect(ids).not.toContain(dropped);
     expect(ids).toContain(999_001);
     expect(await store.get('characters', dropped)).toBeDefined();
@@ -274,18 +246,14 @@ describe('createRecordWriter', () => {
       data: body.data.map((r, i) => (i === 0 ? { ...r, votes: r.votes + 2 } : r)),
     };
     expect((await writer.part('anime', 20, 'recommendations', more, T1)).outcome).toBe('changed');
-    const after = (await catalogueOver(store).getAnimeRecommendations(20, 'off'))!;
+    const get = answersOf(store);
+    const after = (await get<EntryRecommendation[]>('/v1/anime/20/recommendations'))!.data;
     expect(after.find((r) => r.entry.mal_id === body.data[0]!.entry.mal_id)!.votes).toBe(body.data[0]!.votes + 2);
     expect(await writer.part('anime', 20, 'recommendations', more, T1)).toEqual({ outcome: 'unchanged' });
     // The votes go again when the upstream counts fewer; the users' recommendations stay.
     expect((await writer.part('anime', 20, 'recommendations', body, T1)).outcome).toBe('changed');
-    expect(await catalogueOver(store).getAnimeRecommendations(20, 'off')).toEqual(body.data);
-    const recent = await catalogueOver(store).getRecentRecommendations({
-      type: 'anime',
-      sfw: 'off',
-      page: 1,
-      limit: 25,
-    });
+    expect((await get('/v1/anime/20/recommendations'))!.data).toEqual(body.data);
+    const recent = (await get<RecentRecommendation[]>('/v1/recommendations/anime'))!;
     expect(recent.data.every((r) => r.user.username !== '')).toBe(true);
   });
 
@@ -316,8 +284,8 @@ describe('createRecordWriter', () => {
     const store = createMemoryStore(demoData);
     const writer = createRecordWriter(store);
     expect(await writer.remove('anime', 20, T1)).toBe(true);
-    const catalogue = catalogueOver(store);
-    expect(await catalogue.getAnime(20)).toBeUndefined();
+    const get = answersOf(store);
+    expect(await get('/v1/anime/20')).toBeUndefined();
     expect(
       await store.query('animeCharacters', {
         where: [{ field: 'owners', op: 'has', value: 'anime:20' }],
@@ -327,7 +295,7 @@ describe('createRecordWriter', () => {
     ).toMatchObject({ total: 0 });
     expect(await store.get('themes', 20)).toBeUndefined();
     expect(await store.get('updates', 'anime:20')).toBeUndefined();
-    expect(await catalogue.getDeletedAnimeIds()).toContain(20);
+    expect((await get<number[]>('/v1/anime/deleted'))!.data).toContain(20);
     expect(await writer.remove('anime', 20, T1)).toBe(false);
   });
 
