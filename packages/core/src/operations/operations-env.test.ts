@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itRefusesEach } from '../../../../test/support/env-refusals.js';
+import { itRefusesEach, OPERATIONS_REFUSALS } from '../../../../test/support/env-refusals.js';
 import { parseTrustProxy, readOperationsEnv } from './operations-env.js';
 
 describe('readOperationsEnv', () => {
@@ -46,18 +46,7 @@ describe('readOperationsEnv', () => {
     expect(readOperationsEnv({ HOST: '0.0.0.0', METRICS_PORT: '9464' }).metricsHost).toBe('127.0.0.1');
   });
 
-  itRefusesEach(readOperationsEnv, [
-    ['ACCESS_LOG', 'OFF', 'ACCESS_LOG must be "json" or "off", not "OFF"'],
-    ['ACCESS_LOG_SAMPLE', '2', 'ACCESS_LOG_SAMPLE must be a number from 0 to 1, not "2"'],
-    ['ACCESS_LOG_SAMPLE', 'half', 'ACCESS_LOG_SAMPLE must be a number from 0 to 1, not "half"'],
-    ['ACCESS_LOG_CLIENT', 'ip', 'ACCESS_LOG_CLIENT must be "hash", "address" or "none", not "ip"'],
-    ['REQUEST_ID', 'yes', 'REQUEST_ID must be "on" or "off", not "yes"'],
-    ['METRICS_PORT', '70000', 'METRICS_PORT must be a port number from 0 to 65535, not "70000"'],
-    ['METRICS_PORT', 'x', 'METRICS_PORT must be a port number from 0 to 65535, not "x"'],
-    ['API_SUNSET_AT', 'next spring', 'API_SUNSET_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "next spring"'],
-    ['API_DEPRECATED_AT', '12/31/2027', 'API_DEPRECATED_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "12/31/2027"'],
-    ['API_SUNSET_AT', '2027-06-31', 'API_SUNSET_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "2027-06-31"'],
-  ]);
+  itRefusesEach(readOperationsEnv, OPERATIONS_REFUSALS);
 });
 
 describe('parseTrustProxy', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { EnvError, readServerEnv, SERVER_ENV } from './server-env.js';
 import { toStartupFailure } from './startup-failure.js';
-import { itRefusesEach, refusalOf } from '../../../../test/support/env-refusals.js';
+import { ADMISSION_REFUSALS, itRefusesEach, OPERATIONS_REFUSALS, refusalOf } from '../../../../test/support/env-refusals.js';
 
 /** Reads the environment with warnings kept, not printed. */
 function read(env: Record<string, string>, staleAfterSeconds?: number) {
@@ -157,9 +157,6 @@ describe('readServerEnv', () => {
     ['STORE_TIMEOUT_MS', '0', 'STORE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647, not "0"'],
     ['STORE_TIMEOUT_MS', '5s', 'STORE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647, not "5s"'],
     ['STORE_TIMEOUT_MS', '2147483648', 'STORE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 2147483647, not "2147483648"'],
-    ['SEARCH_CONCURRENCY', '0', 'SEARCH_CONCURRENCY must be a whole number from 1 to 100000, not "0"'],
-    ['READ_QUEUE', 'many', 'READ_QUEUE must be a whole number from 0 to 1000000, not "many"'],
-    ['ADMISSION', 'no', 'ADMISSION must be "on" or "off", not "no"'],
     ['STATUS_PORT', 'status', 'STATUS_PORT must be a port number from 0 to 65535, not "status"'],
     ['STATUS_UPSTREAMS', 'api', 'STATUS_UPSTREAMS must be id=url pairs separated by commas, such as api=https://api.example.org/health, not "api": "api" is not one'],
     ['STATUS_UPSTREAMS', 'api=ftp://x', 'STATUS_UPSTREAMS must be id=url pairs separated by commas, such as api=https://api.example.org/health, not "api=ftp://x": "api=ftp://x" is not one'],
@@ -167,13 +164,8 @@ describe('readServerEnv', () => {
     ['STATUS_INTERVAL_SECONDS', '3600', 'STATUS_INTERVAL_SECONDS must be a whole number of seconds from 1 to 120 (staleAfterSeconds: how long a status result counts), not "3600"'],
     ['STATUS_INTERVAL_SECONDS', '0', 'STATUS_INTERVAL_SECONDS must be a whole number of seconds from 1 to 120 (staleAfterSeconds: how long a status result counts), not "0"'],
     ['STATUS_INTERVAL_SECONDS', '0.5', 'STATUS_INTERVAL_SECONDS must be a whole number of seconds from 1 to 120 (staleAfterSeconds: how long a status result counts), not "0.5"'],
-    ['ACCESS_LOG', 'OFF', 'ACCESS_LOG must be "json" or "off", not "OFF"'],
-    ['ACCESS_LOG_SAMPLE', '2', 'ACCESS_LOG_SAMPLE must be a number from 0 to 1, not "2"'],
-    ['ACCESS_LOG_CLIENT', 'ip', 'ACCESS_LOG_CLIENT must be "hash", "address" or "none", not "ip"'],
-    ['REQUEST_ID', 'yes', 'REQUEST_ID must be "on" or "off", not "yes"'],
-    ['METRICS_PORT', '70000', 'METRICS_PORT must be a port number from 0 to 65535, not "70000"'],
-    ['API_DEPRECATED_AT', 'soon', 'API_DEPRECATED_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "soon"'],
-    ['API_SUNSET_AT', '2027-06-31', 'API_SUNSET_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "2027-06-31"'],
+    ...ADMISSION_REFUSALS,
+    ...OPERATIONS_REFUSALS,
   ]);
 
   it('never repeats a Server Key, naming a bad one by its position', () => {
