@@ -4,8 +4,8 @@
  */
 import { createCatalogueApp } from '@catalogue-api/core';
 import { describe, expect, it } from 'vitest';
-import { ADMISSION_REFUSALS, itRefusesEach } from '../../../test/support/env-refusals.js';
-import { readAdmissionEnv } from '../admission-env.js';
+import { itRefusesEach } from '../../../test/support/env-refusals.js';
+import { ADMISSION_ENV, readAdmissionEnv } from '../admission-env.js';
 
 describe('readAdmissionEnv', () => {
   it("leaves every bound to core's default when nothing is set", () => {
@@ -29,5 +29,5 @@ describe('readAdmissionEnv', () => {
     expect(readAdmissionEnv({ ADMISSION: 'on' })).not.toBe(false);
   });
 
-  itRefusesEach(readAdmissionEnv, ADMISSION_REFUSALS);
+  itRefusesEach(readAdmissionEnv, ADMISSION_ENV);
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { itRefusesEach, OPERATIONS_REFUSALS } from '../../../../test/support/env-refusals.js';
-import { parseTrustProxy, readOperationsEnv } from './operations-env.js';
+import { itRefusesEach } from '../../../../test/support/env-refusals.js';
+import { OPERATIONS_ENV, parseTrustProxy, readOperationsEnv } from './operations-env.js';
 
 describe('readOperationsEnv', () => {
   it('turns on the log, request ids and nothing else when nothing is set', () => {
@@ -46,7 +46,7 @@ describe('readOperationsEnv', () => {
     expect(readOperationsEnv({ HOST: '0.0.0.0', METRICS_PORT: '9464' }).metricsHost).toBe('127.0.0.1');
   });
 
-  itRefusesEach(readOperationsEnv, OPERATIONS_REFUSALS);
+  itRefusesEach(readOperationsEnv, OPERATIONS_ENV);
 });
 
 describe('parseTrustProxy', () => {
