@@ -43,21 +43,19 @@
  * stderr, the figures on stdout as indented JSON, or with `--json` as one line (see {@link AbuseResult}).
  * @module
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { normalizeTitle } from '../packages/core/src/seam/search.ts';
 import { createPostgresStore } from '../packages/store-postgres/src/catalogue-store.ts';
 import { mulberry32 } from '../scripts/lib/mulberry32.mjs';
 import { oneTypo, percentile } from './lib/battery.ts';
 import { ensureBenchSchema, missingBenchData } from './lib/bench-schema.ts';
-import { freePort, memoryOf } from './lib/example.mjs';
+import { freePort, memoryOf, spawnNodeExample, stopChild } from './lib/example.mjs';
 import { cpuSeconds } from './lib/wrk.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const SCENARIOS = ['flood', 'slots', 'search'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const { values: options } = parseArgs({ options: { json: { type: 'boolean' }, only: { type: 'string' }, reimport: { type: 'boolean' } } });
@@ -152,11 +150,6 @@ const now = () => performance.now();
 // ---------------------------------------------------------------------------------------------
 // The server
 
-/** Every server this process started and has not seen exit: killed when it exits, however. */
-const children = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
 interface Server {
@@ -169,31 +162,22 @@ interface Server {
 
 async function startServer(scenario: Scenario): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const [name, value] of Object.entries({ ...SERVER_ENV.all, ...SERVER_ENV[scenario], ...extraEnv, PORT: String(port) })) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
-  env.TSX_TSCONFIG_PATH = `${root}examples/node/tsconfig.json`;
   const devNull = openSync('/dev/null', 'w');
-  let child: ChildProcess;
+  let spawned: ReturnType<typeof spawnNodeExample>;
   try {
-    child = spawn(process.execPath, ['--import', 'tsx', '--import', `${root}examples/node/raw-imports.mjs`, `${root}examples/node/server.ts`], { cwd: root, env, stdio: ['ignore', devNull, 'pipe'] });
+    spawned = spawnNodeExample({ ...SERVER_ENV.all, ...SERVER_ENV[scenario], ...extraEnv, PORT: String(port) }, devNull);
   } finally {
     closeSync(devNull);
   }
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let tail = '';
-  child.stderr!.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-4096)));
-  const server: Server = { child, pid: child.pid!, port, stderr: () => tail };
+  const { child, stderr } = spawned;
+  const server: Server = { child, pid: child.pid!, port, stderr };
   // Ready when `/healthz` answers (outside the rate limits): the URL line went to /dev/null with the log.
   const deadline = now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${scenario}: the server exited (${child.exitCode ?? child.signalCode}): ${why(tail)}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${scenario}: the server exited (${child.exitCode ?? child.signalCode}): ${why(stderr())}`);
     if (now() > deadline) {
       await stopServer(server);
-      throw new Error(`${scenario}: /healthz did not answer within 60 s: ${why(tail)}`);
+      throw new Error(`${scenario}: /healthz did not answer within 60 s: ${why(stderr())}`);
     }
     const answer = await send({ port, path: '/healthz', from: '127.0.0.1', timeoutMs: 1_000 });
     if (answer.status === 200) break;
@@ -210,15 +194,7 @@ function why(stderr: string): string {
 }
 
 /** SIGTERM, then SIGKILL after 3 s; resolves when it has exited. */
-async function stopServer(server: Server): Promise<void> {
-  const { child } = server;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
-  await exited;
-  clearTimeout(timer);
-}
+const stopServer = (server: Server) => stopChild(server.child, 3_000);
 
 // ---------------------------------------------------------------------------------------------
 // Clients

@@ -28,14 +28,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { freePort } from './lib/example.mjs';
-import { cpuSeconds, median, readWrk } from './lib/wrk.mjs';
+import { cpuSeconds, loadSettings, median, readLatency, readWrk } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = process.env;
-const duration = env.DURATION ?? '5s';
-const warmup = env.WARMUP ?? '2s';
-const rounds = Number(env.ROUNDS ?? 3);
-const runtimes = (env.RUNTIMES ?? 'node,bun,deno').split(',');
+const { duration, warmup, rounds, runtimes } = loadSettings('2s');
 const modes = (env.MODES ?? 'cache,nocache').split(',');
 const json = process.argv.includes('--json');
 
@@ -91,8 +88,6 @@ function stop(child) {
 }
 
 const execFileAsync = promisify(execFile);
-const ms = (text) => (text.endsWith('us') ? parseFloat(text) / 1000 : text.endsWith('ms') ? parseFloat(text) : parseFloat(text) * 1000);
-
 /** One wrk run; the server's CPU per request (user + system, from /proc) beside req/s. */
 async function wrk(url, time, pid) {
   const before = cpuSeconds(pid);
@@ -100,7 +95,7 @@ async function wrk(url, time, pid) {
   const cpu = cpuSeconds(pid) - before;
   const { rps, requests, non2xx } = readWrk(out);
   if (non2xx) throw new Error(`${url}: ${non2xx} answers were not 2xx`);
-  return { rps, p99: ms(/^\s+99%\s+(\S+)/m.exec(out)[1]), cpu: (cpu * 1e6) / requests };
+  return { rps, p99: readLatency(out).p99, cpu: (cpu * 1e6) / requests };
 }
 
 /** The example's answer to a target, as the raw server will send it (a second GET: a cache hit when the cache is on). */

@@ -36,7 +36,7 @@
  * stderr; the result on stdout as JSON (one line with `--json`), see {@link FreshDataResult}.
  * @module
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createCatalogueApp, createMemoryStore } from '@catalogue-api/core';
@@ -50,9 +50,8 @@ import { DAY, DEFAULT_INTERVALS, FULL_SCALE, scheduleDemand, TIERS } from '../pa
 import type { RefreshState, Task, TierName } from '../packages/core/src/upstream/types.ts';
 import { createMapSource, createVirtualClock } from '../packages/core/test/upstream-fakes.ts';
 import { checkRequestLog, createFakeUpstream, newAnimeLike, type FakeRecord, type FakeRequestRecord, type FakeUpstream } from '../packages/testkit/src/fake-upstream.ts';
-import { freePort } from './lib/example.mjs';
+import { freePort, killOnExit, spawnNodeExample, stopChild } from './lib/example.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const PARTS = ['budget', 'staleness', 'demand', 'newid'] as const;
 const { values: options } = parseArgs({ options: { json: { type: 'boolean' }, only: { type: 'string' } } });
 const only = options.only?.split(',') ?? [...PARTS];
@@ -113,10 +112,6 @@ const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math
 // ---------------------------------------------------------------------------------------------
 // Servers
 
-const children = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(1));
 
 interface Server {
@@ -128,26 +123,12 @@ interface Server {
 /** The Node example from its sources, as `npm start` runs it, with `env` over this process's (undefined: unset). */
 async function startServer(label: string, vars: Record<string, string | undefined>): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const [name, value] of Object.entries({ HOST: '127.0.0.1', RATE_LIMIT: 'off', ...vars, PORT: String(port) })) {
-    if (value === undefined) delete env[name];
-    else env[name] = value;
-  }
-  env.TSX_TSCONFIG_PATH = `${root}examples/node/tsconfig.json`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', `${root}examples/node/raw-imports.mjs`, `${root}examples/node/server.ts`], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let tail = '';
-  child.stderr!.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-4096)));
+  const { child, stderr } = spawnNodeExample({ HOST: '127.0.0.1', RATE_LIMIT: 'off', ...vars, PORT: String(port) }, 'ignore');
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${label}: the server exited: ${tail.slice(-500)}`);
-    if (Date.now() > deadline) throw new Error(`${label}: /healthz did not answer within 90 s: ${tail.slice(-500)}`);
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${label}: the server exited: ${stderr().slice(-500)}`);
+    if (Date.now() > deadline) throw new Error(`${label}: /healthz did not answer within 90 s: ${stderr().slice(-500)}`);
     const ok = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1_000) }).then(
       (r) => r.status === 200,
       () => false,
@@ -156,18 +137,11 @@ async function startServer(label: string, vars: Record<string, string | undefine
     await sleep(100);
   }
   log(`${label}: server ${child.pid} ready at ${url}`);
-  return { child, url, stderr: () => tail };
+  return { child, url, stderr };
 }
 
-async function stopServer(server: Server): Promise<void> {
-  const { child } = server;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
-}
+/** SIGTERM, then SIGKILL after 5 s; resolves when it has exited. */
+const stopServer = (server: Server) => stopChild(server.child, 5_000);
 
 /** The fake upstream's log as its process holds it. */
 interface UpstreamLog {
@@ -184,8 +158,7 @@ async function demoUpstreamProcess(limits: { perSecond: number; perMinute: numbe
     execArgv: process.execArgv,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
+  killOnExit(child);
   const next = <T>() => new Promise<T>((resolve, reject) => {
     child.once('message', (message) => resolve(message as T));
     child.once('exit', (code) => reject(new Error(`the fake upstream's process exited (${code})`)));

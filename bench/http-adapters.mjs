@@ -34,14 +34,11 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { cpuSeconds, median, readWrk } from './lib/wrk.mjs';
+import { cpuSeconds, loadSettings, median, readLatency, readWrk } from './lib/wrk.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const env = process.env;
-const duration = env.DURATION ?? '5s';
-const warmup = env.WARMUP ?? '1s';
-const rounds = Number(env.ROUNDS ?? 3);
-const runtimes = (env.RUNTIMES ?? 'node,bun,deno').split(',');
+const { duration, warmup, rounds, runtimes } = loadSettings('1s');
 const variants = (env.VARIANTS ?? 'raw,adapter,app,app-cache').split(',');
 const requests = (env.REQUESTS ?? 'search,detail,error').split(',');
 const targets = { search: '/v1/anime?q=naruto', detail: '/v1/anime/1/full', error: '/v1/anime?limit=99' };
@@ -81,8 +78,6 @@ function stop(child) {
   });
 }
 
-const ms = (text) => (text.endsWith('us') ? parseFloat(text) / 1000 : text.endsWith('ms') ? parseFloat(text) : parseFloat(text) * 1000);
-
 /** One wrk run against the server `pid`; latencies in ms, server CPU in µs per request. */
 function wrk(url, time, pid) {
   const before = cpuSeconds(pid);
@@ -91,14 +86,7 @@ function wrk(url, time, pid) {
   const socketErrors = /Socket errors: (.*)/.exec(out);
   if (socketErrors) process.stderr.write(`  wrk socket errors: ${socketErrors[1]}\n`);
   const { rps, requests, non2xx } = readWrk(out);
-  return {
-    rps,
-    p50: ms(/^\s+50%\s+(\S+)/m.exec(out)[1]),
-    p99: ms(/^\s+99%\s+(\S+)/m.exec(out)[1]),
-    max: ms(/Latency\s+\S+\s+\S+\s+(\S+)/.exec(out)[1]),
-    non2xx,
-    cpu: (cpu * 1e6) / requests,
-  };
+  return { rps, ...readLatency(out), non2xx, cpu: (cpu * 1e6) / requests };
 }
 
 const rows = [];

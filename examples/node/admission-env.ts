@@ -15,7 +15,7 @@
 import { readServerEnv, type AdmissionLimits, type AdmissionOptions } from '@catalogue-api/core';
 
 /** The variables this file reads, checked by core's `readServerEnv` as every example's are. */
-const ADMISSION_ENV = ['ADMISSION', 'SEARCH_CONCURRENCY', 'SEARCH_QUEUE', 'READ_CONCURRENCY', 'READ_QUEUE', 'ADMISSION_WAIT_MS'] as const;
+export const ADMISSION_ENV = ['ADMISSION', 'SEARCH_CONCURRENCY', 'SEARCH_QUEUE', 'READ_CONCURRENCY', 'READ_QUEUE', 'ADMISSION_WAIT_MS'] as const;
 
 /**
  * Reads the admission options from the environment.

@@ -4,7 +4,8 @@
  */
 import { createCatalogueApp } from '@catalogue-api/core';
 import { describe, expect, it } from 'vitest';
-import { readAdmissionEnv } from '../admission-env.js';
+import { itRefusesEach } from '../../../test/support/env-refusals.js';
+import { ADMISSION_ENV, readAdmissionEnv } from '../admission-env.js';
 
 describe('readAdmissionEnv', () => {
   it("leaves every bound to core's default when nothing is set", () => {
@@ -28,14 +29,5 @@ describe('readAdmissionEnv', () => {
     expect(readAdmissionEnv({ ADMISSION: 'on' })).not.toBe(false);
   });
 
-  it.each([
-    ['SEARCH_CONCURRENCY', '0', 'SEARCH_CONCURRENCY must be a whole number from 1 to 100000, not "0"'],
-    ['SEARCH_QUEUE', '-1', 'SEARCH_QUEUE must be a whole number from 0 to 1000000, not "-1"'],
-    ['READ_CONCURRENCY', '2.5', 'READ_CONCURRENCY must be a whole number from 1 to 100000, not "2.5"'],
-    ['READ_QUEUE', 'many', 'READ_QUEUE must be a whole number from 0 to 1000000, not "many"'],
-    ['ADMISSION_WAIT_MS', '1e3', 'ADMISSION_WAIT_MS must be a whole number of milliseconds from 0 to 2147483647, not "1e3"'],
-    ['ADMISSION', 'no', 'ADMISSION must be "on" or "off", not "no"'],
-  ])('refuses %s=%s with a message naming it', (name, value, message) => {
-    expect(() => readAdmissionEnv({ [name]: value })).toThrow(message);
-  });
+  itRefusesEach(readAdmissionEnv, ADMISSION_ENV);
 });

@@ -3,8 +3,9 @@
  * back end in core, Redis in `@catalogue-api/redis`, and any third-party back end).
  * @module
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BlockPolicy, CachedResponse, CounterWindow, GatewayBackend } from '@catalogue-api/core/store';
+import { eachFresh } from './internal/fresh.js';
 
 /** How the contract gets back ends. */
 export interface GatewayBackendHarness {
@@ -57,12 +58,7 @@ function entry(body: string, storedAt = T0, ttl = 60_000): CachedResponse {
 export function defineGatewayBackendContract(name: string, harness: GatewayBackendHarness): void {
   describe(`GatewayBackend contract: ${name}`, () => {
     let backend: GatewayBackend;
-    beforeEach(async () => {
-      backend = await harness.create();
-    });
-    afterEach(async () => {
-      await harness.destroy?.(backend);
-    });
+    eachFresh(harness, (made) => (backend = made));
 
     describe('counters', () => {
       it('allows up to the limit, then refuses without counting', async () => {
@@ -165,12 +161,7 @@ export function defineGatewayBackendContract(name: string, harness: GatewayBacke
     describe.skipIf(harness.createBounded === undefined)('cache bounds', () => {
       const bounds: CacheBounds = { publicMaxBytes: 128 * 1024, serverMaxBytes: 64 * 1024, maxKeyLength: 2_048 };
       let bounded: GatewayBackend;
-      beforeEach(async () => {
-        bounded = await harness.createBounded!(bounds);
-      });
-      afterEach(async () => {
-        await harness.destroy?.(bounded);
-      });
+      eachFresh({ create: () => harness.createBounded!(bounds), destroy: (made) => harness.destroy?.(made) }, (made) => (bounded = made));
 
       it.each(['publicCache', 'serverCache'] as const)('holds no more than its byte bound in the %s under unique long keys, keeping the newest', async (cache) => {
         const maxBytes = cache === 'publicCache' ? bounds.publicMaxBytes : bounds.serverMaxBytes;

@@ -3,9 +3,10 @@
  * store in core, PostgreSQL in `@catalogue-api/store-postgres`, and any third-party store).
  * @module
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createStatusApp, type CheckOutcome, type MaintenanceRecord, type ServiceConfig, type StatusStore } from '@catalogue-api/core';
 import { statusSnapshotSchema } from '@catalogue-api/core/schemas';
+import { eachFresh } from './internal/fresh.js';
 
 /** How the contract gets stores. */
 export interface StatusStoreHarness {
@@ -53,13 +54,7 @@ function maintenance(overrides: Partial<MaintenanceRecord> = {}): MaintenanceRec
 export function defineStatusStoreContract(name: string, harness: StatusStoreHarness): void {
   describe(`StatusStore contract: ${name}`, () => {
     let store: StatusStore;
-
-    beforeEach(async () => {
-      store = await harness.create();
-    });
-    afterEach(async () => {
-      await harness.destroy?.(store);
-    });
+    eachFresh(harness, (made) => (store = made));
 
     async function record(serviceId: string, outcome: CheckOutcome, minute: number): Promise<void> {
       await store.recordCheck({ serviceId, outcome, at: T0 + minute * M }, STALE);

@@ -4,39 +4,44 @@
  * plain paths.
  */
 import { describe, expect, it } from 'vitest';
+import { itMapsEach } from '../../test/cases.js';
 import type { PlainRequest } from './http.js';
 import { toCanonicalPath, toCanonicalRequest } from './request-target.js';
 
 const request = (path: string, query = ''): PlainRequest => ({ method: 'GET', path, query, header: () => undefined, clientAddress: '192.0.2.1' });
 
+/** Paths and their canonical forms. */
+const CANONICAL: ReadonlyArray<readonly [path: string, canonical: string]> = [
+  ['/v1/top/anime', '/v1/top/anime'],
+  ['/v1/x/../top/anime', '/v1/top/anime'],
+  ['/v1/./top/anime', '/v1/top/anime'],
+  ['/v1/%2e/top/anime', '/v1/top/anime'],
+  ['/v1/%2E/top/anime', '/v1/top/anime'],
+  ['/v1/x/%2e%2E/top/anime', '/v1/top/anime'],
+  ['/v1/x/.%2e/top/anime', '/v1/top/anime'],
+  ['/v1\\top\\anime', '/v1/top/anime'],
+  ['/v1/top/anime/', '/v1/top/anime'],
+  ['/v1/top/anime///', '/v1/top/anime'],
+  ['/v1/top/anime/.', '/v1/top/anime'],
+  ['/v1/anime/20/./full', '/v1/anime/20/full'],
+  ['/../../v1/anime', '/v1/anime'],
+  ['/', '/'],
+  ['//', '/'],
+  ['/v1/..', '/'],
+  // Kept as they are, by the URL parser and so by every stage.
+  ['/v1/%252e/top', '/v1/%252e/top'],
+  ['/v1//top/anime', '/v1//top/anime'],
+  ['//v1/anime', '//v1/anime'],
+  ['/v1/%74op/anime', '/v1/%74op/anime'],
+  ['/v1/.well-known', '/v1/.well-known'],
+  ['/v1/anime/a b', '/v1/anime/a%20b'],
+  ['/v1/anime#x', '/v1/anime'],
+];
+
 describe('toCanonicalPath', () => {
-  it.each([
-    ['/v1/top/anime', '/v1/top/anime'],
-    ['/v1/x/../top/anime', '/v1/top/anime'],
-    ['/v1/./top/anime', '/v1/top/anime'],
-    ['/v1/%2e/top/anime', '/v1/top/anime'],
-    ['/v1/%2E/top/anime', '/v1/top/anime'],
-    ['/v1/x/%2e%2E/top/anime', '/v1/top/anime'],
-    ['/v1/x/.%2e/top/anime', '/v1/top/anime'],
-    ['/v1\\top\\anime', '/v1/top/anime'],
-    ['/v1/top/anime/', '/v1/top/anime'],
-    ['/v1/top/anime///', '/v1/top/anime'],
-    ['/v1/top/anime/.', '/v1/top/anime'],
-    ['/v1/anime/20/./full', '/v1/anime/20/full'],
-    ['/../../v1/anime', '/v1/anime'],
-    ['/', '/'],
-    ['//', '/'],
-    ['/v1/..', '/'],
-    // Kept as they are, by the URL parser and so by every stage.
-    ['/v1/%252e/top', '/v1/%252e/top'],
-    ['/v1//top/anime', '/v1//top/anime'],
-    ['//v1/anime', '//v1/anime'],
-    ['/v1/%74op/anime', '/v1/%74op/anime'],
-    ['/v1/.well-known', '/v1/.well-known'],
-    ['/v1/anime/a b', '/v1/anime/a%20b'],
-    ['/v1/anime#x', '/v1/anime'],
-  ])('resolves %s to %s', (path, canonical) => {
-    expect(toCanonicalPath(path)).toBe(canonical);
+  itMapsEach('resolves %s to %s', toCanonicalPath, CANONICAL);
+
+  it.each(CANONICAL.map(([, canonical]) => canonical))('keeps the canonical %s as it is', (canonical) => {
     expect(toCanonicalPath(canonical)).toBe(canonical);
   });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { itMapsEach } from '../../test/cases.js';
 import type { PlainRequest } from '../edge/http.js';
 import { createClientIdentifier, toClientId, UNKNOWN_CLIENT, type TrustProxy } from './client-address.js';
 
 describe('toClientId', () => {
-  it.each([
+  itMapsEach('reads %s as %s', toClientId, [
     ['203.0.113.7', '203.0.113.7'],
     ['::ffff:203.0.113.7', '203.0.113.7'],
     ['::FFFF:cb00:7107', '203.0.113.7'],
@@ -14,9 +15,7 @@ describe('toClientId', () => {
     ['fe80::1%eth0', 'fe80:0:0:0::/64'],
     ['::1', '0:0:0:0::/64'],
     ['203.0.113.7:5050', '203.0.113.7'],
-  ])('reads %s as %s', (address, id) => {
-    expect(toClientId(address)).toBe(id);
-  });
+  ]);
 
   it.each([undefined, '', 'localhost', '300.1.1.1', '1:2:3', '1::2::3', 'g::1', '1:2:3:4:5:6:7:8:9'])(
     'puts %s in the shared unknown bucket',

@@ -61,15 +61,27 @@ async function burst(send: ReturnType<typeof setup>['send'], n: number, path: st
   return statuses;
 }
 
+/**
+ * That an answer is the gateway's 429.
+ * @param res - The answer.
+ * @param message - Its envelope's message.
+ * @param limit - What its error says of the limit it hit.
+ * @param retryAfter - Its `Retry-After`, in seconds.
+ */
+function expectRateLimited(res: Awaited<ReturnType<ReturnType<typeof setup>['send']>>, message: string, limit: string, retryAfter: string): void {
+  expect(res.status).toBe(429);
+  expect(res.json!.message).toBe(message);
+  expect(res.json!.error).toContain(limit);
+  expect(res.headers['retry-after']).toBe(retryAfter);
+}
+
 describe('gateway rate limits', () => {
   it('allows 4 public requests in a second and answers the 5th with 429 "Rate limit exceeded."', async () => {
     const { send, clock } = setup({ cache: false });
     expect(await burst(send, 4, '/v1/anime/1')).toEqual([200, 200, 200, 200]);
     const res = await send('/v1/anime/1');
-    expect(res.status).toBe(429);
-    expect(res.json).toMatchObject({ status: 429, type: 'RateLimitException', message: 'Rate limit exceeded.', path: '/v1/anime/1' });
-    expect(res.json!.error).toContain('public tier limit of 4 requests per second');
-    expect(res.headers['retry-after']).toBe('1');
+    expectRateLimited(res, 'Rate limit exceeded.', 'public tier limit of 4 requests per second', '1');
+    expect(res.json).toMatchObject({ status: 429, type: 'RateLimitException', path: '/v1/anime/1' });
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['ratelimit-remaining']).toBe('0');
     clock.now = T0 + 750; // the next second starts
@@ -83,11 +95,7 @@ describe('gateway rate limits', () => {
       expect(await burst(send, 4, '/v1/anime/1')).toEqual([200, 200, 200, 200]);
     }
     clock.now = T0 + 30_000; // 12:00:30.250 → the minute ends in 29.75 s
-    const res = await send('/v1/anime/1');
-    expect(res.status).toBe(429);
-    expect(res.json!.message).toBe('Rate limit exceeded.');
-    expect(res.json!.error).toContain('public tier limit of 120 requests per minute');
-    expect(res.headers['retry-after']).toBe('30');
+    expectRateLimited(await send('/v1/anime/1'), 'Rate limit exceeded.', 'public tier limit of 120 requests per minute', '30');
     clock.now = Date.UTC(2026, 2, 10, 12, 1, 0, 0);
     expect((await send('/v1/anime/1')).status).toBe(200);
   });
@@ -97,11 +105,8 @@ describe('gateway rate limits', () => {
     expect(await burst(send, 3, '/v1/anime/1')).toEqual([200, 200, 200]);
     clock.now = Date.UTC(2026, 2, 10, 23, 59, 58, 500);
     const res = await send('/v1/anime/1');
-    expect(res.status).toBe(429);
-    expect(res.json!.message).toBe('Rate limit exceeded (per-day).');
-    expect(res.json!.error).toContain('public tier limit of 3 requests per day');
+    expectRateLimited(res, 'Rate limit exceeded (per-day).', 'public tier limit of 3 requests per day', '2');
     expect(res.json!.error).toContain('midnight UTC');
-    expect(res.headers['retry-after']).toBe('2');
     clock.now = Date.UTC(2026, 2, 11, 0, 0, 0, 0);
     expect((await send('/v1/anime/1')).status).toBe(200);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrustProxy, readOperationsEnv } from './operations-env.js';
+import { itRefusesEach } from '../../../../test/support/env-refusals.js';
+import { OPERATIONS_ENV, parseTrustProxy, readOperationsEnv } from './operations-env.js';
 
 describe('readOperationsEnv', () => {
   it('turns on the log, request ids and nothing else when nothing is set', () => {
@@ -45,20 +46,7 @@ describe('readOperationsEnv', () => {
     expect(readOperationsEnv({ HOST: '0.0.0.0', METRICS_PORT: '9464' }).metricsHost).toBe('127.0.0.1');
   });
 
-  it.each([
-    ['ACCESS_LOG', 'OFF', 'ACCESS_LOG must be "json" or "off", not "OFF"'],
-    ['ACCESS_LOG_SAMPLE', '2', 'ACCESS_LOG_SAMPLE must be a number from 0 to 1, not "2"'],
-    ['ACCESS_LOG_SAMPLE', 'half', 'ACCESS_LOG_SAMPLE must be a number from 0 to 1, not "half"'],
-    ['ACCESS_LOG_CLIENT', 'ip', 'ACCESS_LOG_CLIENT must be "hash", "address" or "none", not "ip"'],
-    ['REQUEST_ID', 'yes', 'REQUEST_ID must be "on" or "off", not "yes"'],
-    ['METRICS_PORT', '70000', 'METRICS_PORT must be a port number from 0 to 65535, not "70000"'],
-    ['METRICS_PORT', 'x', 'METRICS_PORT must be a port number from 0 to 65535, not "x"'],
-    ['API_SUNSET_AT', 'next spring', 'API_SUNSET_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "next spring"'],
-    ['API_DEPRECATED_AT', '12/31/2027', 'API_DEPRECATED_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "12/31/2027"'],
-    ['API_SUNSET_AT', '2027-06-31', 'API_SUNSET_AT must be an ISO 8601 date such as 2027-01-31T00:00:00Z, not "2027-06-31"'],
-  ])('refuses %s=%s, naming the variable and what it takes', (name, value, message) => {
-    expect(() => readOperationsEnv({ [name]: value })).toThrow(message);
-  });
+  itRefusesEach(readOperationsEnv, OPERATIONS_ENV);
 });
 
 describe('parseTrustProxy', () => {

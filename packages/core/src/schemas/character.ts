@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { animeMetaSchema, characterImagesSchema, mangaMetaSchema, personMetaSchema } from './common.js';
+import { arraysOf } from './fields.js';
 
 /** One character, as `GET /v1/characters/{id}` returns it in `data`. */
 export const characterSchema = z.object({
@@ -27,11 +28,7 @@ export const characterVoiceSchema = z.object({ language: z.string(), person: per
 export const characterPictureSchema = z.object({ jpg: z.object({ image_url: z.string().nullable() }) });
 
 /** `GET /v1/characters/{id}/full` data. */
-export const characterFullSchema = characterSchema.extend({
-  anime: z.array(characterAnimeSchema),
-  manga: z.array(characterMangaSchema),
-  voices: z.array(characterVoiceSchema),
-});
+export const characterFullSchema = characterSchema.extend(arraysOf({ anime: characterAnimeSchema, manga: characterMangaSchema, voices: characterVoiceSchema }));
 
 /** One character record. */
 export type Character = z.infer<typeof characterSchema>;

@@ -8,39 +8,40 @@ import { commonImagesSchema } from './common.js';
 
 const nstr = z.string().nullable();
 
+/** The titles, in both shapes of an episode. */
+const titleFields = { title: z.string(), title_japanese: nstr, title_romanji: nstr };
+
+/** The v1 additions that close both shapes of an episode. */
+const closingFields = {
+  synopsis: nstr,
+  /** v1 addition; `null` when not known (Jikan v4 does not send it). */
+  replies: z.number().int().nullable(),
+  images: commonImagesSchema,
+};
+
 /** One element of `GET /v1/anime/{id}/episodes`. */
 export const episodeSchema = z.object({
   mal_id: z.number().int(),
   url: nstr,
-  title: z.string(),
-  title_japanese: nstr,
-  title_romanji: nstr,
+  ...titleFields,
   aired: nstr,
   score: z.number().nullable(),
   filler: z.boolean(),
   recap: z.boolean(),
   forum_url: nstr,
-  synopsis: nstr,
-  /** v1 addition; `null` when not known (Jikan v4 does not send it). */
-  replies: z.number().int().nullable(),
-  images: commonImagesSchema,
+  ...closingFields,
 });
 
 /** `GET /v1/anime/{id}/episodes/{episode}` data; `duration` is in seconds. */
 export const episodeDetailSchema = z.object({
   mal_id: z.number().int(),
   url: z.string(),
-  title: z.string(),
-  title_japanese: nstr,
-  title_romanji: nstr,
+  ...titleFields,
   duration: z.number().int().nullable(),
   aired: nstr,
   filler: z.boolean(),
   recap: z.boolean(),
-  synopsis: nstr,
-  /** v1 addition; `null` when not known (Jikan v4 does not send it). */
-  replies: z.number().int().nullable(),
-  images: commonImagesSchema,
+  ...closingFields,
 });
 
 /** An episode in a list. */

@@ -90,3 +90,11 @@ export const reviewBodyFields = {
   is_spoiler: z.boolean(),
   is_preliminary: z.boolean(),
 };
+
+/**
+ * Lists under their names, each an array of the schema given for it, in the order given: a full
+ * record's `anime`, `manga` and `voices`, or the videos' `promo`, `episodes` and `music_videos`.
+ * @param items - The schema of one element of each list, by the list's name.
+ */
+export const arraysOf = <T extends Record<string, z.ZodType>>(items: T) =>
+  Object.fromEntries(Object.entries(items).map(([name, item]) => [name, z.array(item)])) as { [K in keyof T]: z.ZodArray<T[K]> };

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { animeMetaSchema, characterMetaSchema, commonImagesSchema, mangaMetaSchema } from './common.js';
+import { arraysOf } from './fields.js';
 
 /** One person, as `GET /v1/people/{id}` returns it in `data`. */
 export const personSchema = z.object({
@@ -30,11 +31,7 @@ export const personVoiceSchema = z.object({ role: z.string(), anime: animeMetaSc
 export const personPictureSchema = commonImagesSchema;
 
 /** `GET /v1/people/{id}/full` data. */
-export const personFullSchema = personSchema.extend({
-  anime: z.array(personAnimeSchema),
-  manga: z.array(personMangaSchema),
-  voices: z.array(personVoiceSchema),
-});
+export const personFullSchema = personSchema.extend(arraysOf({ anime: personAnimeSchema, manga: personMangaSchema, voices: personVoiceSchema }));
 
 /** One person record. */
 export type Person = z.infer<typeof personSchema>;

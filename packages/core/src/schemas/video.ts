@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { commonImagesSchema, trailerSchema } from './common.js';
+import { arraysOf } from './fields.js';
 
 /** A promotional video. */
 export const promoVideoSchema = z.object({ title: z.string(), trailer: trailerSchema });
@@ -26,11 +27,7 @@ export const musicVideoSchema = z.object({
 });
 
 /** `GET /v1/anime/{id}/videos` data. */
-export const animeVideosSchema = z.object({
-  promo: z.array(promoVideoSchema),
-  episodes: z.array(episodeVideoSchema),
-  music_videos: z.array(musicVideoSchema),
-});
+export const animeVideosSchema = z.object(arraysOf({ promo: promoVideoSchema, episodes: episodeVideoSchema, music_videos: musicVideoSchema }));
 
 /** A promotional video. */
 export type PromoVideo = z.infer<typeof promoVideoSchema>;

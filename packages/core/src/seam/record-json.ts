@@ -136,16 +136,24 @@ export function createRecordSerializer(cdnUrl: string = DEFAULT_CDN_URL): (body:
     // The record's text less its closing brace, then the extra members and the brace.
     const members = json.bytes.length > 2;
     splice({ host, bytes: json.bytes.subarray(0, json.bytes.length - 1), digest: json.digest });
-    let first = !members;
-    for (const key in extra) {
-      const v = extra[key];
+    writeMembers(extra, !members);
+    text += '}';
+    return true;
+  };
+
+  /**
+   * Writes an object's own members as JSON.stringify does (leaving out `undefined`, functions and
+   * symbols), each after a comma but the first when `first`.
+   */
+  const writeMembers = (object: Record<string, unknown>, first: boolean) => {
+    for (const key in object) {
+      if (!Object.hasOwn(object, key)) continue;
+      const v = object[key];
       if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
       text += `${first ? '' : ','}${JSON.stringify(key)}:`;
       first = false;
       writeMember(v);
     }
-    text += '}';
-    return true;
   };
 
   /** A member of the envelope: a record, an array of records, or anything else as JSON.stringify writes it. */
@@ -171,16 +179,7 @@ export function createRecordSerializer(cdnUrl: string = DEFAULT_CDN_URL): (body:
     text = '';
     if (body !== null && typeof body === 'object' && !Array.isArray(body) && typeof (body as { toJSON?: unknown }).toJSON !== 'function' && !writeRecord(body)) {
       text = '{';
-      let first = true;
-      const envelope = body as Record<string, unknown>;
-      for (const key in envelope) {
-        if (!Object.hasOwn(envelope, key)) continue;
-        const v = envelope[key];
-        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-        text += `${first ? '' : ','}${JSON.stringify(key)}:`;
-        first = false;
-        writeMember(v);
-      }
+      writeMembers(body as Record<string, unknown>, true);
       text += '}';
     } else if (pieces.length === 0) {
       writeMember(body);

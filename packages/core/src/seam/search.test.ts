@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { itMapsEach } from '../../test/cases.js';
 import { createSearchIndex, createWordMatcher, MatchTier, normalizeTitle, queryWordEdges, queryWordPatterns } from './search.js';
 
 describe('normalizeTitle', () => {
-  it.each([
+  itMapsEach('folds %s to %s', normalizeTitle, [
     ['Fullmetal Alchemist: Brotherhood', 'fullmetal alchemist brotherhood'],
     ['Pokémon', 'pokemon'],
     ['Steins;Gate', 'steins gate'],
@@ -12,9 +13,7 @@ describe('normalizeTitle', () => {
     ['  Re:ZERO -Starting Life-  ', 're zero starting life'],
     ['A-1 Pictures', 'a 1 pictures'],
     ['Ａ-1 Pictures', 'a 1 pictures'],
-  ])('folds %s to %s', (input, output) => {
-    expect(normalizeTitle(input)).toBe(output);
-  });
+  ]);
 });
 
 describe('search index', () => {

@@ -16,6 +16,17 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const GENEROUS: UpstreamLimits = { perSecond: 1000, perMinute: 60_000 };
 
+/**
+ * How many times the fake upstream was asked for a part.
+ * @param fake - The fake upstream.
+ * @param what - The part, as its log names it (`anime:1:full`).
+ * @param from - The earliest time counted.
+ * @param to - The time from which on nothing is counted.
+ */
+function timesAsked(fake: { log: ReadonlyArray<{ what: string; at: number }> }, what: string, from = -Infinity, to = Infinity): number {
+  return fake.log.filter((r) => r.what === what && r.at >= from && r.at < to).length;
+}
+
 const finished = (mal_id: number, popularity = 5000 + mal_id): Anime => makeAnime({ mal_id, title: `Anime ${mal_id}`, popularity });
 
 interface SetupOptions {
@@ -205,11 +216,10 @@ describe('createRefresher', () => {
       expect(counts[tier], `${tier}: ${counts[tier]} fetched, ${expected} scheduled`).toBe(Math.round(expected));
     }
     // Every hot part twice a day, every popular part every three days, every other part once.
-    const per = (what: string) => fake.log.filter((r) => r.what === what && r.at < end).length;
-    expect(per('anime:100:full')).toBe(60);
-    expect(per('anime:300:characters')).toBe(10);
-    expect(per('anime:320:characters')).toBe(1);
-    expect(per('manga:sweep:2')).toBe(30);
+    expect(timesAsked(fake, 'anime:100:full', -Infinity, end)).toBe(60);
+    expect(timesAsked(fake, 'anime:300:characters', -Infinity, end)).toBe(10);
+    expect(timesAsked(fake, 'anime:320:characters', -Infinity, end)).toBe(1);
+    expect(timesAsked(fake, 'manga:sweep:2', -Infinity, end)).toBe(30);
   }, 60_000);
 
   it('deletes nothing on one 404, nor on a 404 that heals; two 404s a day apart delete', async () => {
@@ -227,7 +237,7 @@ describe('createRefresher', () => {
     // Half a day later nothing is asked again, and nothing goes.
     vc.set(T0 + 31.5 * DAY);
     await drive(refresher.runOnce());
-    expect(fake.log.filter((r) => r.what === 'anime:1:full').length).toBe(1);
+    expect(timesAsked(fake, 'anime:1:full')).toBe(1);
     // Anime 1 heals; anime 2 answers 404 again a day after the first.
     fake.notFound.delete('anime:1');
     vc.set(T0 + 32 * DAY);
@@ -442,12 +452,11 @@ describe('createRefresher', () => {
     expect(warnings.some((w) => /behind its schedule/.test(w))).toBe(true);
     expect(refresher.status().shortfall).toEqual(['full']);
     // The higher tiers kept their schedule: every hot part twice a day, discovery every five minutes.
-    const onDay2 = (what: string) => fake.log.filter((r) => r.what === what && r.at >= T0 + DAY).length;
-    expect(onDay2('anime:100:full')).toBe(2);
-    expect(onDay2('anime:newest:1')).toBeGreaterThanOrEqual(287);
+    expect(timesAsked(fake, 'anime:100:full', T0 + DAY)).toBe(2);
+    expect(timesAsked(fake, 'anime:newest:1', T0 + DAY)).toBeGreaterThanOrEqual(287);
     // The full tier got what was left: less than its schedule.
-    expect(onDay2('anime:300:characters')).toBeLessThan(24);
-    expect(onDay2('anime:300:characters')).toBeGreaterThan(0);
+    expect(timesAsked(fake, 'anime:300:characters', T0 + DAY)).toBeLessThan(24);
+    expect(timesAsked(fake, 'anime:300:characters', T0 + DAY)).toBeGreaterThan(0);
   }, 60_000);
 
   it('adopts entries first seen on the sweep into their tier, spread over it, and only those on a discovery page as new', async () => {
@@ -471,7 +480,7 @@ describe('createRefresher', () => {
     expect(tasks.get('anime:1:full')).toMatchObject({ tier: 'full' });
     expect(tasks.get('anime:1:full')!.dueAt).toBeGreaterThan(T0 + DAY);
     expect(fake.log.some((r) => r.what === 'anime:1:full')).toBe(false);
-    expect(fake.log.filter((r) => r.what === 'anime:60:full').length).toBe(1);
+    expect(timesAsked(fake, 'anime:60:full')).toBe(1);
     expect(tasks.get('anime:60:full')).toMatchObject({ tier: 'full' });
   }, 30_000);
 

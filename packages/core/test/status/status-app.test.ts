@@ -59,10 +59,28 @@ async function service(): Promise<StatusSnapshot['services'][number]> {
   return snapshot.services[0]!;
 }
 
+/** {@link checkEvery}, then the service as the snapshot shows it. */
+async function serviceAfter(count: number, mode: TargetMode): Promise<StatusSnapshot['services'][number]> {
+  await checkEvery(count, mode);
+  return service();
+}
+
 /** {@link checkEvery}, then the status the snapshot shows for the service. */
 async function statusAfter(count: number, mode: TargetMode): Promise<StatusSnapshot['services'][number]['status']> {
-  await checkEvery(count, mode);
-  return (await service()).status;
+  return (await serviceAfter(count, mode)).status;
+}
+
+/**
+ * A checker on manual timers whose first round waits on a target that hangs, returned once the
+ * round's request is on the wire.
+ */
+async function hangingRound() {
+  const timers = createManualTimers();
+  const slowChecker = createChecker({ services, store, now: clock.now, timers });
+  target.mode = 'hang';
+  const round = slowChecker.runOnce();
+  while (target.requests === 0) await new Promise((resolve) => setImmediate(resolve));
+  return { timers, slowChecker, round };
 }
 
 describe('status API: outages from checks', () => {
@@ -71,8 +89,7 @@ describe('status API: outages from checks', () => {
 
     // One failure is not an outage yet (flap control): the state before it holds.
     expect(await statusAfter(1, 'down')).toBe('operational');
-    await checkEvery(1, 'down');
-    const down = await service();
+    const down = await serviceAfter(1, 'down');
     expect(down.status).toBe('down');
     // Booked from the first failing check (12:05) to now (12:07).
     expect(down.outage_minutes_90d).toBe(2);
@@ -93,8 +110,7 @@ describe('status API: outages from checks', () => {
   it('counts a 3-minute outage in the total but leaves its day out of the daily map', async () => {
     await checkEvery(2, 'up');
     await checkEvery(3, 'down');
-    await checkEvery(2, 'up');
-    const s = await service();
+    const s = await serviceAfter(2, 'up');
     expect(s.outage_minutes_90d).toBe(3);
     expect(s.daily_outage_minutes_90d).toEqual({});
   });
@@ -102,8 +118,7 @@ describe('status API: outages from checks', () => {
   it('does not count a single failed check as outage', async () => {
     await checkEvery(2, 'up');
     await checkEvery(1, 'down');
-    await checkEvery(2, 'up');
-    const s = await service();
+    const s = await serviceAfter(2, 'up');
     expect(s.status).toBe('operational');
     expect(s.outage_minutes_90d).toBe(0);
   });
@@ -112,8 +127,7 @@ describe('status API: outages from checks', () => {
     clock.set(Date.UTC(2026, 0, 10, 23, 45));
     await checkEvery(5, 'up');
     await checkEvery(20, 'down'); // 23:50 → 00:10
-    await checkEvery(1, 'up');
-    const s = await service();
+    const s = await serviceAfter(1, 'up');
     expect(s.daily_outage_minutes_90d).toEqual({ '2026-01-10': 10, '2026-01-11': 10 });
     expect(s.outage_minutes_90d).toBe(20);
   });
@@ -152,8 +166,7 @@ describe('status API: outages from checks', () => {
 
   it('applies a maintenance record for "all" to every service', async () => {
     await app.maintenance.add({ serviceId: 'all', title: 'Move', startsAt: NOON - MINUTE, endsAt: NOON + 5 * MINUTE, status: 'Moving hosts' });
-    await checkEvery(1, 'up');
-    const s = await service();
+    const s = await serviceAfter(1, 'up');
     expect(s.status).toBe('maintenance');
     expect(s.active_maintenance).toMatchObject({ service_id: 'all', status: 'Moving hosts', state: 'active' });
   });
@@ -164,8 +177,7 @@ describe('status API: degraded and unknown', () => {
     await checkEvery(2, 'up');
     expect(await statusAfter(2, 'slow')).toBe('degraded');
     expect(await statusAfter(1, 'limited')).toBe('degraded');
-    await checkEvery(1, 'up');
-    const s = await service();
+    const s = await serviceAfter(1, 'up');
     expect(s.status).toBe('operational');
     expect(s.degraded_minutes_90d).toBe(3);
     // Degraded days are kept from one minute on: unlike outages, the spec says the map "includes recorded degraded minutes".
@@ -198,12 +210,8 @@ describe('status API: degraded and unknown', () => {
   });
 
   it('fails a check that does not answer within its timeout', async () => {
-    const timers = createManualTimers();
-    const slowChecker = createChecker({ services, store, now: clock.now, timers });
-    target.mode = 'hang';
-    const round = slowChecker.runOnce();
-    // Wait until the request is on the wire, then let the 30 s timeout fire.
-    while (target.requests === 0) await new Promise((resolve) => setImmediate(resolve));
+    const { timers, round } = await hangingRound();
+    // The request is on the wire: let the 30 s timeout fire.
     expect(timers.pending()).toEqual([{ ms: 30_000 }]);
     timers.fire(30_000);
     expect((await round).results).toEqual({ api: 'fail' });
@@ -212,15 +220,11 @@ describe('status API: degraded and unknown', () => {
 
 describe('status API: checker', () => {
   it('never runs two checks of one service at once', async () => {
-    const timers = createManualTimers();
-    const slowChecker = createChecker({ services, store, now: clock.now, timers });
-    target.mode = 'hang';
-    const first = slowChecker.runOnce();
-    while (target.requests === 0) await new Promise((resolve) => setImmediate(resolve));
+    const { timers, slowChecker, round } = await hangingRound();
     expect((await slowChecker.runOnce()).results).toEqual({});
     expect(target.requests).toBe(1);
     timers.fire();
-    await first;
+    await round;
   });
 
   it('runs a round at start and then one per interval from injected timers', async () => {
