@@ -606,7 +606,7 @@ function searchSection(run: Run): string {
   md +=
     `The battery (\`bench/lib/battery.ts\`) is built from the dataset with a seeded PRNG: 200 labelled queries in seven kinds. ` +
     `A query is a **hit@1** when the first result is the entry it was made from (or one bearing the very same title), and a ` +
-    `**hit@10** when that entry is in the first 10. Latency is \`searchAnime({ q, limit: 25 })\` in-process, wall clock per ` +
+    `**hit@10** when that entry is in the first 10. Latency is \`searchEntries(store, ANIME, { q, limit: 25 })\` (what \`GET /v1/anime?q=…\` runs) in-process, wall clock per ` +
     `query, after a warm-up pass (which is also the recall pass). Memory store: ${run.plan.searchRuns} process(es) × ` +
     `${run.plan.searchPasses} pass(es) over the battery, median of the processes' percentiles. PostgreSQL store ` +
     `(\`bench/search-postgres.ts\`): one process, ${run.plan.pgPasses} pass(es), through \`createPostgresStore\` on a local server.\n\n`;

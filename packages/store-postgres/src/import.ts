@@ -20,7 +20,7 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { fieldValues, holdsAll, type CatalogueStore, type CollectionName, type CollectionRecord, type Fields } from '@catalogue-api/core/store';
+import { fieldValues, holdsAll, type CatalogueStore, type CollectionName, type CollectionRecord, type Fields, type MediaKind } from '@catalogue-api/core/store';
 import { createRecordWriter, type RecordWriter, type WriteOutcome } from '@catalogue-api/core/upstream';
 import {
   isRequestLine,
@@ -594,7 +594,7 @@ const HINTED_REJECTIONS = 20;
  * @param now - The time of the removals.
  * @param summary - The import's summary, for the error that interrupts it.
  */
-async function removeListed(writer: RecordWriter, store: CatalogueStore, kind: 'anime' | 'manga', ids: readonly number[], now: number, summary: ImportSummary): Promise<void> {
+async function removeListed(writer: RecordWriter, store: CatalogueStore, kind: MediaKind, ids: readonly number[], now: number, summary: ImportSummary): Promise<void> {
   let held: unknown[];
   try {
     held = await store.getMany(kind, ids);

@@ -10,6 +10,7 @@
  * reading and writing, and the metrics registry.
  * @module
  */
+import { cacheControl } from '../edge/http.js';
 import type { MetricsRegistry } from '../operations/metrics.js';
 import type { CatalogueStore } from '../seam/types.js';
 import type { ServerEnv, ServerEnvName } from '../operations/server-env.js';
@@ -273,7 +274,7 @@ export async function createRefresherFromEnv(options: RefresherFromEnvOptions): 
       }
       const status = circuit === 'open' ? 503 : pausedUntil > now ? 429 : 200;
       const body = { source: source.name, circuit, paused_until: pausedUntil > now ? new Date(pausedUntil).toISOString() : null, until: until ?? null, last_error: lastError ?? null };
-      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': cacheControl('no-store') } });
     },
     start() {
       if (started) return;
