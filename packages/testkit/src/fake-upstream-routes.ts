@@ -4,7 +4,7 @@
  * @module
  */
 import type { EntryPart, MediaKind } from '@catalogue-api/core/upstream';
-import type { FakeRecord, FakeUpstreamOptions } from './fake-upstream.js';
+import type { FakeRecord, FakeUpstreamOptions } from './fake-upstream-types.js';
 
 /** Jikan serves 25 entries a page. */
 const PAGE_SIZE = 25;

@@ -5,7 +5,7 @@
  */
 import type { MediaKind } from '../catalogue/queries.js';
 import type { CatalogueStore } from '../seam/types.js';
-import type { PassSummary, RefreshEvent, RefresherLogger, RefresherOptions } from './refresher.js';
+import type { PassSummary, RefreshEvent, RefresherLogger, RefresherOptions } from './refresher-types.js';
 import { createSchedule, scaled, type Schedule } from './schedule.js';
 import type { RecordWriter, RefreshState, TierBacklog, TierName, UpstreamSource } from './types.js';
 

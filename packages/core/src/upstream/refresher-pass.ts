@@ -5,7 +5,7 @@
  */
 import { noteError, zeroTiers, type RefresherContext } from './refresher-context.js';
 import { holdLease, keepLease } from './refresher-lease.js';
-import type { PassSummary } from './refresher.js';
+import type { PassSummary } from './refresher-types.js';
 import { load, reconcile } from './refresher-seed.js';
 import { work, type Work } from './refresher-work.js';
 import { scaled, TIERS } from './schedule.js';

@@ -6,7 +6,7 @@
 import type { MediaKind } from '../catalogue/queries.js';
 import type { Condition } from '../seam/types.js';
 import type { Loaded, RefresherContext } from './refresher-context.js';
-import type { PassSummary } from './refresher.js';
+import type { PassSummary } from './refresher-types.js';
 import { classify, decodeIds, encodeIds, entryKey, entryTask, listTask, spread, tierOfPart } from './refresher-tasks.js';
 import { currentSeasons, DISCOVERY_LISTS, WALKED_LISTS } from './schedule.js';
 import type { ListName, Task } from './types.js';

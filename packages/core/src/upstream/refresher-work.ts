@@ -6,7 +6,7 @@
  */
 import type { MediaKind } from '../catalogue/queries.js';
 import { noteError, type Loaded, type RefresherContext } from './refresher-context.js';
-import type { PassSummary } from './refresher.js';
+import type { PassSummary } from './refresher-types.js';
 import { adopt, discover, forget, saveSet } from './refresher-seed.js';
 import { classify, entryTask, intervalOf, listKey, listTask, spread, tierOfPart } from './refresher-tasks.js';
 import { DAY, scaled, WALKED_LISTS } from './schedule.js';
