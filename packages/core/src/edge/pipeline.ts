@@ -80,7 +80,7 @@ export interface Route<C> {
  * defineRoute<CatalogueContext, typeof sfwQuery>({
  *   path: '/v1/anime/:id/relations',
  *   query: sfwQuery,
- *   handler: async ({ params, parsed }, { catalogue }) => ok({ data: await catalogue.getAnimeRelations(Number(params.id), parsed) }),
+ *   handler: async ({ params, parsed }, { records }) => ok({ data: await ANIME_PARTS.Relations(records, Number(params.id), parsed) }),
  * });
  * ```
  */

@@ -1,7 +1,7 @@
 /**
  * The shapes of a catalogue route row. Each endpoint is one row: its path, its query schema (the
- * pipeline parses the query with it and hands the handler the result), and a load function over
- * the context's catalogue; the row's shape says how the loaded value is answered: `{ data }`, a
+ * pipeline parses the query with it and hands the handler the result), and a load function that
+ * calls a catalogue function over the context's record store; the row's shape says how the loaded value is answered: `{ data }`, a
  * page with the full or the short pagination object, or 404 when the root record does not exist.
  * @module
  */
