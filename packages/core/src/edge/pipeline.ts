@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { ApiError, errorResponse, toApiError } from './errors.js';
 import { ALLOWED_METHODS, baseHeaders, cacheControl, EXPOSED, type Middleware, type PlainRequest, type PlainResponse } from './http.js';
-import { parseQuery, type RawQuery } from './query.js';
+import { readQuery, type RawQuery } from './query.js';
 import { isCanonicalised, toCanonicalRequest } from './request-target.js';
 import { createRouteMatcher, type RouteMatch } from './route-match.js';
 
@@ -146,19 +146,6 @@ function byteLength(body: string | Uint8Array): number {
 }
 
 /**
- * The raw query as an object, read as itty-router reads `url.searchParams`: a repeated key gives
- * an array (a repeat of an empty value replaces it), on a prototype-free object.
- */
-function toQuery(params: URLSearchParams): RawQuery {
-  const query: RawQuery = Object.create(null) as RawQuery;
-  for (const [key, value] of params) {
-    const seen = query[key];
-    query[key] = seen ? ([] as string[]).concat(seen, value) : value;
-  }
-  return query;
-}
-
-/**
  * Builds the plain door of an app.
  * @param options - Routes, context, middleware, logger.
  * @returns A function from plain request to plain response that never throws.
@@ -177,8 +164,7 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
   async function dispatch(request: PlainRequest, match: RouteMatch<Route<C>> | undefined): Promise<PlainResponse> {
     if (match === undefined) throw notFound(mountPath + request.path);
     const { route } = match;
-    const query = toQuery(new URLSearchParams(request.query));
-    const parsed = route.query ? parseQuery(route.query, query) : undefined;
+    const { raw: query, parsed } = readQuery(route.query, request.query);
     const routeRequest: RouteRequest = { params: match.params as Record<string, string>, query, parsed, path: request.path, request };
     const answer = route.handler(routeRequest, context);
     const reply = answer instanceof Promise ? await answer : answer;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './errors.js';
-import { parseQuery, parsePeriod } from './query.js';
+import { parseQuery, parsePeriod, readQuery } from './query.js';
 import { animeSearchQuery } from '../catalogue/routes/anime.js';
 
 const parse = (query: Record<string, string | string[]>) => parseQuery(animeSearchQuery, query);
@@ -145,5 +145,35 @@ describe('parsePeriod', () => {
 
   it.each(['05', '2005-1', '2005-00', '2005-04-31', '2005/04/01', '2005-04-01T00:00:00Z'])('rejects %s', (text) => {
     expect(parsePeriod(text)).toBeUndefined();
+  });
+});
+
+describe('readQuery', () => {
+  it('parses a query once and hands every later reader the same frozen answer', () => {
+    const first = readQuery(animeSearchQuery, 'q=read%20once&type=tv,movie');
+    expect(first.raw).toEqual({ q: 'read once', type: 'tv,movie' });
+    expect(first.parsed).toMatchObject({ q: 'read once', type: ['TV', 'Movie'], page: 1 });
+    expect(readQuery(animeSearchQuery, 'q=read%20once&type=tv,movie')).toBe(first);
+    expect(Object.isFrozen(first.parsed)).toBe(true);
+    expect(Object.isFrozen((first.parsed as { type: string[] }).type)).toBe(true);
+    expect(() => {
+      (first.parsed as { page: number }).page = 2;
+    }).toThrow(TypeError);
+  });
+
+  it('keeps each schema’s answer apart, and a route without one gets the raw query', () => {
+    const none = readQuery(undefined, 'q=apart');
+    expect(none.parsed).toBeUndefined();
+    expect(none.raw).toEqual({ q: 'apart' });
+    expect(readQuery(animeSearchQuery, 'q=apart').parsed).toMatchObject({ q: 'apart' });
+  });
+
+  it('answers an invalid query with the 400 every time', () => {
+    for (let i = 0; i < 2; i++) expect(() => readQuery(animeSearchQuery, 'limit=99')).toThrow(/limit must be an integer from 1 to 50/);
+  });
+
+  it('does not remember long queries', () => {
+    const long = `q=x&producers=${'1,'.repeat(550)}1`;
+    expect(readQuery(animeSearchQuery, long)).not.toBe(readQuery(animeSearchQuery, long));
   });
 });

@@ -7,8 +7,7 @@
  * @module
  */
 import type { z } from 'zod';
-import { withoutStackTraces } from '../internal/no-stack.js';
-import type { RawQuery } from '../edge/query.js';
+import { readQuery } from '../edge/query.js';
 
 /** What the key normalizer needs of the route the pipeline matched. */
 export interface KeyedRoute {
@@ -22,16 +21,6 @@ export interface KeyedRoute {
 const ALIASES = 8_192;
 /** Longest raw target remembered. */
 const ALIAS_CHARS = 1_024;
-
-/** The raw query as the pipeline hands it to a route (a repeated key gives an array). */
-function toRawQuery(query: string): RawQuery {
-  const raw: RawQuery = Object.create(null) as RawQuery;
-  for (const [key, value] of new URLSearchParams(query)) {
-    const seen = raw[key];
-    raw[key] = seen ? ([] as string[]).concat(seen, value) : value;
-  }
-  return raw;
-}
 
 /** JSON with object keys sorted, `undefined` left out: one text per value. */
 function canonical(value: unknown): string {
@@ -59,10 +48,13 @@ export function createCacheKeys(): (route: KeyedRoute | undefined, path: string,
     if (known !== undefined) return known;
     let key = path;
     if (route.query) {
-      const schema = route.query;
-      const parsed = withoutStackTraces(() => schema.safeParse(toRawQuery(query)));
-      if (!parsed.success) return undefined;
-      key = `${path}?${canonical(parsed.data)}`;
+      let parsed: unknown;
+      try {
+        parsed = readQuery(route.query, query).parsed;
+      } catch {
+        return undefined;
+      }
+      key = `${path}?${canonical(parsed)}`;
     }
     if (target.length <= ALIAS_CHARS) {
       if (aliases.size >= ALIASES) aliases.delete(aliases.keys().next().value!);
