@@ -11,6 +11,7 @@ import { createBodyMemo } from '../edge/body-memo.js';
 import { compileTrust, createClientIdentifier, type TrustProxy } from '../gateway/client-address.js';
 import { toSecretBytes, type FingerprintSecret } from '../gateway/keys.js';
 import { monotonicClock, wallClockAt } from '../internal/clock.js';
+import { utf8Length } from '../internal/string-size.js';
 import { ownsCanonical, toApp, type App, type PlainRequest, type PlainResponse, type RequestTrace } from '../edge/http.js';
 
 /** What an observer learns of one answered request. Header values, keys and queries are never in it. */
@@ -86,17 +87,6 @@ export interface ObservedAppOptions {
 
 // What a proxy may pass on as a request id: short, printable, nothing that could break a log line.
 const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/;
-
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    // Two bytes up to U+07FF and for each half of a surrogate pair (four in all), three otherwise.
-    bytes += code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 1 : 2;
-  }
-  return bytes;
-}
 
 const HEX_DIGITS = new TextEncoder().encode('0123456789abcdef');
 const UUIDS_PER_BATCH = 128;

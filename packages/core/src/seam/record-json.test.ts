@@ -60,4 +60,21 @@ describe('createRecordSerializer', () => {
     expect(decode(serialize({ data: record }).bytes)).toBe(`{"data":{"image":"${DEFAULT_CDN_URL}/images/s/p.jpg"}}`);
     expect(decode(other({ data: record }).bytes)).toBe('{"data":{"image":"https://img.example/images/s/p.jpg"}}');
   });
+
+  it('hands out one body for the same pieces, and a new one when a record or the envelope differs', () => {
+    const record = stored({ mal_id: 6, score: 1 });
+    const page = (count: number) => serialize({ data: [record, b], pagination: { count } });
+    const first = page(2);
+    expect(page(2)).toBe(first);
+    expect(page(3).bytes).not.toBe(first.bytes);
+    record.score = 2;
+    markStoredRecord(record);
+    const changed = page(2);
+    expect(changed.etag).not.toBe(first.etag);
+    expect(decode(changed.bytes)).toBe(expected({ data: [record, b], pagination: { count: 2 } }));
+    // Long strings in the envelope are measured in UTF-8 for the tag, as they are written.
+    const wide = serialize({ data: [b], note: 'Ōkami ☃ 😀'.repeat(50) });
+    expect(wide.bytes.byteLength).toBe(new TextEncoder().encode(expected({ data: [b], note: 'Ōkami ☃ 😀'.repeat(50) })).byteLength);
+    expect(wide.etag.slice(1, wide.etag.indexOf('-'))).toBe(wide.bytes.byteLength.toString(16));
+  });
 });
