@@ -137,8 +137,10 @@ export function createRecordSerializer(cdnUrl: string = DEFAULT_CDN_URL): (body:
     // The record's text less its closing brace, then the extra members and the brace.
     const members = json.bytes.length > 2;
     splice({ host, bytes: json.bytes.subarray(0, json.bytes.length - 1), digest: json.digest });
-    writeMembers(extra, !members);
-    text += '}';
+    // The extra members in one JSON.stringify (it leaves out what writeMembers would), less its braces.
+    const more = native(extra);
+    if (more.length > 2) text += (members ? ',' : '') + more.slice(1);
+    else text += '}';
     return true;
   };
 
@@ -193,14 +195,17 @@ export function createRecordSerializer(cdnUrl: string = DEFAULT_CDN_URL): (body:
 
 /** Most bytes of assembled bodies remembered by one serializer, their keys included; the oldest go first. */
 const ASSEMBLED_BYTES = 8 * 1024 * 1024;
+/** Longer text pieces stand in a body's key as their length and digest, shorter ones as they are. */
+const LITERAL_CHARS = 64;
 
 /**
- * Makes the function that joins a body's pieces into one and tags it. The tag is the body's length
- * and a hash over the pieces' text with each record as a NUL (never raw in JSON text), its length
- * and its digest; that same text, exact where the tag is a hash, finds a body assembled before from
- * the very same pieces. A popular page is then one lookup rather than a new buffer and a copy of
- * every record (~90 KB for 25 anime), which also spares the collector, and the kernel the pages it
- * gave each new buffer.
+ * Makes the function that joins a body's pieces into one and tags it. A body's key lists its
+ * pieces: short text as it is, and each record (NUL) or longer text (U+0001; neither is ever raw in
+ * JSON text) as its length and digest. The tag is the body's length and a hash of that key, so it
+ * changes whenever a byte of the body would, without the body being hashed; and the key finds a body
+ * assembled before from the very same pieces. A popular page is then one lookup rather than a new
+ * buffer and a copy of every record (~90 KB for 25 anime), which also spares the collector, and
+ * the kernel the pages it gave each new buffer.
  */
 function createAssembler(): (pieces: ReadonlyArray<string | RecordJson>) => SerializedBody {
   const assembled = new Map<string, SerializedBody>();
@@ -216,36 +221,46 @@ function createAssembler(): (pieces: ReadonlyArray<string | RecordJson>) => Seri
       total -= old.bytes.byteLength + stringSize(oldest);
     }
   };
+  // Long text pieces of the body being assembled, encoded (in order).
+  const encoded: Uint8Array[] = [];
   return (pieces) => {
     if (pieces.length === 1 && typeof pieces[0] === 'string') {
       const bytes = encoder.encode(pieces[0]);
       return { bytes, etag: `"${bytes.length.toString(16)}-${digestOf(bytes)}"` };
     }
-    let tagged = '';
+    encoded.length = 0;
+    let key = '';
     let length = 0;
     for (const piece of pieces) {
-      if (typeof piece === 'string') {
-        tagged += piece;
+      if (typeof piece !== 'string') {
+        key += `\u0000${piece.bytes.length.toString(16)}:${piece.digest}`;
+        length += piece.bytes.length;
+      } else if (piece.length <= LITERAL_CHARS) {
+        key += piece;
         length += utf8Length(piece);
       } else {
-        tagged += `\u0000${piece.bytes.length.toString(16)}:${piece.digest}`;
-        length += piece.bytes.length;
+        const bytes = encoder.encode(piece);
+        encoded.push(bytes);
+        key += `\u0001${bytes.length.toString(16)}:${digestOf(bytes)}`;
+        length += bytes.length;
       }
     }
-    const known = assembled.get(tagged);
+    const known = assembled.get(key);
     if (known !== undefined) return known;
     const bytes = new Uint8Array(length);
     let at = 0;
+    let long = 0;
     for (const piece of pieces) {
-      if (typeof piece === 'string') {
-        at += encoder.encodeInto(piece, bytes.subarray(at)).written;
+      const chunk = typeof piece !== 'string' ? piece.bytes : piece.length > LITERAL_CHARS ? encoded[long++]! : undefined;
+      if (chunk !== undefined) {
+        bytes.set(chunk, at);
+        at += chunk.length;
       } else {
-        bytes.set(piece.bytes, at);
-        at += piece.bytes.length;
+        at += encoder.encodeInto(piece as string, bytes.subarray(at)).written;
       }
     }
-    const body = { bytes, etag: `"${length.toString(16)}-${digestOf(encoder.encode(tagged))}"` };
-    remember(tagged, body);
+    const body = { bytes, etag: `"${length.toString(16)}-${digestOf(encoder.encode(key))}"` };
+    remember(key, body);
     return body;
   };
 }
