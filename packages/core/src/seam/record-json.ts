@@ -16,6 +16,13 @@ interface RecordJson {
   readonly bytes: Uint8Array;
   /** 16 hex digits over `bytes` (see {@link digestOf}). */
   readonly digest: string;
+  /** What stands for it in a body's key: NUL (never raw in JSON text), its length in hex, `:` and its digest. */
+  readonly key: string;
+}
+
+/** A record's JSON as it is answered, with its digest and key. */
+function recordJsonOf(host: string, bytes: Uint8Array, digest = digestOf(bytes)): RecordJson {
+  return { host, bytes, digest, key: `\u0000${bytes.length.toString(16)}:${digest}` };
 }
 
 /**
@@ -109,7 +116,7 @@ export function createRecordSerializer(cdnUrl: string = DEFAULT_CDN_URL): (body:
     const known = texts.get(record);
     if (known !== undefined && known.host === host) return known;
     const bytes = encoder.encode(native(record));
-    const made = { host, bytes, digest: digestOf(bytes) };
+    const made = recordJsonOf(host, bytes);
     texts.set(record, made);
     return made;
   };
@@ -136,7 +143,7 @@ export function createRecordSerializer(cdnUrl: string = DEFAULT_CDN_URL): (body:
     const json = recordJson(base);
     // The record's text less its closing brace, then the extra members and the brace.
     const members = json.bytes.length > 2;
-    splice({ host, bytes: json.bytes.subarray(0, json.bytes.length - 1), digest: json.digest });
+    splice(recordJsonOf(host, json.bytes.subarray(0, json.bytes.length - 1), json.digest));
     // The extra members in one JSON.stringify (it leaves out what writeMembers would), less its braces.
     const more = native(extra);
     if (more.length > 2) text += (members ? ',' : '') + more.slice(1);
@@ -233,7 +240,7 @@ function createAssembler(): (pieces: ReadonlyArray<string | RecordJson>) => Seri
     let length = 0;
     for (const piece of pieces) {
       if (typeof piece !== 'string') {
-        key += `\u0000${piece.bytes.length.toString(16)}:${piece.digest}`;
+        key += piece.key;
         length += piece.bytes.length;
       } else if (piece.length <= LITERAL_CHARS) {
         key += piece;
