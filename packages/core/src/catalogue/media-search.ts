@@ -6,7 +6,8 @@
 import type { Anime } from '../schemas/anime.js';
 import type { Manga } from '../schemas/manga.js';
 import type { AnimeSearch, IdsQuery, IdsResult, MangaSearch, Page } from './queries.js';
-import type { Condition, OrderKey, CatalogueStore, PluckQuery } from '../seam/types.js';
+import type { Condition, OrderKey, CatalogueStore, PluckQuery, RecordQuery } from '../seam/types.js';
+import { freezeDeep } from '../internal/freeze.js';
 import { approvalWhere, type KindSpec } from './kinds.js';
 import { ALL, sfwWhere, slice } from './shared.js';
 
@@ -61,7 +62,24 @@ export function searchOrder(spec: KindSpec, s: MediaSearch): OrderKey[] | undefi
  * @param s - The validated search.
  */
 export async function searchEntries(records: CatalogueStore, spec: KindSpec, s: MediaSearch): Promise<Page<Anime | Manga>> {
-  return records.query(spec.kind, { where: searchWhere(spec, s), search: s.q, orderBy: searchOrder(spec, s), ...slice(s) });
+  return records.query(spec.kind, recordQueryOf(spec, s));
+}
+
+/** The store queries of frozen searches (the pipeline hands out parsed queries frozen and shared; see `readQuery`), by kind. */
+const recordQueries = { anime: new WeakMap<MediaSearch, RecordQuery>(), manga: new WeakMap<MediaSearch, RecordQuery>() };
+
+/**
+ * A search's store query. A frozen search is never changed, so its query is made once, frozen
+ * too, and the same object is handed to the store every time: a store may then know it again by
+ * its identity (the memory store's memory of matches does).
+ */
+function recordQueryOf(spec: KindSpec, s: MediaSearch): RecordQuery {
+  const frozen = Object.isFrozen(s);
+  const known = frozen ? recordQueries[spec.kind].get(s) : undefined;
+  if (known !== undefined) return known;
+  const query: RecordQuery = { where: searchWhere(spec, s), search: s.q, orderBy: searchOrder(spec, s), ...slice(s) };
+  if (frozen) recordQueries[spec.kind].set(s, freezeDeep(query));
+  return query;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from './errors.js';
+import { freezeDeep } from '../internal/freeze.js';
 import { withoutStackTraces } from '../internal/no-stack.js';
 import { documented } from '../internal/param-docs.js';
 
@@ -349,15 +350,6 @@ const READ_QUERY_CHARS = 1_024;
 const remembered = new Map<string, ReadQuery>();
 const schemaIds = new WeakMap<z.ZodType, number>();
 let schemaCount = 0;
-
-/** Freezes a parsed query and what it holds, so that one remembered answer can be handed to every request. */
-function freezeDeep<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) freezeDeep(member);
-  }
-  return value;
-}
 
 /**
  * Reads a query string for a route: its raw values, and with a schema its validated form (see

@@ -368,8 +368,21 @@ function filtered(slots: ArrayLike<number>, test: ((slot: number) => boolean) | 
 }
 
 /** Every slot a query matches, in its order; repeated costly queries are answered from the memo. */
+/** The memory's names of frozen queries (the catalogue hands a search's query frozen and shared): one lookup instead of writing the conditions as JSON. */
+const queryNames = new WeakMap<RecordQuery, string>();
+
+/** The name of a query's matches in a collection's memory: its conditions, search and order. */
+function nameOf(q: RecordQuery): string {
+  let name = queryNames.get(q);
+  if (name === undefined) {
+    name = JSON.stringify([q.where ?? null, q.search ?? null, q.orderBy ?? null]);
+    if (Object.isFrozen(q)) queryNames.set(q, name);
+  }
+  return name;
+}
+
 function matches(c: Collection, q: RecordQuery): readonly number[] | Int32Array {
-  const name = JSON.stringify([q.where ?? null, q.search ?? null, q.orderBy ?? null]);
+  const name = nameOf(q);
   const kept = c.memo.get(name);
   if (kept) {
     c.memo.delete(name);
