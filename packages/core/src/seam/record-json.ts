@@ -1,7 +1,8 @@
 /**
  * Records serialized once: a stored record's JSON text (its `/s/` image paths resolved), as UTF-8
  * bytes with a digest of them, is made the first time the record is answered and kept beside it
- * until the record is written again. A page is then its records' bytes spliced into the envelope
+ * until the record is written again; a store that reads records back as the JSON text it wrote
+ * gives core that text with the record ({@link parseStoredRecord}), and it is answered as it is. A page is then its records' bytes spliced into the envelope
  * with its pagination object, and its strong entity tag comes from the records' digests and the
  * envelope's own text rather than from hashing the whole body again.
  * @module
@@ -10,11 +11,11 @@ import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
 
 /** A record's JSON as it is answered: UTF-8 bytes, and a digest of exactly those bytes. */
 interface RecordJson {
-  /** The image host it was resolved against. */
-  readonly host: string;
+  /** The image host it was resolved against; `undefined` when it holds no `/s/` path (the same for every host). */
+  readonly host: string | undefined;
   readonly bytes: Uint8Array;
-  /** 16 hex digits over `bytes` (see {@link digestOf}). */
-  readonly digest: string;
+  /** 16 hex digits over `bytes` (see {@link digestOf}); made when first needed. */
+  digest: string | undefined;
 }
 
 /**
@@ -39,6 +40,30 @@ export function markStoredRecord(record: unknown): void {
   stored.add(record);
 }
 
+const decoder = new TextDecoder();
+
+/**
+ * Parses a record (or a list of records) a store read as JSON text, and marks it as {@link markStoredRecord} does, with
+ * those very bytes kept as its JSON: a store whose back end hands out the text it was given (the
+ * PostgreSQL store's `json` columns) spares core writing the record again. The record is never
+ * changed in place afterwards, like any record a store hands out.
+ * @param json - The UTF-8 bytes of `JSON.stringify(record)`, exactly as the store wrote them.
+ * @returns The record, parsed.
+ * @example
+ * ```ts
+ * const record = parseStoredRecord(new TextEncoder().encode('{"mal_id":1}'));
+ * ```
+ */
+export function parseStoredRecord(json: Uint8Array): unknown {
+  const text = decoder.decode(json);
+  const record: unknown = JSON.parse(text);
+  if (record === null || typeof record !== 'object') return record;
+  stored.add(record);
+  // Text with an image path to resolve is written again for each host, the first time it is answered.
+  if (!text.includes('"/s/')) texts.set(record, { host: undefined, bytes: json, digest: undefined });
+  return record;
+}
+
 /**
  * `{ ...base, ...extra }`, remembered as such: when `base` is a stored record (see
  * {@link markStoredRecord}) and shares no key with `extra`, its JSON is `base`'s kept text with
@@ -55,6 +80,16 @@ export function extendRecord<B extends object, E extends Record<string, unknown>
 
 const encoder = new TextEncoder();
 
+/** Where {@link digestOf} copies bytes that do not start on a word (a view into a driver's message), grown as needed. */
+let scratch = new Uint8Array(1024);
+
+/** The bytes at the start of {@link scratch}, which is word-aligned; the copy lasts until the next call. */
+function alignedCopy(bytes: Uint8Array): Uint8Array {
+  if (scratch.length < bytes.length) scratch = new Uint8Array(Math.max(bytes.length, scratch.length * 2));
+  scratch.set(bytes);
+  return scratch.subarray(0, bytes.length);
+}
+
 /**
  * Two 32-bit multiply-xor lanes over the bytes, a word at a time, with a final avalanche: the hash
  * of the gateway's entity tags (`toEtag` in gateway/cache.ts), as 16 hex digits.
@@ -63,7 +98,7 @@ const encoder = new TextEncoder();
  */
 export function digestOf(bytes: Uint8Array): string {
   const length = bytes.length;
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : alignedCopy(bytes);
   const words = new Int32Array(aligned.buffer, aligned.byteOffset, length >> 2);
   let h1 = 0x9e3779b9;
   let h2 = 0x85ebca6b;
@@ -106,7 +141,10 @@ export function createRecordSerializer(cdnUrl: string = DEFAULT_CDN_URL): (body:
   };
   const recordJson = (record: object): RecordJson => {
     const known = texts.get(record);
-    if (known !== undefined && known.host === host) return known;
+    if (known !== undefined && (known.host === undefined || known.host === host)) {
+      known.digest ??= digestOf(known.bytes);
+      return known;
+    }
     const bytes = encoder.encode(native(record));
     const made = { host, bytes, digest: digestOf(bytes) };
     texts.set(record, made);
