@@ -43,10 +43,10 @@ export function markStoredRecord(record: unknown): void {
 const decoder = new TextDecoder();
 
 /**
- * Parses a record (or a list of records) a store read as JSON text, and marks it as {@link markStoredRecord} does, with
- * those very bytes kept as its JSON: a store whose back end hands out the text it was given (the
- * PostgreSQL store's `json` columns) spares core writing the record again. The record is never
- * changed in place afterwards, like any record a store hands out.
+ * Parses a record (or a list of records) that a store read back as JSON text, and keeps those very
+ * bytes as its answer: a store whose back end hands out the text it was given (the PostgreSQL
+ * store's `json` columns) spares core writing the record again. Like any record a store hands
+ * out, it is never changed in place afterwards.
  * @param json - The UTF-8 bytes of `JSON.stringify(record)`, exactly as the store wrote them.
  * @returns The record, parsed.
  * @example
