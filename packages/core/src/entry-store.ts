@@ -26,6 +26,7 @@ export {
 export { compareFields, holds, holdsAll, type Fields } from './seam/evaluate.js';
 export { loadCatalogue } from './seam/load.js';
 export { createRecordStore } from './seam/record-store.js';
+export { parseStoredRecord } from './seam/record-json.js';
 export type { Condition, FieldValue, OrderKey, PluckedJson, PluckQuery, RecordKey, RecordQuery, CatalogueStore, Tally } from './seam/types.js';
 export type { ChangeFeed, RecordChange } from './seam/changes.js';
 export { createChangeLog, changedOwners, type ChangeLog } from './seam/change-log.js';

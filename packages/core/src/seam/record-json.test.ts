@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
-import { createRecordSerializer, extendRecord, markStoredRecord } from './record-json.js';
+import { createRecordSerializer, extendRecord, markStoredRecord, parseStoredRecord } from './record-json.js';
 
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const expected = (body: unknown) => JSON.stringify(resolveImagePaths(body, DEFAULT_CDN_URL));
@@ -8,6 +8,12 @@ const expected = (body: unknown) => JSON.stringify(resolveImagePaths(body, DEFAU
 function stored<T extends object>(record: T): T {
   markStoredRecord(record);
   return record;
+}
+
+/** A record as a store reads it back: the bytes of its JSON text, inside a larger message and off a word boundary. */
+function fromStore(record: unknown): object {
+  const text = new TextEncoder().encode(`#${JSON.stringify(record)}#`);
+  return parseStoredRecord(text.subarray(1, text.length - 1)) as object;
 }
 
 describe('createRecordSerializer', () => {
@@ -24,6 +30,9 @@ describe('createRecordSerializer', () => {
     'an extended record': { data: extendRecord(a, { relations: [{ entry: [{ url: '/s/r' }] }], none: undefined, theme: { openings: [] } }) },
     'an extension that replaces a member': { data: extendRecord(b, { title: 'Replaced', more: 1 }) },
     'an extension of an empty record': { data: extendRecord(stored({}), { one: 1 }) },
+    'records read back from a store': { data: [fromStore({ mal_id: 7, title: 'Seven ☃ "q"' }), fromStore({ mal_id: 8, images: { jpg: { image_url: '/s/8.jpg' } } })] },
+    'a list read back from a store': { data: fromStore([{ mal_id: 1, title: 'One' }, { mal_id: 2, title: '/s/two' }]) },
+    'an extension of a record read back from a store': { data: extendRecord(fromStore({ mal_id: 9, title: 'Nine' }), { relations: [] }) },
     'a record that is not stored': { data: [{ mal_id: 9, images: { jpg: { image_url: '/s/z.jpg' } } }] },
     'an empty envelope': {},
     'a string': 'just text',
@@ -52,6 +61,20 @@ describe('createRecordSerializer', () => {
     const after = serialize({ data: [record] });
     expect(decode(after.bytes)).toBe('{"data":[{"mal_id":5,"score":8}]}');
     expect(after.etag).not.toBe(before.etag);
+  });
+
+  it('answers a record read back from a store as its bytes, resolving image paths for each host', () => {
+    const other = createRecordSerializer('https://img.example');
+    const plain = fromStore({ mal_id: 1, title: 'One' });
+    const withPath = fromStore({ image: '/s/p.jpg' });
+    expect(decode(serialize(plain).bytes)).toBe('{"mal_id":1,"title":"One"}');
+    expect(decode(other(plain).bytes)).toBe('{"mal_id":1,"title":"One"}');
+    expect(decode(serialize(withPath).bytes)).toBe(`{"image":"${DEFAULT_CDN_URL}/images/s/p.jpg"}`);
+    expect(decode(other(withPath).bytes)).toBe('{"image":"https://img.example/images/s/p.jpg"}');
+    // Tagged as the same record written by the serializer: by its bytes alone.
+    const written = stored({ mal_id: 1, title: 'One' });
+    expect(serialize({ data: [plain] }).etag).toBe(serialize({ data: [written] }).etag);
+    expect(parseStoredRecord(new TextEncoder().encode('12'))).toBe(12);
   });
 
   it('resolves against each serializer’s own image host', () => {

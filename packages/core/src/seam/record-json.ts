@@ -1,9 +1,11 @@
 /**
  * Records serialized once: a stored record's JSON text (its `/s/` image paths resolved), as UTF-8
  * bytes with a digest of them, is made the first time the record is answered and kept beside it
- * until the record is written again. A page is then its records' bytes spliced into the envelope
- * with its pagination object, and its strong entity tag comes from the records' digests and the
- * envelope's own text rather than from hashing the whole body again.
+ * until the record is written again; a store that reads records back as the JSON text it wrote
+ * gives core that text with the record ({@link parseStoredRecord}), and it is answered as it is.
+ * A page is then its records' bytes spliced into the envelope with its pagination object, and its
+ * strong entity tag comes from the records' digests and the envelope's own text rather than from
+ * hashing the whole body again.
  * @module
  */
 import { stringSize, utf8Length } from '../internal/string-size.js';
@@ -11,8 +13,8 @@ import { DEFAULT_CDN_URL, resolveImagePaths } from './image-host.js';
 
 /** A record's JSON as it is answered: UTF-8 bytes, and a digest of exactly those bytes. */
 interface RecordJson {
-  /** The image host it was resolved against. */
-  readonly host: string;
+  /** The image host it was resolved against; `undefined` when it holds no `/s/` path (the same for every host). */
+  readonly host: string | undefined;
   readonly bytes: Uint8Array;
   /** 16 hex digits over `bytes` (see {@link digestOf}). */
   readonly digest: string;
@@ -20,8 +22,11 @@ interface RecordJson {
   readonly key: string;
 }
 
+/** A record's JSON as it is kept: a store's text has its digest and key made when first answered. */
+type KeptJson = Pick<RecordJson, 'host' | 'bytes'> & { digest?: string; key?: string };
+
 /** A record's JSON as it is answered, with its digest and key. */
-function recordJsonOf(host: string, bytes: Uint8Array, digest = digestOf(bytes)): RecordJson {
+function recordJsonOf(host: string | undefined, bytes: Uint8Array, digest = digestOf(bytes)): RecordJson {
   return { host, bytes, digest, key: `\u0000${bytes.length.toString(16)}:${digest}` };
 }
 
@@ -31,7 +36,7 @@ function recordJsonOf(host: string, bytes: Uint8Array, digest = digestOf(bytes))
  * `JSON.stringify` each time.
  */
 const stored = new WeakSet<object>();
-const texts = new WeakMap<object, RecordJson>();
+const texts = new WeakMap<object, KeptJson>();
 /** Objects made as `{ ...base, ...extra }` by {@link extendRecord}: written as `base`'s text with `extra`'s keys appended. */
 const extensions = new WeakMap<object, { base: object; extra: Record<string, unknown> }>();
 
@@ -45,6 +50,30 @@ export function markStoredRecord(record: unknown): void {
   if (record === null || typeof record !== 'object') return;
   texts.delete(record);
   stored.add(record);
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Parses a record (or a list of records) that a store read back as JSON text, and keeps those very
+ * bytes as its answer: a store whose back end hands out the text it was given (the PostgreSQL
+ * store's `json` columns) spares core writing the record again. Like any record a store hands
+ * out, it is never changed in place afterwards.
+ * @param json - The UTF-8 bytes of `JSON.stringify(record)`, exactly as the store wrote them.
+ * @returns The record, parsed.
+ * @example
+ * ```ts
+ * const record = parseStoredRecord(new TextEncoder().encode('{"mal_id":1}'));
+ * ```
+ */
+export function parseStoredRecord(json: Uint8Array): unknown {
+  const text = decoder.decode(json);
+  const record: unknown = JSON.parse(text);
+  if (record === null || typeof record !== 'object') return record;
+  stored.add(record);
+  // Text with an image path to resolve is written again for each host, the first time it is answered.
+  if (!text.includes('"/s/')) texts.set(record, { host: undefined, bytes: json });
+  return record;
 }
 
 /**
@@ -63,6 +92,16 @@ export function extendRecord<B extends object, E extends Record<string, unknown>
 
 const encoder = new TextEncoder();
 
+/** Where {@link digestOf} copies bytes that do not start on a word (a view into a driver's message), grown as needed. */
+let scratch = new Uint8Array(1024);
+
+/** The bytes at the start of {@link scratch}, which is word-aligned; the copy lasts until the next call. */
+function alignedCopy(bytes: Uint8Array): Uint8Array {
+  if (scratch.length < bytes.length) scratch = new Uint8Array(Math.max(bytes.length, scratch.length * 2));
+  scratch.set(bytes);
+  return scratch.subarray(0, bytes.length);
+}
+
 /**
  * Two 32-bit multiply-xor lanes over the bytes, a word at a time, with a final avalanche: the hash
  * of the gateway's entity tags (`toEtag` in gateway/cache.ts), as 16 hex digits.
@@ -71,7 +110,7 @@ const encoder = new TextEncoder();
  */
 export function digestOf(bytes: Uint8Array): string {
   const length = bytes.length;
-  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : alignedCopy(bytes);
   const words = new Int32Array(aligned.buffer, aligned.byteOffset, length >> 2);
   let h1 = 0x9e3779b9;
   let h2 = 0x85ebca6b;
@@ -114,7 +153,14 @@ export function createRecordSerializer(cdnUrl: string = DEFAULT_CDN_URL): (body:
   };
   const recordJson = (record: object): RecordJson => {
     const known = texts.get(record);
-    if (known !== undefined && known.host === host) return known;
+    if (known !== undefined && (known.host === undefined || known.host === host)) {
+      if (known.digest === undefined) {
+        const ready = recordJsonOf(known.host, known.bytes);
+        texts.set(record, ready);
+        return ready;
+      }
+      return known as RecordJson;
+    }
     const bytes = encoder.encode(native(record));
     const made = recordJsonOf(host, bytes);
     texts.set(record, made);
