@@ -709,7 +709,7 @@ function agreementTable(pg: PostgresResult): string {
 }
 
 function slowestTable(full: SearchResult | undefined, pg: PostgresResult | undefined): string {
-  let md = '\n| store | records | the five slowest battery queries (ms, kind, query) |\n|---|---|---|\n';
+  let md = '\n| store | records | the five slowest battery queries (ms at the fastest of the passes, kind, query) |\n|---|---|---|\n';
   const list = (s: Slowest) => s.slice(0, 5).map((x) => `${ms(x.ms)} ${x.kind} \`${x.q.replace(/[`|]/g, ' ')}\``).join('; ');
   for (const record of RECORD_KINDS) {
     if (full) md += `| memory | ${record} | ${list(full[record].slowest)} |\n`;

@@ -151,6 +151,19 @@ function agreement(battery: readonly LabelledQuery[], pg: readonly number[][], m
   return { top10OverlapWithMemory: overlap / battery.length, sameTopHit: top1 / battery.length, differing };
 }
 
+/**
+ * The ten slowest queries of the battery, each at its fastest over the passes: a query is slow only
+ * when it is slow every time, not when another process took the core once.
+ */
+function slowest(battery: readonly LabelledQuery[], samples: readonly number[]) {
+  const best = battery.map((b, i) => ({ ms: Infinity, kind: b.kind, q: b.q, i }));
+  samples.forEach((ms, i) => (best[i % battery.length]!.ms = Math.min(best[i % battery.length]!.ms, ms)));
+  return best
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10)
+    .map(({ ms, kind, q }) => ({ ms, kind, q }));
+}
+
 /** One kind of record's battery on both stores: recall, agreement, PostgreSQL's latency and slowest queries. */
 async function measureKind(spec: KindSpec, entries: readonly TitledEntry[]) {
   const battery = buildBattery(entries);
@@ -170,10 +183,7 @@ async function measureKind(spec: KindSpec, entries: readonly TitledEntry[]) {
     perKind,
     recall: { postgres: scoreBattery(battery, pgResults), memory: scoreBattery(battery, memResults) },
     ...agreement(battery, pgResults, memResults),
-    slowest: samples
-      .map((ms, i) => ({ ms, kind: battery[i % battery.length]!.kind, q: battery[i % battery.length]!.q }))
-      .sort((a, b) => b.ms - a.ms)
-      .slice(0, 10),
+    slowest: slowest(battery, samples),
   };
 }
 

@@ -17,7 +17,7 @@ import { createMemoryStore } from '../packages/core/src/seam/memory-store.ts';
 import type { AnimeSearch } from '../packages/core/src/catalogue/queries.ts';
 import type { Anime } from '../packages/core/src/schemas/anime.ts';
 import type { Manga } from '../packages/core/src/schemas/manga.ts';
-import { buildBattery, KIND_CUTOFF, latencyQueries, percentile, scoreBattery, type QueryKind, type TitledEntry } from './lib/battery.ts';
+import { buildBattery, KIND_CUTOFF, latencyQueries, percentile, scoreBattery, type LabelledQuery, type QueryKind, type TitledEntry } from './lib/battery.ts';
 
 const args = process.argv.slice(2);
 const demo = args.includes('--demo');
@@ -69,6 +69,19 @@ const stats = (samples: number[]) => ({
   max: Math.max(...samples),
 });
 
+/**
+ * The ten slowest queries of the battery, each at its fastest over the passes: a query is slow only
+ * when it is slow every time, not when another process took the core once.
+ */
+function slowest(battery: readonly LabelledQuery[], samples: readonly number[]) {
+  const best = battery.map((b, i) => ({ ms: Infinity, kind: b.kind, q: b.q, i }));
+  samples.forEach((ms, i) => (best[i % battery.length]!.ms = Math.min(best[i % battery.length]!.ms, ms)));
+  return best
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10)
+    .map(({ ms, kind, q }) => ({ ms, kind, q }));
+}
+
 /** The battery of one kind of record: recall per kind of query, latency, the misses and the slowest queries. */
 async function measureKind(spec: KindSpec, entries: readonly TitledEntry[]) {
   const battery = buildBattery(entries);
@@ -90,10 +103,7 @@ async function measureKind(spec: KindSpec, entries: readonly TitledEntry[]) {
       .map((b, i) => ({ kind: b.kind, q: b.q, expected: b.expected, top: results[i]!.slice(0, 3) }))
       .filter((_, i) => !battery[i]!.accept.has(results[i]![0]!))
       .slice(0, 40),
-    slowest: samples
-      .map((ms, i) => ({ ms, kind: battery[i % battery.length]!.kind, q: battery[i % battery.length]!.q }))
-      .sort((a, b) => b.ms - a.ms)
-      .slice(0, 10),
+    slowest: slowest(battery, samples),
   };
 }
 
