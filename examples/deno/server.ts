@@ -36,16 +36,16 @@
  * exit code 2 (configuration) or 1 (anything else). SIGTERM and SIGINT drain: no new connections,
  * requests in flight are answered, the access log is flushed; within `SHUTDOWN_TIMEOUT_MS` (default
  * 8000), else it exits anyway (code 1). A second signal exits at once. Every line it writes is
- * pino's JSON (core's `formatLogLine`): start-up and shutdown on stdout with the access log,
- * warnings and errors on stderr. With `METRICS_PORT`, prom-client's process and runtime metrics
- * are served beside the catalogue's.
+ * pino's JSON (core's `formatLogLine` and `createAccessLineFormatter`): start-up and shutdown on
+ * stdout with the access log, warnings and errors on stderr. With `METRICS_PORT`, prom-client's
+ * process and runtime metrics are served beside the catalogue's.
  * `/healthz` and `/readyz` answer on `PORT`, outside the rate limits, never cached.
  * @module
  */
 import { serve } from '@catalogue-api/adapter-deno';
 import { createApiReferenceApp } from '@catalogue-api/api-reference';
 import corePackage from '@catalogue-api/core/package.json' with { type: 'json' };
-import { createLineLogger, drainOnSignals, formatLogLine, startDemoServer, toStartupFailure } from '@catalogue-api/core';
+import { createAccessLineFormatter, createLineLogger, drainOnSignals, startDemoServer, toStartupFailure } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
@@ -168,9 +168,10 @@ const demo = await startDemoServer({
   accessLog(onDrop) {
     const writer = createLineWriter(16 * 1024 * 1024, onDrop);
     writeOut = (line) => writer.write(line);
+    // The line of the Bun example: pino's fields, the record, `msg` last.
+    const toLine = createAccessLineFormatter(base);
     return {
-      // The line pino writes in the Bun example: pino's fields, the record, `msg` last.
-      observe: (record) => writer.write(formatLogLine('info', 'request completed', base, { ...record }, record.time)),
+      observe: (record) => writer.write(toLine(record)),
       async end() {
         await writer.end();
         // The access log's writer has ended: the last lines go straight out.
