@@ -53,25 +53,36 @@ import { demoData } from '@catalogue-api/demo-data';
 import { pino } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
-// Access log lines go out asynchronously through pino's destination (sonic-boom), gathered until
-// the next timer turn or 16 K characters and handed over as bytes, and are flushed at shutdown;
-// the server's own info lines go the same way, so that the two never interleave. Line by line,
-// as text, sonic-boom measured the UTF-8 length of all that waited and wrote each line with its
-// own call: with pino's serializer, a third of a cache hit's CPU. (Opened once the variables are
-// read, when the access log is on.)
-const stdout: { file?: ReturnType<typeof pino.destination>; pending: string; timer?: ReturnType<typeof setTimeout> | undefined } = { pending: '' };
+// Access log lines go out asynchronously through pino's destination (sonic-boom), encoded as they
+// come into a 64 KiB piece that is handed over once full or once a line has waited 20 ms, and are
+// flushed at shutdown; the server's own info lines go the same way, so that the two never
+// interleave. Line by line, as text, sonic-boom measured the UTF-8 length of all that waited and
+// wrote each line with its own call: with pino's serializer, a third of a cache hit's CPU
+// (`bun --cpu-prof`). (Opened once the variables are read, when the access log is on.)
+const PIECE = 65_536;
+const stdout: { file?: ReturnType<typeof pino.destination>; piece: Buffer; used: number; timer?: ReturnType<typeof setTimeout> | undefined } = {
+  piece: Buffer.allocUnsafeSlow(PIECE),
+  used: 0,
+};
 const flushLines = () => {
   clearTimeout(stdout.timer);
   stdout.timer = undefined;
-  if (stdout.pending === '') return;
-  stdout.file!.write(Buffer.from(stdout.pending) as unknown as string);
-  stdout.pending = '';
+  if (stdout.used === 0) return;
+  // sonic-boom keeps what it is given until written: the next piece is a new buffer. (Its types know only text.)
+  stdout.file!.write(stdout.piece.subarray(0, stdout.used) as unknown as string);
+  stdout.piece = Buffer.allocUnsafeSlow(PIECE);
+  stdout.used = 0;
 };
 const writeLine = (line: string) => {
-  if (!stdout.file) return void process.stdout.write(line);
-  stdout.pending += line;
-  if (stdout.pending.length >= 16_384) flushLines();
-  else stdout.timer ??= setTimeout(flushLines, 0);
+  const file = stdout.file;
+  if (!file) return void process.stdout.write(line);
+  // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+  if (stdout.used + line.length * 3 > PIECE) {
+    flushLines();
+    if (line.length * 3 > PIECE) return void file.write(Buffer.from(line) as unknown as string);
+  }
+  stdout.used += stdout.piece.write(line, stdout.used);
+  stdout.timer ??= setTimeout(flushLines, 20);
 };
 const base = { pid: process.pid, hostname: hostName() };
 const log = createLineLogger(base, writeLine, (line) => process.stderr.write(line));
