@@ -14,7 +14,8 @@
  * `TRUST_PROXY` (which proxies may set `X-Forwarded-For`: a number of hops, `true`, or addresses
  * and CIDR ranges, comma-separated; unset: none), and the operations settings of the Node example
  * (`examples/node/observability.ts`):
- * - `ACCESS_LOG`: `json` (default) writes one JSON line per request to stdout, through pino; `off`
+ * - `ACCESS_LOG`: `json` (default) writes one JSON line per request to stdout (pino's format, through
+ *   pino's asynchronous destination); `off`
  *   writes none. `ACCESS_LOG_SAMPLE`: the share of requests logged, from 0 to 1 (default 1).
  *   `ACCESS_LOG_CLIENT`: how the client is named: `hash` (default, a keyed hash stable for the
  *   process), `address` (the IP address) or `none`.
@@ -47,20 +48,44 @@ import { dirname } from 'node:path';
 import { serve } from '@catalogue-api/adapter-bun';
 import { createApiReferenceApp } from '@catalogue-api/api-reference';
 import corePackage from '@catalogue-api/core/package.json' with { type: 'json' };
-import { createLineLogger, drainOnSignals, startDemoServer, toStartupFailure, type RequestObserver } from '@catalogue-api/core';
+import { createAccessLineFormatter, createLineLogger, drainOnSignals, startDemoServer, toStartupFailure, type RequestObserver } from '@catalogue-api/core';
 import { demoData } from '@catalogue-api/demo-data';
 import { pino } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
-// Access log lines go out asynchronously (sonic-boom, as soon as written) and are flushed at
-// shutdown; the server's own info lines go the same way, so that the two never interleave.
-// (Opened once the variables are read, when the access log is on.)
-const stdout: { file?: ReturnType<typeof pino.destination> } = {};
-const log = createLineLogger(
-  { pid: process.pid, hostname: hostName() },
-  (line) => (stdout.file ? stdout.file.write(line) : process.stdout.write(line)),
-  (line) => process.stderr.write(line),
-);
+// Access log lines go out asynchronously through pino's destination (sonic-boom), encoded as they
+// come into a 64 KiB piece that is handed over once full or once a line has waited 20 ms, and are
+// flushed at shutdown; the server's own info lines go the same way, so that the two never
+// interleave. Line by line, as text, sonic-boom measured the UTF-8 length of all that waited and
+// wrote each line with its own call: with pino's serializer, a third of a cache hit's CPU
+// (`bun --cpu-prof`). (Opened once the variables are read, when the access log is on.)
+const PIECE = 65_536;
+const stdout: { file?: ReturnType<typeof pino.destination>; piece: Buffer; used: number; timer?: ReturnType<typeof setTimeout> | undefined } = {
+  piece: Buffer.allocUnsafeSlow(PIECE),
+  used: 0,
+};
+const flushLines = () => {
+  clearTimeout(stdout.timer);
+  stdout.timer = undefined;
+  if (stdout.used === 0) return;
+  // sonic-boom keeps what it is given until written: the next piece is a new buffer. (Its types know only text.)
+  stdout.file!.write(stdout.piece.subarray(0, stdout.used) as unknown as string);
+  stdout.piece = Buffer.allocUnsafeSlow(PIECE);
+  stdout.used = 0;
+};
+const writeLine = (line: string) => {
+  const file = stdout.file;
+  if (!file) return void process.stdout.write(line);
+  // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+  if (stdout.used + line.length * 3 > PIECE) {
+    flushLines();
+    if (line.length * 3 > PIECE) return void file.write(Buffer.from(line) as unknown as string);
+  }
+  stdout.used += stdout.piece.write(line, stdout.used);
+  stdout.timer ??= setTimeout(flushLines, 20);
+};
+const base = { pid: process.pid, hostname: hostName() };
+const log = createLineLogger(base, writeLine, (line) => process.stderr.write(line));
 
 // Until it listens, whatever stops the start (a bad variable, a port taken) is one line on stderr, not a stack trace.
 const refuseToStart = (error: unknown) => {
@@ -95,13 +120,13 @@ const demo = await startDemoServer({
     return runtime;
   },
   accessLog() {
-    const file = (stdout.file = pino.destination({ dest: 1, sync: false }));
+    // Bytes in, as the lines are gathered (see writeLine): sonic-boom's buffer mode.
+    const file = (stdout.file = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' }));
     // A forced stop still writes the access log lines that are waiting.
-    process.once('exit', () => file.flushSync());
-    // pino's base fields (pid, hostname); the record's own `time` is when the request arrived.
-    const access = pino({ timestamp: false }, file);
-    const observe: RequestObserver = (record) => access.info(record, 'request completed');
-    return { observe, end: async () => file.flushSync() };
+    process.once('exit', () => (flushLines(), file.flushSync()));
+    const toLine = createAccessLineFormatter(base);
+    const observe: RequestObserver = (record) => writeLine(toLine(record));
+    return { observe, end: async () => (flushLines(), file.flushSync()) };
   },
   // The refresher's state in memory, saved to UPSTREAM_STATE_FILE (written beside it and renamed, never half a file).
   snapshots: bunSnapshots,

@@ -1,8 +1,9 @@
 /**
  * Run by `serve.test.ts` under Bun: serves an echo app (path and client address) with a `/slow`
  * route through the adapter, prints its URL, and closes gracefully through the abort signal on SIGTERM.
- * With `DOOR=plain` the app also has a plain door (`handle`), which the adapter then uses, and a
- * `/large?n=` route answering a large non-Latin-1 JSON string.
+ * With `DOOR=plain` the app is a plain door (`handle`) behind core's Web door (`fromWebRequest`,
+ * `toWebResponse`), as core's apps are, with a `/large?n=` route answering a large non-Latin-1
+ * JSON string.
  */
 import { fromWebRequest, toWebResponse, type PlainRequest, type PlainResponse } from '@catalogue-api/core';
 import { echoWebApp, slowRequest, startFixture } from '../../../test/support/adapter-fixture.ts';

@@ -31,6 +31,7 @@ export {
 } from './edge/http.js';
 export { createObservedApp, type ClientIdMode, type ObservedAppOptions, type RequestObserver, type RequestRecord } from './operations/observe.js';
 export { createLineLogger, formatLogLine, LOG_LEVELS, type LineLogger, type LogBase, type LogLevelName } from './operations/log-line.js';
+export { createAccessLineFormatter } from './operations/access-line.js';
 export { OPERATIONS_ENV, parseTrustProxy, readOperationsEnv, type OperationsEnv } from './operations/operations-env.js';
 export { EnvError, readServerEnv, SERVER_ENV, type EnvValue, type EnvVariable, type ReadServerEnvOptions, type ServerEnv, type ServerEnvName } from './operations/server-env.js';
 export { describeError, toStartupFailure, type StartupFailure } from './operations/startup-failure.js';

@@ -28,6 +28,27 @@ describe('toWebResponse', () => {
     expect(await toWebResponse({ status: 200, headers: json, body: `"${'ナルト'.repeat(3000)}"` }).text()).toBe(`"${'ナルト'.repeat(3000)}"`);
   });
 
+  it('answers each use of shared (frozen) headers with a Response of its own: its extra header, the body given', async () => {
+    const shared = Object.freeze({ ...json, etag: '"1"' });
+    const bodies = [`"${'ナルト'.repeat(3000)}"`, `"${'ナルト'.repeat(3000)}"`, `"${'ナルト'.repeat(3000)}"`, '{"b":2}', '{"b":2}'];
+    const responses = [
+      toWebResponse({ status: 200, headers: shared, body: bodies[0]! }, ['x-request-id', 'one']),
+      toWebResponse({ status: 200, headers: shared, body: bodies[1]! }, ['x-request-id', 'two']),
+      toWebResponse({ status: 200, headers: shared, body: bodies[2]! }, ['x-request-id', 'three']),
+      toWebResponse({ status: 200, headers: shared, body: bodies[3]! }),
+      toWebResponse({ status: 404, headers: shared, body: bodies[4]! }),
+    ];
+    expect(responses.map((response) => response.headers.get('x-request-id'))).toEqual(['one', 'two', 'three', null, null]);
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 404]);
+    expect(responses.map((response) => response.headers.get('etag'))).toEqual(['"1"', '"1"', '"1"', '"1"', '"1"']);
+    expect(await Promise.all(responses.map((response) => response.text()))).toEqual(bodies);
+  });
+
+  it('adds the extra header to an answer of its own headers', () => {
+    const response = toWebResponse({ status: 200, headers: { ...json }, body: '{}' }, ['x-request-id', 'abc']);
+    expect([response.headers.get('x-request-id'), response.headers.get('content-type')]).toEqual(['abc', json['content-type']]);
+  });
+
   it('keeps status, headers and a null body', async () => {
     const response = toWebResponse({ status: 304, headers: { etag: '"x"' }, body: null });
     expect(response.status).toBe(304);

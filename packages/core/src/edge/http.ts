@@ -284,13 +284,46 @@ function toBody(body: string | Uint8Array | null): string | Uint8Array | null {
   return typeof body === 'string' && body.length >= LARGE_BODY_CHARS ? toBytes(body) : body;
 }
 
+/** A Web response made once for a shared head, with the status and body it was made for. */
+interface WebTemplate {
+  status: number;
+  body: PlainResponse['body'];
+  /** Made on the second answer with these headers and body: a head used once (a hit read from a shared cache's back end, new each time) never costs a clone. */
+  response: Response | undefined;
+}
+
+// By the frozen headers object an answer shares with the others of its cache entry (see
+// `PlainResponse.headers`); the entry and its template go together.
+const templates = new WeakMap<object, WebTemplate>();
+
 /**
  * Builds a Web `Response` from a plain response.
+ *
+ * An answer whose headers are frozen shares them with every hit on its cache entry in the same
+ * second (the gateway's `fromEntry`): its Response is built once, on the second answer, and each
+ * answer from then on is a `clone()` of it, which copies a header list the runtime has already
+ * checked rather than checking each name and value again, and shares the body. Building a
+ * Response from the ten headers of a hit took ~3.5 µs of Deno's ~17 µs for a 23.5 KB cache hit
+ * over HTTP; a clone and the request id ~0.7 µs (`wrk -t2 -c64`, CPU per request).
  * @param response - The plain response.
+ * @param extra - One more header, of this answer alone (the request id), as `[name, value]`.
  * @returns The Web response.
+ * @throws TypeError when a header name or value is not one Fetch allows.
  */
-export function toWebResponse(response: PlainResponse): Response {
-  return new Response(toBody(response.body) as BodyInit | null, { status: response.status, headers: response.headers });
+export function toWebResponse(response: PlainResponse, extra?: readonly [name: string, value: string]): Response {
+  const { status, headers, body } = response;
+  let web: Response;
+  const shared = Object.isFrozen(headers);
+  const template = shared ? templates.get(headers) : undefined;
+  if (template !== undefined && template.body === body && template.status === status) {
+    template.response ??= new Response(toBody(body) as BodyInit | null, { status, headers });
+    web = template.response.clone();
+  } else {
+    if (shared) templates.set(headers, { status, body, response: undefined });
+    web = new Response(toBody(body) as BodyInit | null, { status, headers });
+  }
+  if (extra !== undefined) web.headers.set(extra[0], extra[1]);
+  return web;
 }
 
 /**

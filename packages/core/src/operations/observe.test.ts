@@ -53,6 +53,20 @@ describe('createObservedApp', () => {
     expect(new Set(records.map((r) => r.requestId)).size).toBe(3);
   });
 
+  it('gives each answer of the Web door its own request id, cache hits included, with the body of the plain door', async () => {
+    const { app, send, records } = setup();
+    const plain = await send('/v1/anime/1');
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await app.fetch(new Request('http://x/v1/anime/1'), { clientAddress: '203.0.113.7' }));
+    expect(records.map((r) => r.cache)).toEqual(['miss', 'hit', 'hit', 'hit']);
+    expect(answers.map((answer) => answer.headers.get('x-request-id'))).toEqual(records.slice(1).map((r) => r.requestId));
+    expect(new Set(answers.map((answer) => answer.headers.get('x-request-id'))).size).toBe(3);
+    for (const answer of answers) {
+      expect(answer.headers.get('etag')).toBe(plain.headers.etag);
+      expect(await answer.text()).toBe(plain.body);
+    }
+  });
+
   it("times a request from its adapter's receivedAt with the default clock, and from its own clock otherwise", async () => {
     const records: RequestRecord[] = [];
     const answer = { handle: async () => ({ status: 204, headers: {}, body: null }), owns: () => true };

@@ -12,7 +12,7 @@ import { compileTrust, createClientIdentifier, type TrustProxy } from '../gatewa
 import { toSecretBytes, type FingerprintSecret } from '../gateway/keys.js';
 import { monotonicClock, wallClockAt } from '../internal/clock.js';
 import { utf8Length } from '../internal/string-size.js';
-import { ownsCanonical, toApp, type App, type PlainRequest, type PlainResponse, type RequestTrace } from '../edge/http.js';
+import { fromWebRequest, ownsCanonical, toApp, toWebResponse, type App, type PlainRequest, type PlainResponse, type RequestContext, type RequestTrace } from '../edge/http.js';
 
 /** What an observer learns of one answered request. Header values, keys and queries are never in it. */
 export interface RequestRecord extends RequestTrace {
@@ -183,14 +183,33 @@ export function createObservedApp(app: Pick<App, 'handle' | 'owns'>, options: Ob
   // its await (~60 ns a request on Node 20). What throws still rejects, as the door promises.
   function handle(request: PlainRequest): Promise<PlainResponse> {
     try {
-      return begin(request);
+      return begin(request, withId);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  function begin(request: PlainRequest): Promise<PlainResponse> {
-    if (observers.length === 0) return identified(request);
+  // The Web door: the request id goes onto the Web response, and a cache hit's shared headers
+  // reach `toWebResponse` as they are, which then clones the Response it made for them.
+  function fetch(request: Request, context?: RequestContext): Promise<Response> {
+    try {
+      return begin(fromWebRequest(request, context), toWeb);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  function withId(response: PlainResponse, requestId: string | undefined): PlainResponse {
+    if (requestId !== undefined) response.headers = ids.add(response.headers, requestId);
+    return response;
+  }
+
+  function toWeb(response: PlainResponse, requestId: string | undefined): Response {
+    return toWebResponse(response, requestId === undefined ? undefined : ['x-request-id', requestId]);
+  }
+
+  function begin<T>(request: PlainRequest, finish: (response: PlainResponse, requestId: string | undefined) => T): Promise<T> {
+    if (observers.length === 0) return identified(request, finish);
     const receivedAt = request.receivedAt;
     const started = arrivals && receivedAt !== undefined ? receivedAt : clock();
     const requestId = ids.on ? ids.of(request) : undefined;
@@ -212,16 +231,13 @@ export function createObservedApp(app: Pick<App, 'handle' | 'owns'>, options: Ob
       requestId,
     };
     request.trace = record;
-    return app.handle(request).then((response) => answered(request, record, started, response));
+    return app.handle(request).then((response) => finish(answered(request, record, started, response), requestId));
   }
 
   // Request ids alone, no observer: nothing to time or record, each answer only gets its id.
-  function identified(request: PlainRequest): Promise<PlainResponse> {
+  function identified<T>(request: PlainRequest, finish: (response: PlainResponse, requestId: string | undefined) => T): Promise<T> {
     const requestId = ids.of(request);
-    return app.handle(request).then((response) => {
-      response.headers = ids.add(response.headers, requestId);
-      return response;
-    });
+    return app.handle(request).then((response) => finish(response, requestId));
   }
 
   function answered(request: PlainRequest, record: RequestRecord, started: number, response: PlainResponse): PlainResponse {
@@ -230,7 +246,6 @@ export function createObservedApp(app: Pick<App, 'handle' | 'owns'>, options: Ob
     const body = response.body;
     record.bytes = body === null ? 0 : typeof body === 'string' ? sizeOf(body) : body.byteLength;
     record.client = clientOf(record, request);
-    if (record.requestId !== undefined) response.headers = ids.add(response.headers, record.requestId);
     // An observer's failure (a full disk, a closed stream) never costs the client its answer, nor
     // the other observers their record.
     if (one) {
@@ -254,7 +269,8 @@ export function createObservedApp(app: Pick<App, 'handle' | 'owns'>, options: Ob
   const owns = (path: string) => app.owns(path);
   const ownsCanonically = (path: string) => ownsCanonical(app, path);
   if (observers.length === 0 && !ids.on) return toApp((request) => app.handle(request), owns, undefined, ownsCanonically);
-  return toApp(handle, owns, undefined, ownsCanonically);
+  // Assigned onto the app `toApp` made, which it has registered under its own identity.
+  return Object.assign(toApp(handle, owns, undefined, ownsCanonically), { fetch });
 }
 
 /** A request's `X-Request-Id`: whether ids are on, a request's id, and an answer's headers with it. */
