@@ -25,7 +25,7 @@ import { ANIME, MANGA, type KindSpec } from '../packages/core/src/catalogue/kind
 import { searchEntries } from '../packages/core/src/catalogue/media-search.ts';
 import { createPostgresStore } from '../packages/store-postgres/src/catalogue-store.ts';
 import { importFile, toStoreSink } from '../packages/store-postgres/src/import.ts';
-import { buildBattery, KIND_CUTOFF, latencyQueries, percentile, scoreBattery, type LabelledQuery, type QueryKind, type Recall, type TitledEntry } from './lib/battery.ts';
+import { buildBattery, KIND_CUTOFF, latencyQueries, percentile, scoreBattery, slowest, type LabelledQuery, type QueryKind, type Recall, type TitledEntry } from './lib/battery.ts';
 import { ndjsonOf } from './lib/ndjson.ts';
 
 let options: { demo?: boolean; json?: boolean; reimport?: boolean; passes?: string; schema?: string };
@@ -149,19 +149,6 @@ function agreement(battery: readonly LabelledQuery[], pg: readonly number[][], m
     else if (differing.length < 20) differing.push({ kind: query.kind, q: query.q, memory: mem[i]!.slice(0, 3), postgres: pg[i]!.slice(0, 3) });
   });
   return { top10OverlapWithMemory: overlap / battery.length, sameTopHit: top1 / battery.length, differing };
-}
-
-/**
- * The ten slowest queries of the battery, each at its fastest over the passes: a query is slow only
- * when it is slow every time, not when another process took the core once.
- */
-function slowest(battery: readonly LabelledQuery[], samples: readonly number[]) {
-  const best = battery.map((b, i) => ({ ms: Infinity, kind: b.kind, q: b.q, i }));
-  samples.forEach((ms, i) => (best[i % battery.length]!.ms = Math.min(best[i % battery.length]!.ms, ms)));
-  return best
-    .sort((a, b) => b.ms - a.ms)
-    .slice(0, 10)
-    .map(({ ms, kind, q }) => ({ ms, kind, q }));
 }
 
 /** One kind of record's battery on both stores: recall, agreement, PostgreSQL's latency and slowest queries. */

@@ -17,7 +17,7 @@ import { createMemoryStore } from '../packages/core/src/seam/memory-store.ts';
 import type { AnimeSearch } from '../packages/core/src/catalogue/queries.ts';
 import type { Anime } from '../packages/core/src/schemas/anime.ts';
 import type { Manga } from '../packages/core/src/schemas/manga.ts';
-import { buildBattery, KIND_CUTOFF, latencyQueries, percentile, scoreBattery, type LabelledQuery, type QueryKind, type TitledEntry } from './lib/battery.ts';
+import { buildBattery, KIND_CUTOFF, latencyQueries, percentile, scoreBattery, slowest, type QueryKind, type TitledEntry } from './lib/battery.ts';
 
 const args = process.argv.slice(2);
 const demo = args.includes('--demo');
@@ -68,19 +68,6 @@ const stats = (samples: number[]) => ({
   p99: percentile(samples, 99),
   max: Math.max(...samples),
 });
-
-/**
- * The ten slowest queries of the battery, each at its fastest over the passes: a query is slow only
- * when it is slow every time, not when another process took the core once.
- */
-function slowest(battery: readonly LabelledQuery[], samples: readonly number[]) {
-  const best = battery.map((b, i) => ({ ms: Infinity, kind: b.kind, q: b.q, i }));
-  samples.forEach((ms, i) => (best[i % battery.length]!.ms = Math.min(best[i % battery.length]!.ms, ms)));
-  return best
-    .sort((a, b) => b.ms - a.ms)
-    .slice(0, 10)
-    .map(({ ms, kind, q }) => ({ ms, kind, q }));
-}
 
 /** The battery of one kind of record: recall per kind of query, latency, the misses and the slowest queries. */
 async function measureKind(spec: KindSpec, entries: readonly TitledEntry[]) {

@@ -311,6 +311,18 @@ export function scoreBattery(battery: readonly LabelledQuery[], results: readonl
 }
 
 /**
+ * The ten slowest queries of a battery, each at its fastest over the passes: a query is slow only
+ * when it is slow every time, not when another process took the core once.
+ * @param battery - The battery.
+ * @param samples - Milliseconds per query, pass after pass, in the battery's order.
+ */
+export function slowest(battery: readonly LabelledQuery[], samples: readonly number[]): Array<{ ms: number; kind: QueryKind; q: string }> {
+  const best = battery.map((b) => ({ ms: Infinity, kind: b.kind, q: b.q }));
+  samples.forEach((ms, i) => (best[i % battery.length]!.ms = Math.min(best[i % battery.length]!.ms, ms)));
+  return best.sort((a, b) => b.ms - a.ms).slice(0, 10);
+}
+
+/**
  * The p-th percentile of samples, nearest rank.
  * @param samples - The samples.
  * @param p - 0–100.
