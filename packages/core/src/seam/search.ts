@@ -2,6 +2,8 @@
  * Fuzzy title search that stays fast at catalogue scale: a trigram index picks at most a few
  * hundred candidates, and fuse.js ranks only those (a full fuse.js scan over ~30k titles took a
  * p99 of ~950 ms on this project's benchmark machine; docs/benchmarks.md has today's figures).
+ * When they find nothing that shares a word with the query, the titles with a word one edit from
+ * a query word answer instead (the fallback; docs/search.md).
  * @module
  */
 import Fuse from 'fuse.js';
@@ -52,6 +54,7 @@ export interface SearchIndex {
   /**
    * The entries matching `query`, best first. Within the exact, prefix and word-prefix tiers,
    * order is left to the caller's tie-break (`rank` below); fuzzy hits are ordered by fuse's score.
+   * Fallback hits (one edit from a query word) are fuzzy hits of equal score.
    */
   search(query: string): SearchHit[];
 }
@@ -147,6 +150,76 @@ export function queryWordEdges(query: string): string[] {
     if (c.length === TYPO_WORD && c[1] !== c[2]) edges.add(`% ${c[0]}${c[2]}%`);
   }
   return [...edges];
+}
+
+/** Title words shorter than this are not filed for the one-edit fallback (see {@link wordEditKeys}). */
+const EDIT_TITLE_WORD = 2;
+/** Query words shorter than this are not looked up by the one-edit fallback (see {@link queryEditKeys}). */
+const EDIT_QUERY_WORD = 3;
+
+/**
+ * The words of folded texts that the one-edit fallback files: each distinct word of two
+ * characters or more.
+ * @param texts - Folded texts ({@link normalizeTitle}).
+ * @returns The words, first seen first.
+ * @example
+ * ```ts
+ * editWords(['sousou no frieren', 'frieren']); // ['sousou', 'no', 'frieren']
+ * ```
+ */
+export function editWords(texts: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const text of texts) for (const word of text.split(' ')) if ([...word].length >= EDIT_TITLE_WORD) words.add(word);
+  return [...words];
+}
+
+/**
+ * The keys a title word is filed under for the one-edit fallback: `=word`, and for each letter
+ * `i` (a code point) `i:` and the word without it. A query word one edit away from the title word
+ * looks up one of these keys ({@link queryEditKeys}), and no other word shares a key with it: the
+ * keys name the edit exactly, so neither store checks a candidate word again.
+ * @param word - A folded title word.
+ * @returns The keys, without repeats.
+ * @example
+ * ```ts
+ * wordEditKeys('abc'); // ['=abc', '0:bc', '1:ac', '2:ab']
+ * ```
+ */
+export function wordEditKeys(word: string): string[] {
+  const c = [...word];
+  const keys = new Set([`=${word}`]);
+  for (let i = 0; i < c.length; i++) keys.add(`${i}:${stretch(c, 0, c.length, i)}`);
+  return [...keys];
+}
+
+/**
+ * The keys ({@link wordEditKeys}) under which the title words within one edit of a query word are
+ * filed, for each query word of three characters or more among those {@link queryWordPatterns}
+ * looks at: the word itself (`=word`), the word with a letter added at `i` (`i:word`), with
+ * letter `i` dropped (`=` and the rest), changed (`i:` and the rest), or swapped with the next.
+ * @param query - A folded query ({@link normalizeTitle}).
+ * @returns The keys, without repeats; none when the query has no word of three characters.
+ * @example
+ * ```ts
+ * queryEditKeys('slaeyrs'); // ['=slaeyrs', '0:slaeyrs', …, '=slayers', …]
+ * ```
+ */
+export function queryEditKeys(query: string): string[] {
+  const keys = new Set<string>();
+  for (const c of keyWords(query)) {
+    if (c.length < EDIT_QUERY_WORD) continue;
+    const word = c.join('');
+    keys.add(`=${word}`);
+    // The title word has a letter more, at i: without it, it is the query word.
+    for (let i = 0; i <= c.length; i++) keys.add(`${i}:${word}`);
+    for (let i = 0; i < c.length; i++) {
+      const without = stretch(c, 0, c.length, i);
+      // The query has a letter more (the title word is the rest), or another letter at i.
+      keys.add(`=${without}`).add(`${i}:${without}`);
+      if (i + 1 < c.length && c[i] !== c[i + 1]) keys.add(`=${[...c.slice(0, i), c[i + 1]!, c[i]!, ...c.slice(i + 2)].join('')}`);
+    }
+  }
+  return [...keys];
 }
 
 /** The words of a folded query that {@link queryWordPatterns} matches, as code-point arrays. */
@@ -467,6 +540,52 @@ interface IndexData {
   docBest: Uint16Array;
   /** Scratch: the titles whose count was raised. */
   touched: Int32Array;
+  /** The one-edit fallback's index, built by the first search that needs it. */
+  edits?: EditIndex;
+}
+
+/** The one-edit fallback's index: the titles holding each filed word, and the words under each key. */
+interface EditIndex {
+  /** For each word id, the titles holding that word. */
+  titlesOf: number[][];
+  /** The word ids filed under each key of {@link wordEditKeys}. */
+  wordsUnder: Map<string, number[]>;
+}
+
+/** Files every word of every title under its {@link wordEditKeys}. */
+function buildEditIndex(titleText: readonly string[]): EditIndex {
+  const ids = new Map<string, number>();
+  const titlesOf: number[][] = [];
+  const wordsUnder = new Map<string, number[]>();
+  for (let tid = 0; tid < titleText.length; tid++) {
+    for (const word of editWords([titleText[tid]!])) {
+      let id = ids.get(word);
+      if (id === undefined) {
+        ids.set(word, (id = titlesOf.length));
+        titlesOf.push([]);
+        for (const key of wordEditKeys(word)) {
+          const list = wordsUnder.get(key);
+          if (list) list.push(id);
+          else wordsUnder.set(key, [id]);
+        }
+      }
+      titlesOf[id]!.push(tid);
+    }
+  }
+  return { titlesOf, wordsUnder };
+}
+
+/**
+ * The fallback: every entry with a title word within one edit of a word of the query
+ * ({@link queryEditKeys}), all equally close (the caller's tie-break orders them).
+ */
+function oneEditHits(index: IndexData, query: string): SearchHit[] {
+  const edits = (index.edits ??= buildEditIndex(index.titles.text));
+  const words = new Set<number>();
+  for (const key of queryEditKeys(query)) for (const id of edits.wordsUnder.get(key) ?? []) words.add(id);
+  const entries = new Set<number>();
+  for (const id of words) for (const tid of edits.titlesOf[id]!) entries.add(index.titles.doc[tid]!);
+  return Array.from(entries, (entry) => ({ index: entry, tier: MatchTier.Fuzzy, score: 1 }));
 }
 
 /** Candidates of a query: entry ids, and for each the titles that reached the trigram bar. */
@@ -573,9 +692,10 @@ function matchTiers(table: TitleTable, candidates: Candidates, query: string, fu
 /**
  * Scores the fuzzy titles with fuse.js and appends the fuzzy hits to `hits`, one per entry with its
  * best title's score.
+ * @returns Whether some hit shares a word with the query (else the hits are junk, or none).
  */
-function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[], query: string, threshold: number): SearchHit[] {
-  if (fuzzy.length === 0) return hits;
+function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[], query: string, threshold: number): boolean {
+  if (fuzzy.length === 0) return hits.length > 0;
   // Exact and prefix hits are ordered by popularity, so only the fuzzy rest needs fuse's score.
   // One fuse document per title, best title wins: with an array key fuse multiplies the
   // scores of all matching titles, which favours entries with many synonyms over the best match.
@@ -595,7 +715,7 @@ function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[],
   }
   const cut = hits.length > 0 || sharing.size > 0;
   for (const [id, score] of scores) if (!cut || sharing.has(id)) hits.push({ index: id, tier: MatchTier.Fuzzy, score });
-  return hits;
+  return cut;
 }
 
 /**
@@ -633,7 +753,11 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
       const query = normalizeTitle(raw);
       if (!query) return [];
       const { hits, fuzzy } = matchTiers(table, findCandidates(index, query), query, fuzzyBudget);
-      return addFuzzyHits(hits, fuzzy, query, threshold);
+      if (addFuzzyHits(hits, fuzzy, query, threshold) || [...query].length < 3) return hits;
+      // Nothing, or only junk sharing no word with the query: the titles one edit from a query
+      // word, if there are any ("slaeyrs" → "Slayers", whose trigrams it barely shares).
+      const near = oneEditHits(index, query);
+      return near.length > 0 ? near : hits;
     },
   };
 }
