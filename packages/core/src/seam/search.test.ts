@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { itMapsEach } from '../../test/cases.js';
-import { createSearchIndex, createWordMatcher, editWords, MatchTier, normalizeTitle, queryEditKeys, queryWordEdges, queryWordPatterns, wordEditKeys } from './search.js';
+import {
+  createSearchIndex,
+  createWordMatcher,
+  editWords,
+  MatchTier,
+  normalizeTitle,
+  queryEditKeys,
+  queryWordEdges,
+  queryWordPatterns,
+  queryWordsHeld,
+  wordEditKeys,
+} from './search.js';
 
 describe('normalizeTitle', () => {
   itMapsEach('folds %s to %s', normalizeTitle, [
@@ -219,8 +230,21 @@ describe('the one-edit fallback', () => {
     expect(ids(q).sort()).toEqual(expected);
   });
 
-  it('answers those titles instead of junk sharing no word with the query', () => {
-    expect(ids('girlfirend')).toEqual([4]);
+  it('puts those titles ahead of junk sharing no word with the query', () => {
+    const loose = createSearchIndex([['Xabcdx Yefghy'], ['Abdc']]);
+    expect(loose.search('abcd efgh')).toEqual([
+      { index: 1, tier: MatchTier.Fuzzy, score: -1 },
+      { index: 0, tier: MatchTier.Fuzzy, score: expect.any(Number) },
+    ]);
+  });
+
+  it('orders its hits by the query words their titles hold whole', () => {
+    expect(queryWordsHeld('ma la nu pie', 'ma la nu pei')).toBe(3);
+    expect(queryWordsHeld('ma la nu pie', 'wan jie xian')).toBe(0);
+    const many = createSearchIndex([['Wan Jie Xian'], ['Lie Pi Xie'], ['Ma La Nu Pei']]);
+    // The caller orders hits by score: the best one is the title holding most of the query.
+    const best = many.search('ma la nu pie').sort((a, b) => a.score - b.score)[0];
+    expect(best).toEqual({ index: 2, tier: MatchTier.Fuzzy, score: -4 });
   });
 
   it('answers nothing when no title word is one edit away', () => {

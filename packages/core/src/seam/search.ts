@@ -3,7 +3,7 @@
  * hundred candidates, and fuse.js ranks only those (a full fuse.js scan over ~30k titles took a
  * p99 of ~950 ms on this project's benchmark machine; docs/benchmarks.md has today's figures).
  * When they find nothing that shares a word with the query, the titles with a word one edit from
- * a query word answer instead (the fallback; docs/search.md).
+ * a query word come first (the fallback; docs/search.md).
  * @module
  */
 import Fuse from 'fuse.js';
@@ -54,7 +54,7 @@ export interface SearchIndex {
   /**
    * The entries matching `query`, best first. Within the exact, prefix and word-prefix tiers,
    * order is left to the caller's tie-break (`rank` below); fuzzy hits are ordered by fuse's score.
-   * Fallback hits (one edit from a query word) are fuzzy hits of equal score.
+   * Fallback hits (one edit from a query word) are fuzzy hits scored below 0, ahead of the others.
    */
   search(query: string): SearchHit[];
 }
@@ -576,16 +576,40 @@ function buildEditIndex(titleText: readonly string[]): EditIndex {
 }
 
 /**
+ * How many of the distinct words of a folded query a folded text holds whole: the order of fallback
+ * hits ("ma la nu pie" → "Ma La Nu Pei" before the hundreds of titles holding "pi" or "lie").
+ * @param query - A folded query ({@link normalizeTitle}).
+ * @param text - A folded text.
+ * @returns The count.
+ * @example
+ * ```ts
+ * queryWordsHeld('ma la nu pie', 'ma la nu pei'); // 3
+ * ```
+ */
+export function queryWordsHeld(query: string, text: string): number {
+  const padded = ` ${text} `;
+  let held = 0;
+  for (const word of new Set(query.split(' '))) if (word && padded.includes(` ${word} `)) held++;
+  return held;
+}
+
+/**
  * The fallback: every entry with a title word within one edit of a word of the query
- * ({@link queryEditKeys}), all equally close (the caller's tie-break orders them).
+ * ({@link queryEditKeys}). Its score is below every fuse score (0 to 1), so that it comes before
+ * the junk: -1 less the most query words one of those titles holds ({@link queryWordsHeld}).
  */
 function oneEditHits(index: IndexData, query: string): SearchHit[] {
   const edits = (index.edits ??= buildEditIndex(index.titles.text));
   const words = new Set<number>();
   for (const key of queryEditKeys(query)) for (const id of edits.wordsUnder.get(key) ?? []) words.add(id);
-  const entries = new Set<number>();
-  for (const id of words) for (const tid of edits.titlesOf[id]!) entries.add(index.titles.doc[tid]!);
-  return Array.from(entries, (entry) => ({ index: entry, tier: MatchTier.Fuzzy, score: 1 }));
+  const held = new Map<number, number>();
+  for (const id of words) {
+    for (const tid of edits.titlesOf[id]!) {
+      const entry = index.titles.doc[tid]!;
+      held.set(entry, Math.max(held.get(entry) ?? 0, queryWordsHeld(query, index.titles.text[tid]!)));
+    }
+  }
+  return Array.from(held, ([entry, n]) => ({ index: entry, tier: MatchTier.Fuzzy, score: -1 - n }));
 }
 
 /** Candidates of a query: entry ids, and for each the titles that reached the trigram bar. */
@@ -755,9 +779,11 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
       const { hits, fuzzy } = matchTiers(table, findCandidates(index, query), query, fuzzyBudget);
       if (addFuzzyHits(hits, fuzzy, query, threshold) || [...query].length < 3) return hits;
       // Nothing, or only junk sharing no word with the query: the titles one edit from a query
-      // word, if there are any ("slaeyrs" → "Slayers", whose trigrams it barely shares).
+      // word come first ("slaeyrs" → "Slayers", whose trigrams it barely shares), then the junk.
       const near = oneEditHits(index, query);
-      return near.length > 0 ? near : hits;
+      if (near.length === 0) return hits;
+      const seen = new Set(near.map((hit) => hit.index));
+      return near.concat(hits.filter((hit) => !seen.has(hit.index)));
     },
   };
 }

@@ -45,9 +45,10 @@ export function relevanceSql(collection: CollectionName): string {
  *
  * The fallback, as in the memory store: when no hit shares a word with the query (none at all, or
  * only junk), the records with a text word within one edit of a query word (`<table>_edit_matches`
- * over core's `queryEditKeys`) are the hits instead, if there are any, all equally close. The
- * fallback is a statement of its own gated by the first one's answer: a query with hits that
- * share a word never runs it.
+ * over core's `queryEditKeys`) are hits too, ahead of the junk: their word similarity is 2 (above
+ * any real one) plus the most query words one of their texts holds whole (core's `queryWordsHeld`),
+ * their length 0. The fallback is a statement of its own gated by the
+ * first one's answer: a query with hits that share a word never runs it.
  * @param schema - The schema (quoted).
  * @param collection - A searchable collection.
  * @param q - A folded, non-empty query.
@@ -104,10 +105,11 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   return `
     with n as materialized (${first}),
     f as materialized (
-      select e.key, 3 as tier, 1::real as wsim, 0 as len from ${edits}(${p.add(keys, 'text[]')}) e
+      select e.key, 3 as tier, (2 + max((select count(*) from unnest(${p.add([...new Set(q.split(' '))], 'text[]')}) w where ' ' || e.title || ' ' like '% ' || w || ' %')))::real as wsim, 0 as len
+      from ${edits}(${p.add(keys, 'text[]')}) e
       where not exists (select 1 from n where n.some_share) group by e.key
     )
-    select n.key, n.tier, n.wsim, n.len from n where n.some_share or not exists (select 1 from f)
+    select n.key, n.tier, n.wsim, n.len from n where n.some_share or n.key not in (select f.key from f)
     union all
     select f.key, f.tier, f.wsim, f.len from f`;
 }

@@ -151,8 +151,8 @@ const textMatchesFunction = (s: string, t: string) =>
   );
 
 /**
- * The one-edit match function of a searchable table: the keys of the records with a text holding
- * a word filed under one of `keys` (core's `queryEditKeys`) in `<table>_edits`. Each word is
+ * The one-edit match function of a searchable table: the keys and texts of the records with a text
+ * holding a word filed under one of `keys` (core's `queryEditKeys`) in `<table>_edits`. Each word is
  * looked up in the texts' trigram index as a whole text, or a word at its start, its end or inside
  * (four `LIKE`s, a bitmap OR): a word of two letters has no trigram of its own, but with the
  * spaces around it, it has. Settings as {@link textMatchesFunction}'s, for the same reasons.
@@ -160,7 +160,7 @@ const textMatchesFunction = (s: string, t: string) =>
  * @param t - The table's name.
  */
 const editMatchesFunction = (s: string, t: string) => `
-  create function ${s}.${quoteIdentifier(`${t}_edit_matches`)}(keys text[]) returns table (key text)
+  create function ${s}.${quoteIdentifier(`${t}_edit_matches`)}(keys text[]) returns table (key text, title text)
   language plpgsql stable
   set plan_cache_mode = force_custom_plan
   set enable_seqscan = off
@@ -169,7 +169,7 @@ const editMatchesFunction = (s: string, t: string) => `
     w text;
   begin
     for w in select distinct e.word from ${s}.${quoteIdentifier(`${t}_edits`)} e where e.edit = any(keys) loop
-      return query select x.key from ${s}.${quoteIdentifier(`${t}_texts`)} x
+      return query select x.key, x.title from ${s}.${quoteIdentifier(`${t}_texts`)} x
         where x.title like w or x.title like w || ' %' or x.title like '% ' || w or x.title like '% ' || w || ' %';
     end loop;
   end
