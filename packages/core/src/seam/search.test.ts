@@ -233,7 +233,7 @@ describe('the one-edit fallback', () => {
   it('puts those titles ahead of junk sharing no word with the query', () => {
     const loose = createSearchIndex([['Xabcdx Yefghy'], ['Abdc']]);
     expect(loose.search('abcd efgh')).toEqual([
-      { index: 1, tier: MatchTier.Fuzzy, score: -1 },
+      { index: 1, tier: MatchTier.Fuzzy, score: -1 + 4 / 1000 },
       { index: 0, tier: MatchTier.Fuzzy, score: expect.any(Number) },
     ]);
   });
@@ -244,7 +244,12 @@ describe('the one-edit fallback', () => {
     const many = createSearchIndex([['Wan Jie Xian'], ['Lie Pi Xie'], ['Ma La Nu Pei']]);
     // The caller orders hits by score: the best one is the title holding most of the query.
     const best = many.search('ma la nu pie').sort((a, b) => a.score - b.score)[0];
-    expect(best).toEqual({ index: 2, tier: MatchTier.Fuzzy, score: -4 });
+    expect(best).toEqual({ index: 2, tier: MatchTier.Fuzzy, score: -4 + 12 / 1000 });
+  });
+
+  it('orders equally held hits by their shortest title', () => {
+    const akira = createSearchIndex([['Akira (Shin Anime)'], ['Akira']]);
+    expect(akira.search('ackira').sort((a, b) => a.score - b.score).map((hit) => hit.index)).toEqual([1, 0]);
   });
 
   it('answers nothing when no title word is one edit away', () => {

@@ -47,7 +47,7 @@ export function relevanceSql(collection: CollectionName): string {
  * only junk), the records with a text word within one edit of a query word (`<table>_edit_matches`
  * over core's `queryEditKeys`) are hits too, ahead of the junk: their word similarity is 2 (above
  * any real one) plus the most query words one of their texts holds whole (core's `queryWordsHeld`),
- * their length 0. The fallback is a statement of its own gated by the
+ * their length that of the shortest of those texts, at most 999 (the memory store's order). The fallback is a statement of its own gated by the
  * first one's answer: a query with hits that share a word never runs it.
  * @param schema - The schema (quoted).
  * @param collection - A searchable collection.
@@ -105,7 +105,8 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   return `
     with n as materialized (${first}),
     f as materialized (
-      select e.key, 3 as tier, (2 + max((select count(*) from unnest(${p.add([...new Set(q.split(' '))], 'text[]')}) w where ' ' || e.title || ' ' like '% ' || w || ' %')))::real as wsim, 0 as len
+      select e.key, 3 as tier, (2 + max((select count(*) from unnest(${p.add([...new Set(q.split(' '))], 'text[]')}) w where ' ' || e.title || ' ' like '% ' || w || ' %')))::real as wsim,
+        least(min(length(e.title)), 999) as len
       from ${edits}(${p.add(keys, 'text[]')}) e
       where not exists (select 1 from n where n.some_share) group by e.key
     )
