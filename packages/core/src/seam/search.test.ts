@@ -10,6 +10,7 @@ import {
   queryWordEdges,
   queryWordPatterns,
   queryWordsHeld,
+  withinOneEdit,
   wordEditKeys,
 } from './search.js';
 
@@ -173,7 +174,7 @@ describe('fuzzy junk', () => {
 });
 
 /** Optimal string alignment distance (edits: a letter changed, added or dropped, two neighbours swapped). */
-function editDistance(a: string, b: string): number {
+function editDistance(a: string | string[], b: string | string[]): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
@@ -210,6 +211,11 @@ describe('one-edit keys', () => {
       }
     }
     expect(near).toBeGreaterThan(1000);
+  });
+
+  it('tells words one edit apart as the edit distance does', () => {
+    const words = ['ab', 'ba', 'abc', 'acb', 'bac', 'abcd', 'abdc', 'acbd', 'abd', 'xabc', 'abcx', 'axc', 'aabc', 'abbc', '𠮷野', '野𠮷', '𠮷'];
+    for (const a of words) for (const b of words) expect(withinOneEdit(a, b), `${a} / ${b}`).toBe(editDistance([...a], [...b]) <= 1);
   });
 
   it('looks up no key for a query of words under three letters', () => {

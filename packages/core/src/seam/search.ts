@@ -544,41 +544,60 @@ interface IndexData {
   edits?: EditIndex;
 }
 
-/** The one-edit fallback's index: the titles holding each filed word, and the words under each key. */
+/**
+ * The one-edit fallback's index: the filed words, the titles holding each, and each word's
+ * {@link wordEditKeys} as 32-bit hashes, sorted. A hash names the word's id too: `hash * 2^21 + id`,
+ * exact in a double for up to 2^21 words. A map of the keys themselves took ~50 MB and ~0.7 s of
+ * CPU for the 100k characters of the full-scale set (77k distinct words); these arrays take a tenth.
+ */
 interface EditIndex {
+  /** The filed words, by id. */
+  words: string[];
   /** For each word id, the titles holding that word. */
   titlesOf: number[][];
-  /** The word ids filed under each key of {@link wordEditKeys}: one id, or several. */
-  wordsUnder: Map<string, number | number[]>;
+  /** `hash(key) * 2^21 + word id` for every key of every word, ascending. */
+  keys: Float64Array;
 }
 
-/**
- * Files every word of every title under its {@link wordEditKeys}. Most keys name one word, so
- * they map to its id rather than to a list: ~1 s less to build for 100k characters here.
- */
+const WORD_IDS = 2 ** 21;
+
+/** FNV-1a over the UTF-16 units of a key: any hash does, as every word found is checked. */
+function hashKey(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Files every distinct word of two characters or more of every title under its {@link wordEditKeys}. */
 function buildEditIndex(titleText: readonly string[]): EditIndex {
   const ids = new Map<string, number>();
+  const words: string[] = [];
   const titlesOf: number[][] = [];
-  const wordsUnder = new Map<string, number | number[]>();
+  let keys = new Float64Array(1 << 16);
+  let used = 0;
   const file = (key: string, id: number) => {
-    const under = wordsUnder.get(key);
-    if (under === undefined) wordsUnder.set(key, id);
-    else if (typeof under === 'number') wordsUnder.set(key, [under, id]);
-    else under.push(id);
+    if (used === keys.length) {
+      const grown = new Float64Array(keys.length * 2);
+      grown.set(keys);
+      keys = grown;
+    }
+    keys[used++] = hashKey(key) * WORD_IDS + id;
   };
   for (let tid = 0; tid < titleText.length; tid++) {
-    const words = titleText[tid]!.split(' ');
-    for (let w = 0; w < words.length; w++) {
-      const word = words[w]!;
-      if (word.length < EDIT_TITLE_WORD || words.indexOf(word) < w) continue;
+    const parts = titleText[tid]!.split(' ');
+    for (let w = 0; w < parts.length; w++) {
+      const word = parts[w]!;
+      if (word.length < EDIT_TITLE_WORD || parts.indexOf(word) < w) continue;
       let id = ids.get(word);
       if (id === undefined) {
-        // A word of two UTF-16 units may be one astral letter: filed by code points, as editWords has it.
-        if (word.length === EDIT_TITLE_WORD && [...word].length < EDIT_TITLE_WORD) continue;
-        ids.set(word, (id = titlesOf.length));
+        // A word of two UTF-16 units may be one astral letter: counted in code points, as editWords does.
+        if ((word.length === EDIT_TITLE_WORD && [...word].length < EDIT_TITLE_WORD) || words.length === WORD_IDS) continue;
+        ids.set(word, (id = words.length));
+        words.push(word);
         titlesOf.push([]);
         if (NON_ASCII.test(word)) for (const key of wordEditKeys(word)) file(key, id);
         else {
+          // wordEditKeys, without splitting an ASCII word into code points.
           file(`=${word}`, id);
           for (let i = 0; i < word.length; i++) file(`${i}:${word.slice(0, i)}${word.slice(i + 1)}`, id);
         }
@@ -586,7 +605,55 @@ function buildEditIndex(titleText: readonly string[]): EditIndex {
       titlesOf[id]!.push(tid);
     }
   }
-  return { titlesOf, wordsUnder };
+  return { words, titlesOf, keys: keys.slice(0, used).sort() };
+}
+
+/** The ids of the filed words under `key`'s hash (a few more than those filed under `key`). */
+function wordsUnder(edits: EditIndex, key: string, out: Set<number>): void {
+  const low = hashKey(key) * WORD_IDS;
+  const { keys } = edits;
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < low) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < keys.length && keys[i]! < low + WORD_IDS; i++) out.add(keys[i]! - low);
+}
+
+/** `s` as something indexable by code point: itself when ASCII. */
+const codePoints = (s: string): string | string[] => (NON_ASCII.test(s) ? [...s] : s);
+
+/** Whether `a[i…]` equals `b[j…]`. */
+function sameFrom(a: string | string[], i: number, b: string | string[], j: number): boolean {
+  if (a.length - i !== b.length - j) return false;
+  for (; i < a.length; i++, j++) if (a[i] !== b[j]) return false;
+  return true;
+}
+
+/**
+ * Whether two words are at most one edit apart (a letter changed, added or dropped, or two
+ * neighbours swapped), counting code points.
+ * @param a - A word.
+ * @param b - Another.
+ * @returns `true` when they are.
+ * @example
+ * ```ts
+ * withinOneEdit('slaeyrs', 'slayers'); // true
+ * withinOneEdit('slyaers', 'slayers'); // false: two swaps
+ * ```
+ */
+export function withinOneEdit(a: string, b: string): boolean {
+  const x = codePoints(a);
+  const y = codePoints(b);
+  if (Math.abs(x.length - y.length) > 1) return false;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  if (x.length > y.length) return sameFrom(x, i + 1, y, i);
+  if (x.length < y.length) return sameFrom(x, i, y, i + 1);
+  if (i === x.length || sameFrom(x, i + 1, y, i + 1)) return true;
+  return i + 1 < x.length && x[i] === y[i + 1] && x[i + 1] === y[i] && sameFrom(x, i + 2, y, i + 2);
 }
 
 /**
@@ -619,10 +686,11 @@ const ONE_EDIT_LENGTH = 999;
 function oneEditHits(index: IndexData, query: string): SearchHit[] {
   const edits = (index.edits ??= buildEditIndex(index.titles.text));
   const words = new Set<number>();
-  for (const key of queryEditKeys(query)) {
-    const under = edits.wordsUnder.get(key);
-    if (typeof under === 'number') words.add(under);
-    else for (const id of under ?? []) words.add(id);
+  for (const c of keyWords(query)) {
+    const word = c.join('');
+    const found = new Set<number>();
+    for (const key of queryEditKeys(word)) wordsUnder(edits, key, found);
+    for (const id of found) if (withinOneEdit(word, edits.words[id]!)) words.add(id);
   }
   const best = new Map<number, { held: number; length: number }>();
   for (const id of words) {
