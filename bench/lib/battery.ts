@@ -1,16 +1,54 @@
 /**
- * The search query battery: ~200 labelled queries built from a dataset with a seeded PRNG, in
- * six groups (exact, English, synonym, typo, partial, romaji; results in docs/benchmarks.md) and a
- * harder seventh (a two-word fragment from inside a title, with a typo), plus
- * latency-only groups (one- and two-letter queries, 200-character queries).
+ * The search query battery, built at run time from a dataset with a seeded PRNG: labelled queries
+ * in ten kinds (exact, case, English, Japanese, synonym, one typo, prefix, partial, romaji and a
+ * two-word fragment with a typo), each scored at its own cut-off ({@link KIND_CUTOFF}) against its
+ * target ({@link KIND_TARGET}), plus latency-only groups (one- and two-letter queries,
+ * 200-character queries). The same builder serves anime and manga: it reads only the title fields
+ * both share.
+ *
+ * The battery normalises titles with its own {@link plain}, not the search's, so that a change to
+ * the search cannot change the questions it is asked.
  * @module
  */
-import { normalizeTitle } from '../../packages/core/src/seam/search.ts';
-import type { Anime } from '../../packages/core/src/schemas/anime.ts';
 import { mulberry32 } from '../../scripts/lib/mulberry32.mjs';
 
 /** A query kind. */
-export type QueryKind = 'exact' | 'english' | 'synonym' | 'typo' | 'partial' | 'romaji' | 'fragment';
+export type QueryKind = 'exact' | 'case' | 'english' | 'japanese' | 'synonym' | 'typo' | 'prefix' | 'partial' | 'romaji' | 'fragment';
+
+/** Every kind, in the order the battery and the report list them. */
+export const QUERY_KINDS: readonly QueryKind[] = ['exact', 'case', 'english', 'japanese', 'synonym', 'typo', 'prefix', 'partial', 'romaji', 'fragment'];
+
+/** How deep in the results a query of each kind may find its entry and still count as a hit. */
+export const KIND_CUTOFF: Record<QueryKind, 1 | 5 | 10> = {
+  exact: 1,
+  case: 1,
+  english: 1,
+  japanese: 1,
+  synonym: 1,
+  typo: 5,
+  prefix: 10,
+  partial: 10,
+  romaji: 1,
+  fragment: 10,
+};
+
+/** The recall each kind must reach at its cut-off; kinds without one are reported as context. */
+export const KIND_TARGET: Partial<Record<QueryKind, number>> = { exact: 0.99, english: 0.99, japanese: 0.99, synonym: 0.99, typo: 0.98, prefix: 0.97, partial: 0.9 };
+
+/**
+ * The kinds whose every query is a real title or one edit away from one: none of them may come back
+ * empty (the one-edit battery).
+ */
+export const WITHIN_ONE_EDIT: readonly QueryKind[] = ['exact', 'case', 'english', 'japanese', 'synonym', 'typo'];
+
+/** The title fields anime and manga share: all the battery reads of an entry. */
+export interface TitledEntry {
+  mal_id: number;
+  title: string;
+  title_english: string | null;
+  title_japanese: string | null;
+  title_synonyms: string[];
+}
 
 /** One labelled query: what to type and which entries count as a hit. */
 export interface LabelledQuery {
@@ -28,8 +66,28 @@ const KEYBOARD_NEIGHBOURS: Record<string, string> = {
 };
 
 /**
- * One realistic typo: a neighbouring-key substitution, a dropped letter, a doubled letter or two
- * swapped letters, never in the first letter and never on a space.
+ * A title as the battery compares titles: diacritics and full-width forms folded, lower case,
+ * every run of other characters one space.
+ * @param s - A title.
+ * @returns The plain form.
+ */
+export function plain(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * One realistic typo, one edit (Damerau–Levenshtein) from the text: a neighbouring-key
+ * substitution, a dropped letter, a doubled letter or two swapped letters, never in the first
+ * letter and never on a space.
+ * @param text - A plain title or part of one.
+ * @param rand - The PRNG.
+ * @returns The mistyped text (the text itself when it has no letter to change).
  */
 export function oneTypo(text: string, rand: () => number): string {
   const letters = [...text];
@@ -48,101 +106,171 @@ export function oneTypo(text: string, rand: () => number): string {
   return letters.join('');
 }
 
-/** Romaji spelling variants: long vowels written short (`Shippuuden` → `shippuden`, `Kyou` → `kyo`). */
+/**
+ * Romaji spelling variants: long vowels written short (`Shippuuden` → `shippuden`, `Kyou` → `kyo`).
+ * @param title - A title.
+ * @returns Its plain form with long vowels shortened.
+ */
 export function romajiVariant(title: string): string {
-  return normalizeTitle(title).replace(/ou/g, 'o').replace(/uu/g, 'u').replace(/oo/g, 'o').replace(/ii/g, 'i');
+  return plain(title).replace(/ou/g, 'o').replace(/uu/g, 'u').replace(/oo/g, 'o').replace(/ii/g, 'i');
 }
 
-/** How many queries of each kind {@link buildBattery} makes. */
-export const BATTERY_SIZES: Record<QueryKind, number> = { exact: 35, english: 30, synonym: 25, typo: 30, partial: 30, romaji: 25, fragment: 25 };
+/** The title in mixed case: every letter upper or lower at random, and never the title as written. */
+function recase(title: string, rand: () => number): string {
+  const mode = Math.floor(rand() * 3);
+  if (mode === 0) return title.toLowerCase();
+  if (mode === 1) return title.toUpperCase();
+  return [...title].map((c) => (rand() < 0.5 ? c.toLowerCase() : c.toUpperCase())).join('');
+}
 
-/**
- * Builds the labelled battery from a dataset.
- * @param anime - The catalogue.
- * @param seed - PRNG seed; the same data and seed give the same battery.
- */
-export function buildBattery(anime: readonly Anime[], seed = 7, sizes = BATTERY_SIZES): LabelledQuery[] {
-  const rand = mulberry32(seed);
+/** How many queries of each kind {@link buildBattery} makes (fewer when the data has too few). */
+export const BATTERY_SIZES: Record<QueryKind, number> = {
+  exact: 150,
+  case: 100,
+  english: 150,
+  japanese: 150,
+  synonym: 150,
+  typo: 300,
+  prefix: 150,
+  partial: 200,
+  romaji: 100,
+  fragment: 100,
+};
+
+/** A word counts as distinctive when at most this many entries carry it in their main title. */
+const DISTINCTIVE = 5;
+
+/** What the kinds need to know about the whole catalogue: who bears which title, and how common each word is. */
+interface Catalogue {
+  /** Plain title → the entries bearing it (any of their titles). */
+  byTitle: Map<string, Set<number>>;
+  /** Plain word or two-word phrase of a main title → how many entries' main titles hold it. */
+  wordCount: Map<string, number>;
+}
+
+function indexCatalogue(entries: readonly TitledEntry[]): Catalogue {
   const byTitle = new Map<string, Set<number>>();
-  const titlesOf = (a: Anime) => [a.title, a.title_english, a.title_japanese, ...a.title_synonyms].filter((t): t is string => !!t);
-  for (const a of anime) {
-    for (const t of titlesOf(a)) {
-      const key = normalizeTitle(t);
+  const wordCount = new Map<string, number>();
+  for (const e of entries) {
+    for (const t of [e.title, e.title_english, e.title_japanese, ...e.title_synonyms]) {
+      if (!t) continue;
+      const key = plain(t);
       let set = byTitle.get(key);
       if (!set) byTitle.set(key, (set = new Set()));
-      set.add(a.mal_id);
+      set.add(e.mal_id);
     }
+    const words = plain(e.title).split(' ');
+    const grams = new Set([...words, ...words.slice(1).map((w, i) => `${words[i]} ${w}`)]);
+    for (const g of grams) wordCount.set(g, (wordCount.get(g) ?? 0) + 1);
   }
-  const acceptTitle = (title: string, id: number) => new Set([id, ...(byTitle.get(normalizeTitle(title)) ?? [])]);
-  const out: LabelledQuery[] = [];
-  const used = new Set<string>();
-  const shuffled = [...anime];
+  return { byTitle, wordCount };
+}
+
+type Make = (e: TitledEntry, rand: () => number, cat: Catalogue) => { q: string; accept: Set<number> } | undefined;
+
+const latin = (s: string | null | undefined): s is string => !!s && /^[\x20-\x7e]+$/.test(s) && plain(s).length >= 4;
+const sameTitle = (cat: Catalogue, title: string, id: number) => new Set([id, ...(cat.byTitle.get(plain(title)) ?? [])]);
+const asIs = (title: string | null | undefined, cat: Catalogue, id: number) => (title && plain(title) ? { q: title, accept: sameTitle(cat, title, id) } : undefined);
+
+/** How each kind makes a query from an entry, or passes it by. */
+const MAKERS: Record<QueryKind, Make> = {
+  exact: (e, rand, cat) => (rand() < 0.5 ? asIs(e.title, cat, e.mal_id) : undefined),
+  case: (e, rand, cat) => {
+    if (!/\p{L}/u.test(e.title) || e.title.toLowerCase() === e.title.toUpperCase()) return undefined;
+    const q = recase(e.title, rand);
+    return q === e.title ? undefined : { q, accept: sameTitle(cat, e.title, e.mal_id) };
+  },
+  english: (e, _, cat) => (e.title_english && plain(e.title_english) !== plain(e.title) ? asIs(e.title_english, cat, e.mal_id) : undefined),
+  japanese: (e, _, cat) => asIs(e.title_japanese, cat, e.mal_id),
+  synonym: (e, rand, cat) => asIs(e.title_synonyms[Math.floor(rand() * e.title_synonyms.length)], cat, e.mal_id),
+  typo: (e, rand, cat) => {
+    // Short titles too ("Slayers" → "slaeyrs"): that is where a slip leaves the fewest letters to match.
+    if (!latin(e.title) || rand() < 0.5) return undefined;
+    const q = oneTypo(plain(e.title), rand);
+    // A slip that spells another real title is that title's query, not this one's.
+    return q === plain(e.title) || cat.byTitle.has(q) ? undefined : { q, accept: sameTitle(cat, e.title, e.mal_id) };
+  },
+  prefix: (e, rand, cat) => {
+    // "mushoku tens", "fullmeta": the first one or two words, the last one cut short.
+    const words = plain(e.title).split(' ');
+    if (!latin(e.title) || words[0]!.length < 4 || rand() < 0.5) return undefined;
+    const n = words.length > 1 && words[1]!.length >= 4 && rand() < 0.6 ? 2 : 1;
+    const last = words[n - 1]!;
+    const q = [...words.slice(0, n - 1), last.slice(0, Math.max(3, Math.ceil(last.length * 0.7)))].join(' ');
+    // A prefix is answered by any entry whose title starts with it (its franchise).
+    const accept = new Set([e.mal_id]);
+    for (const [title, ids] of cat.byTitle) if (title.startsWith(q)) for (const id of ids) accept.add(id);
+    return { q, accept };
+  },
+  partial: (e, rand, cat) => {
+    // "tetsuwan" for "Astro Boy: Tetsuwan Atom": a word from past the start of the main title that
+    // few entries share, or two adjacent ones that together few entries share.
+    const words = plain(e.title).split(' ');
+    if (!latin(e.title) || words.length < 2) return undefined;
+    const at = 1 + Math.floor(rand() * (words.length - 1));
+    const word = words[at]!;
+    if (word.length >= 4 && (cat.wordCount.get(word) ?? 0) <= DISTINCTIVE) return { q: word, accept: sameTitle(cat, e.title, e.mal_id) };
+    const pair = words.slice(at, at + 2).join(' ');
+    if (at + 1 < words.length && pair.length >= 7 && (cat.wordCount.get(pair) ?? 0) <= DISTINCTIVE) return { q: pair, accept: sameTitle(cat, e.title, e.mal_id) };
+    return undefined;
+  },
+  romaji: (e, _, cat) => {
+    const q = romajiVariant(e.title);
+    return latin(e.title) && q !== plain(e.title) && q.length >= 6 && !cat.byTitle.has(q) ? { q, accept: sameTitle(cat, e.title, e.mal_id) } : undefined;
+  },
+  fragment: (e, rand, cat) => {
+    // Two words from inside a longer title, one of them mistyped ("kirameki no slapstik").
+    const words = plain(e.title).split(' ');
+    if (!latin(e.title) || words.length < 4 || rand() < 0.5) return undefined;
+    const at = 1 + Math.floor(rand() * (words.length - 2));
+    const pair = words.slice(at, at + 2).join(' ');
+    return pair.length < 8 ? undefined : { q: oneTypo(pair, rand), accept: sameTitle(cat, e.title, e.mal_id) };
+  },
+};
+
+/**
+ * Builds the labelled battery from a dataset: each kind walks the entries in one seeded shuffled
+ * order and takes the first {@link BATTERY_SIZES} queries it can make, one per entry, no query twice.
+ * @param entries - The catalogue (anime or manga).
+ * @param seed - PRNG seed; the same data and seed give the same battery.
+ * @param sizes - Queries per kind.
+ * @returns The queries, kind by kind.
+ */
+export function buildBattery(entries: readonly TitledEntry[], seed = 7, sizes = BATTERY_SIZES): LabelledQuery[] {
+  const rand = mulberry32(seed);
+  const cat = indexCatalogue(entries);
+  const shuffled = [...entries];
   for (let i = shuffled.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
   }
-  const take = (kind: QueryKind, make: (a: Anime) => { q: string; accept: Set<number> } | undefined) => {
-    let n = 0;
-    for (const a of shuffled) {
-      if (n >= sizes[kind]) break;
-      const made = make(a);
-      if (!made || used.has(`${kind}:${made.q}`)) continue;
-      used.add(`${kind}:${made.q}`);
-      out.push({ kind, q: made.q, expected: a.mal_id, accept: made.accept });
-      n++;
+  const out: LabelledQuery[] = [];
+  for (const kind of QUERY_KINDS) {
+    const used = new Set<string>();
+    for (const e of shuffled) {
+      if (used.size >= sizes[kind]) break;
+      const made = MAKERS[kind](e, rand, cat);
+      if (!made || used.has(made.q)) continue;
+      used.add(made.q);
+      out.push({ kind, q: made.q, expected: e.mal_id, accept: made.accept });
     }
-  };
-  const latin = (s: string | null | undefined): s is string => !!s && /^[\x20-\x7e]+$/.test(s) && normalizeTitle(s).length >= 4;
-  take('exact', (a) => (latin(a.title) && rand() < 0.5 ? { q: a.title, accept: acceptTitle(a.title, a.mal_id) } : undefined));
-  take('english', (a) =>
-    latin(a.title_english) && a.title_english !== a.title ? { q: a.title_english, accept: acceptTitle(a.title_english, a.mal_id) } : undefined,
-  );
-  take('synonym', (a) => {
-    const s = a.title_synonyms.find(latin);
-    return s ? { q: s, accept: acceptTitle(s, a.mal_id) } : undefined;
-  });
-  take('typo', (a) => {
-    if (!latin(a.title) || normalizeTitle(a.title).length < 8 || rand() < 0.5) return undefined;
-    const q = oneTypo(normalizeTitle(a.title), rand);
-    return q === normalizeTitle(a.title) ? undefined : { q, accept: acceptTitle(a.title, a.mal_id) };
-  });
-  take('partial', (a) => {
-    // "mushoku tens", "fullmeta": the first one or two words, the last one cut short.
-    const words = normalizeTitle(a.title).split(' ');
-    if (!latin(a.title) || words[0]!.length < 4 || rand() < 0.5) return undefined;
-    const n = words.length > 1 && words[1]!.length >= 4 && rand() < 0.6 ? 2 : 1;
-    const last = words[n - 1]!;
-    const cut = Math.max(3, Math.ceil(last.length * 0.7));
-    const q = [...words.slice(0, n - 1), last.slice(0, cut)].join(' ');
-    // A partial title is answered by any entry whose title starts with it (its franchise).
-    const accept = new Set([a.mal_id]);
-    for (const [title, ids] of byTitle) if (title.startsWith(q)) for (const id of ids) accept.add(id);
-    return { q, accept };
-  });
-  take('romaji', (a) => {
-    const q = romajiVariant(a.title);
-    return latin(a.title) && q !== normalizeTitle(a.title) && q.length >= 6 ? { q, accept: acceptTitle(a.title, a.mal_id) } : undefined;
-  });
-  take('fragment', (a) => {
-    // Two words from inside a longer title, one of them mistyped ("kirameki no slapstik").
-    const words = normalizeTitle(a.title).split(' ');
-    if (!latin(a.title) || words.length < 4 || rand() < 0.5) return undefined;
-    const at = 1 + Math.floor(rand() * (words.length - 2));
-    const pair = words.slice(at, at + 2).join(' ');
-    if (pair.length < 8) return undefined;
-    return { q: oneTypo(pair, rand), accept: acceptTitle(a.title, a.mal_id) };
-  });
+  }
   return out;
 }
 
-/** Latency-only queries: one- and two-letter prefixes, and queries at the spec's 200-character bound. */
-export function latencyQueries(anime: readonly Anime[], seed = 11): { short: string[]; long: string[] } {
+/**
+ * Latency-only queries: one- and two-letter prefixes, and queries at the spec's 200-character bound.
+ * @param entries - The catalogue.
+ * @param seed - PRNG seed.
+ * @returns The short and the long queries.
+ */
+export function latencyQueries(entries: readonly TitledEntry[], seed = 11): { short: string[]; long: string[] } {
   const rand = mulberry32(seed);
   const short = ['a', 'k', 's', 'z', 'x', 'na', 'sh', 'ka', 'to', 'ma', 'bo', 'ki', 're', 'mo', 'ha', 'no', 'de', 'ou', 'ze', 'yu'];
   const long: string[] = [];
   for (let i = 0; i < 10; i++) {
     let q = '';
-    while (q.length < 200) q += `${anime[Math.floor(rand() * anime.length)]!.title} `;
+    while (q.length < 200) q += `${entries[Math.floor(rand() * entries.length)]!.title} `;
     long.push(q.slice(0, 200));
   }
   long.push('a'.repeat(200), 'no '.repeat(66) + 'no', 'shingeki no kyojin '.repeat(11).slice(0, 200));
@@ -153,33 +281,41 @@ export function latencyQueries(anime: readonly Anime[], seed = 11): { short: str
 export interface Recall {
   n: number;
   hit1: number;
+  hit5: number;
   hit10: number;
+  /** Queries answered with no result at all. */
+  empty: number;
 }
 
 /**
- * Scores ranked results against the battery.
+ * Scores ranked results against the battery, per kind and over all.
  * @param battery - The labelled queries.
  * @param results - For each query, the mal_ids returned, best first.
+ * @returns Hits at 1, 5 and 10 and empty answers, per kind and as `all`.
  */
-export function scoreBattery(battery: readonly LabelledQuery[], results: readonly (readonly number[])[]): Record<QueryKind | 'all', Recall> {
-  const out = {} as Record<QueryKind | 'all', Recall>;
-  const add = (key: QueryKind | 'all', hit1: boolean, hit10: boolean) => {
-    const r = (out[key] ??= { n: 0, hit1: 0, hit10: 0 });
-    r.n++;
-    if (hit1) r.hit1++;
-    if (hit10) r.hit10++;
-  };
+export function scoreBattery(battery: readonly LabelledQuery[], results: readonly (readonly number[])[]): Partial<Record<QueryKind | 'all', Recall>> {
+  const out: Partial<Record<QueryKind | 'all', Recall>> = {};
   battery.forEach((query, i) => {
     const ids = results[i] ?? [];
-    const hit1 = ids.length > 0 && query.accept.has(ids[0]!);
-    const hit10 = ids.slice(0, 10).some((id) => query.accept.has(id));
-    add(query.kind, hit1, hit10);
-    add('all', hit1, hit10);
+    const rank = ids.slice(0, 10).findIndex((id) => query.accept.has(id));
+    for (const key of [query.kind, 'all'] as const) {
+      const r = (out[key] ??= { n: 0, hit1: 0, hit5: 0, hit10: 0, empty: 0 });
+      r.n++;
+      if (rank === 0) r.hit1++;
+      if (rank >= 0 && rank < 5) r.hit5++;
+      if (rank >= 0) r.hit10++;
+      if (ids.length === 0) r.empty++;
+    }
   });
   return out;
 }
 
-/** The p-th percentile (0–100) of samples, nearest rank. */
+/**
+ * The p-th percentile of samples, nearest rank.
+ * @param samples - The samples.
+ * @param p - 0–100.
+ * @returns The percentile, NaN when there are no samples.
+ */
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return NaN;
   const sorted = [...samples].sort((a, b) => a - b);
