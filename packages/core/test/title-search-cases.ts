@@ -66,4 +66,7 @@ export const TITLE_SEARCH_CASES: TitleSearchCase[] = [
   { kind: 'manga', q: 'one piece', first: 13 },
   { kind: 'anime', q: 'one piece', first: 21 },
   { kind: 'manga', q: 'frieeren', ids: [126287] },
+  // No trigram stage finds a swap in a short word: the one-edit fallback does, in both stores.
+  { kind: 'manga', q: 'pnuch', ids: [44347] },
+  { kind: 'anime', q: 'pnuch', ids: [30276] },
 ];

@@ -551,7 +551,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
         join pg_am am on am.oid = c.relam
         where n.nspname = ${schema} and am.amname = 'gin' and pg_has_role(c.relowner, 'USAGE')`;
       for (const { name } of indexes) await sql`select gin_clean_pending_list(${name}::regclass)`;
-      const tables = COLLECTION_NAMES.flatMap((c) => (isSearchable(c) ? [table(c), `${s}.${quoteIdentifier(`${tableName(c)}_texts`)}`] : [table(c)]));
+      const side = (c: CollectionName) => ['_texts', '_edits'].map((suffix) => `${s}.${quoteIdentifier(`${tableName(c)}${suffix}`)}`);
+      const tables = COLLECTION_NAMES.flatMap((c) => (isSearchable(c) ? [table(c), ...side(c)] : [table(c)]));
       // One table a statement: each answers within the connection's silence timeout. Vacuum marks
       // the freshly written pages all-visible, so that counts and offsets can read an index alone
       // (with autovacuum off, or before it gets to the table, they would visit every row).

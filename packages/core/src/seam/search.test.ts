@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { itMapsEach } from '../../test/cases.js';
-import { createSearchIndex, createWordMatcher, MatchTier, normalizeTitle, queryWordEdges, queryWordPatterns } from './search.js';
+import {
+  createSearchIndex,
+  createWordMatcher,
+  editWords,
+  MatchTier,
+  normalizeTitle,
+  queryEditKeys,
+  queryWordEdges,
+  queryWordPatterns,
+  queryWordsHeld,
+  withinOneEdit,
+  wordEditKeys,
+} from './search.js';
 
 describe('normalizeTitle', () => {
   itMapsEach('folds %s to %s', normalizeTitle, [
@@ -158,5 +170,95 @@ describe('fuzzy junk', () => {
     const loose = createSearchIndex([['Kanojo, Okarishimasu', 'Rent-A-Girlfriend'], ['Boku wa Tomodachi ga Sukunai', "Haganai: I don't have many friends"]]);
     expect(loose.search('frieren').length).toBe(createSearchIndex([['Rent-A-Girlfriend'], ["Haganai: I don't have many friends"]]).search('frieren').length);
     expect(loose.search('frieren').length).toBeGreaterThan(0);
+  });
+});
+
+/** Optimal string alignment distance (edits: a letter changed, added or dropped, two neighbours swapped). */
+function editDistance(a: string | string[], b: string | string[]): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+describe('one-edit keys', () => {
+  it('files a word under itself and each of its one-letter deletions', () => {
+    expect(wordEditKeys('abc')).toEqual(['=abc', '0:bc', '1:ac', '2:ab']);
+    expect(editWords(['sousou no frieren', 'frieren a'])).toEqual(['sousou', 'no', 'frieren']);
+  });
+
+  it('shares a key between a query word and a title word exactly when they are at most one edit apart', () => {
+    // Every pair of words of two to five letters over a three-letter alphabet (and a few longer ones).
+    const words: string[] = [];
+    const grow = (w: string) => {
+      if (w.length >= 2) words.push(w);
+      if (w.length < 5) for (const c of 'abc') grow(w + c);
+    };
+    grow('');
+    words.push('slayers', 'slaeyrs', 'frieren', 'frieeren');
+    const filed = new Map(words.map((w) => [w, new Set(wordEditKeys(w))]));
+    let near = 0;
+    for (const q of words.filter((w) => w.length >= 3)) {
+      const keys = queryEditKeys(q);
+      for (const w of words) {
+        const shares = keys.some((k) => filed.get(w)!.has(k));
+        if (shares !== editDistance(q, w) <= 1) expect.fail(`${q} / ${w}: shares a key ${shares}, distance ${editDistance(q, w)}`);
+        if (shares) near++;
+      }
+    }
+    expect(near).toBeGreaterThan(1000);
+  });
+
+  it('tells words one edit apart as the edit distance does', () => {
+    const words = ['ab', 'ba', 'abc', 'acb', 'bac', 'abcd', 'abdc', 'acbd', 'abd', 'xabc', 'abcx', 'axc', 'aabc', 'abbc', '𠮷野', '野𠮷', '𠮷'];
+    for (const a of words) for (const b of words) expect(withinOneEdit(a, b), `${a} / ${b}`).toBe(editDistance([...a], [...b]) <= 1);
+  });
+
+  it('looks up no key for a query of words under three letters', () => {
+    expect(queryEditKeys('no 2')).toEqual([]);
+  });
+});
+
+describe('the one-edit fallback', () => {
+  const index = createSearchIndex([['Slayers'], ['Slayers Next'], ['Wish'], ['Pluto'], ['Rent-A-Girlfriend']]);
+  const ids = (q: string) => index.search(q).map((hit) => hit.index);
+
+  it.each([
+    ['slaeyrs', [0, 1]],
+    ['wihs', [2]],
+    ['pulto', [3]],
+    ['plutoo', [3]],
+  ])('answers %j, which no tier finds, with the titles one edit away', (q, expected) => {
+    expect(ids(q).sort()).toEqual(expected);
+  });
+
+  it('puts those titles ahead of junk sharing no word with the query', () => {
+    const loose = createSearchIndex([['Xabcdx Yefghy'], ['Abdc']]);
+    expect(loose.search('abcd efgh')).toEqual([
+      { index: 1, tier: MatchTier.Fuzzy, score: -1 + 4 / 1000 },
+      { index: 0, tier: MatchTier.Fuzzy, score: expect.any(Number) },
+    ]);
+  });
+
+  it('orders its hits by the query words their titles hold whole', () => {
+    expect(queryWordsHeld('ma la nu pie', 'ma la nu pei')).toBe(3);
+    expect(queryWordsHeld('ma la nu pie', 'wan jie xian')).toBe(0);
+    const many = createSearchIndex([['Wan Jie Xian'], ['Lie Pi Xie'], ['Ma La Nu Pei']]);
+    // The caller orders hits by score: the best one is the title holding most of the query.
+    const best = many.search('ma la nu pie').sort((a, b) => a.score - b.score)[0];
+    expect(best).toEqual({ index: 2, tier: MatchTier.Fuzzy, score: -4 + 12 / 1000 });
+  });
+
+  it('orders equally held hits by their shortest title', () => {
+    const akira = createSearchIndex([['Akira (Shin Anime)'], ['Akira']]);
+    expect(akira.search('ackira').sort((a, b) => a.score - b.score).map((hit) => hit.index)).toEqual([1, 0]);
+  });
+
+  it('answers nothing when no title word is one edit away', () => {
+    expect(ids('xyzzy')).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@
  * Fuzzy title search that stays fast at catalogue scale: a trigram index picks at most a few
  * hundred candidates, and fuse.js ranks only those (a full fuse.js scan over ~30k titles took a
  * p99 of ~950 ms on this project's benchmark machine; docs/benchmarks.md has today's figures).
+ * When they find nothing that shares a word with the query, the titles with a word one edit from
+ * a query word come first (the fallback; docs/search.md).
  * @module
  */
 import Fuse from 'fuse.js';
@@ -52,6 +54,7 @@ export interface SearchIndex {
   /**
    * The entries matching `query`, best first. Within the exact, prefix and word-prefix tiers,
    * order is left to the caller's tie-break (`rank` below); fuzzy hits are ordered by fuse's score.
+   * Fallback hits (one edit from a query word) are fuzzy hits scored below 0, ahead of the others.
    */
   search(query: string): SearchHit[];
 }
@@ -147,6 +150,76 @@ export function queryWordEdges(query: string): string[] {
     if (c.length === TYPO_WORD && c[1] !== c[2]) edges.add(`% ${c[0]}${c[2]}%`);
   }
   return [...edges];
+}
+
+/** Title words shorter than this are not filed for the one-edit fallback (see {@link wordEditKeys}). */
+const EDIT_TITLE_WORD = 2;
+/** Query words shorter than this are not looked up by the one-edit fallback (see {@link queryEditKeys}). */
+const EDIT_QUERY_WORD = 3;
+
+/**
+ * The words of folded texts that the one-edit fallback files: each distinct word of two
+ * characters or more.
+ * @param texts - Folded texts ({@link normalizeTitle}).
+ * @returns The words, first seen first.
+ * @example
+ * ```ts
+ * editWords(['sousou no frieren', 'frieren']); // ['sousou', 'no', 'frieren']
+ * ```
+ */
+export function editWords(texts: readonly string[]): string[] {
+  const words = new Set<string>();
+  for (const text of texts) for (const word of text.split(' ')) if ([...word].length >= EDIT_TITLE_WORD) words.add(word);
+  return [...words];
+}
+
+/**
+ * The keys a title word is filed under for the one-edit fallback: `=word`, and for each letter
+ * `i` (a code point) `i:` and the word without it. A query word one edit away from the title word
+ * looks up one of these keys ({@link queryEditKeys}), and no other word shares a key with it: the
+ * keys name the edit exactly, so neither store checks a candidate word again.
+ * @param word - A folded title word.
+ * @returns The keys, without repeats.
+ * @example
+ * ```ts
+ * wordEditKeys('abc'); // ['=abc', '0:bc', '1:ac', '2:ab']
+ * ```
+ */
+export function wordEditKeys(word: string): string[] {
+  const c = [...word];
+  const keys = new Set([`=${word}`]);
+  for (let i = 0; i < c.length; i++) keys.add(`${i}:${stretch(c, 0, c.length, i)}`);
+  return [...keys];
+}
+
+/**
+ * The keys ({@link wordEditKeys}) under which the title words within one edit of a query word are
+ * filed, for each query word of three characters or more among those {@link queryWordPatterns}
+ * looks at: the word itself (`=word`), the word with a letter added at `i` (`i:word`), with
+ * letter `i` dropped (`=` and the rest), changed (`i:` and the rest), or swapped with the next.
+ * @param query - A folded query ({@link normalizeTitle}).
+ * @returns The keys, without repeats; none when the query has no word of three characters.
+ * @example
+ * ```ts
+ * queryEditKeys('slaeyrs'); // ['=slaeyrs', '0:slaeyrs', …, '=slayers', …]
+ * ```
+ */
+export function queryEditKeys(query: string): string[] {
+  const keys = new Set<string>();
+  for (const c of keyWords(query)) {
+    if (c.length < EDIT_QUERY_WORD) continue;
+    const word = c.join('');
+    keys.add(`=${word}`);
+    // The title word has a letter more, at i: without it, it is the query word.
+    for (let i = 0; i <= c.length; i++) keys.add(`${i}:${word}`);
+    for (let i = 0; i < c.length; i++) {
+      const without = stretch(c, 0, c.length, i);
+      // The query has a letter more (the title word is the rest), or another letter at i.
+      keys.add(`=${without}`).add(`${i}:${without}`);
+      if (i + 1 < c.length && c[i] !== c[i + 1]) keys.add(`=${[...c.slice(0, i), c[i + 1]!, c[i]!, ...c.slice(i + 2)].join('')}`);
+    }
+  }
+  return [...keys];
 }
 
 /** The words of a folded query that {@link queryWordPatterns} matches, as code-point arrays. */
@@ -467,6 +540,174 @@ interface IndexData {
   docBest: Uint16Array;
   /** Scratch: the titles whose count was raised. */
   touched: Int32Array;
+  /** The one-edit fallback's index, built by the first search that needs it. */
+  edits?: EditIndex;
+}
+
+/**
+ * The one-edit fallback's index: the filed words, the titles holding each, and each word's
+ * {@link wordEditKeys} as 32-bit hashes, sorted. A hash names the word's id too: `hash * 2^21 + id`,
+ * exact in a double for up to 2^21 words. A map of the keys themselves took ~50 MB and ~0.7 s of
+ * CPU for the 100k characters of the full-scale set (77k distinct words); these arrays take a tenth.
+ */
+interface EditIndex {
+  /** The filed words, by id. */
+  words: string[];
+  /** For each word id, the titles holding that word. */
+  titlesOf: number[][];
+  /** `hash(key) * 2^21 + word id` for every key of every word, ascending. */
+  keys: Float64Array;
+}
+
+const WORD_IDS = 2 ** 21;
+
+/** FNV-1a over the UTF-16 units of a key: any hash does, as every word found is checked. */
+function hashKey(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Files every distinct word of two characters or more of every title under its {@link wordEditKeys}. */
+function buildEditIndex(titleText: readonly string[]): EditIndex {
+  const ids = new Map<string, number>();
+  const words: string[] = [];
+  const titlesOf: number[][] = [];
+  let keys = new Float64Array(1 << 16);
+  let used = 0;
+  const file = (key: string, id: number) => {
+    if (used === keys.length) {
+      const grown = new Float64Array(keys.length * 2);
+      grown.set(keys);
+      keys = grown;
+    }
+    keys[used++] = hashKey(key) * WORD_IDS + id;
+  };
+  for (let tid = 0; tid < titleText.length; tid++) {
+    const parts = titleText[tid]!.split(' ');
+    for (let w = 0; w < parts.length; w++) {
+      const word = parts[w]!;
+      if (word.length < EDIT_TITLE_WORD || parts.indexOf(word) < w) continue;
+      let id = ids.get(word);
+      if (id === undefined) {
+        // A word of two UTF-16 units may be one astral letter: counted in code points, as editWords does.
+        if ((word.length === EDIT_TITLE_WORD && [...word].length < EDIT_TITLE_WORD) || words.length === WORD_IDS) continue;
+        ids.set(word, (id = words.length));
+        words.push(word);
+        titlesOf.push([]);
+        if (NON_ASCII.test(word)) for (const key of wordEditKeys(word)) file(key, id);
+        else {
+          // wordEditKeys, without splitting an ASCII word into code points.
+          file(`=${word}`, id);
+          for (let i = 0; i < word.length; i++) file(`${i}:${word.slice(0, i)}${word.slice(i + 1)}`, id);
+        }
+      }
+      titlesOf[id]!.push(tid);
+    }
+  }
+  return { words, titlesOf, keys: keys.slice(0, used).sort() };
+}
+
+/** The ids of the filed words under `key`'s hash (a few more than those filed under `key`). */
+function wordsUnder(edits: EditIndex, key: string, out: Set<number>): void {
+  const low = hashKey(key) * WORD_IDS;
+  const { keys } = edits;
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < low) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < keys.length && keys[i]! < low + WORD_IDS; i++) out.add(keys[i]! - low);
+}
+
+/** `s` as something indexable by code point: itself when ASCII. */
+const codePoints = (s: string): string | string[] => (NON_ASCII.test(s) ? [...s] : s);
+
+/** Whether `a[i…]` equals `b[j…]`. */
+function sameFrom(a: string | string[], i: number, b: string | string[], j: number): boolean {
+  if (a.length - i !== b.length - j) return false;
+  for (; i < a.length; i++, j++) if (a[i] !== b[j]) return false;
+  return true;
+}
+
+/**
+ * Whether two words are at most one edit apart (a letter changed, added or dropped, or two
+ * neighbours swapped), counting code points.
+ * @param a - A word.
+ * @param b - Another.
+ * @returns `true` when they are.
+ * @example
+ * ```ts
+ * withinOneEdit('slaeyrs', 'slayers'); // true
+ * withinOneEdit('slyaers', 'slayers'); // false: two swaps
+ * ```
+ */
+export function withinOneEdit(a: string, b: string): boolean {
+  const x = codePoints(a);
+  const y = codePoints(b);
+  if (Math.abs(x.length - y.length) > 1) return false;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  if (x.length > y.length) return sameFrom(x, i + 1, y, i);
+  if (x.length < y.length) return sameFrom(x, i, y, i + 1);
+  if (i === x.length || sameFrom(x, i + 1, y, i + 1)) return true;
+  return i + 1 < x.length && x[i] === y[i + 1] && x[i + 1] === y[i] && sameFrom(x, i + 2, y, i + 2);
+}
+
+/**
+ * How many of the distinct words of a folded query a folded text holds whole: the order of fallback
+ * hits ("ma la nu pie" → "Ma La Nu Pei" before the hundreds of titles holding "pi" or "lie").
+ * @param query - A folded query ({@link normalizeTitle}).
+ * @param text - A folded text.
+ * @returns The count.
+ * @example
+ * ```ts
+ * queryWordsHeld('ma la nu pie', 'ma la nu pei'); // 3
+ * ```
+ */
+export function queryWordsHeld(query: string, text: string): number {
+  const padded = ` ${text} `;
+  let held = 0;
+  for (const word of new Set(query.split(' '))) if (word && padded.includes(` ${word} `)) held++;
+  return held;
+}
+
+/** Text lengths past this order fallback hits as this one does (see {@link oneEditHits}). */
+const ONE_EDIT_LENGTH = 999;
+
+/**
+ * The fallback: every entry with a title word within one edit of a word of the query
+ * ({@link queryEditKeys}). Its score is below every fuse score (0 to 1), so that it comes before
+ * the junk: -1 less the most query words one of those titles holds ({@link queryWordsHeld}), plus
+ * the length of the shortest of them in thousandths ("ackira": "Akira" before "Akira (Shin Anime)").
+ */
+function oneEditHits(index: IndexData, query: string): SearchHit[] {
+  const edits = (index.edits ??= buildEditIndex(index.titles.text));
+  const words = new Set<number>();
+  for (const c of keyWords(query)) {
+    const word = c.join('');
+    const found = new Set<number>();
+    for (const key of queryEditKeys(word)) wordsUnder(edits, key, found);
+    for (const id of found) if (withinOneEdit(word, edits.words[id]!)) words.add(id);
+  }
+  const best = new Map<number, { held: number; length: number }>();
+  for (const id of words) {
+    for (const tid of edits.titlesOf[id]!) {
+      const entry = index.titles.doc[tid]!;
+      const text = index.titles.text[tid]!;
+      const length = Math.min(ONE_EDIT_LENGTH, NON_ASCII.test(text) ? [...text].length : text.length);
+      const held = queryWordsHeld(query, text);
+      const seen = best.get(entry);
+      if (!seen) best.set(entry, { held, length });
+      else {
+        seen.held = Math.max(seen.held, held);
+        seen.length = Math.min(seen.length, length);
+      }
+    }
+  }
+  return Array.from(best, ([entry, { held, length }]) => ({ index: entry, tier: MatchTier.Fuzzy, score: -1 - held + length / (ONE_EDIT_LENGTH + 1) }));
 }
 
 /** Candidates of a query: entry ids, and for each the titles that reached the trigram bar. */
@@ -573,9 +814,10 @@ function matchTiers(table: TitleTable, candidates: Candidates, query: string, fu
 /**
  * Scores the fuzzy titles with fuse.js and appends the fuzzy hits to `hits`, one per entry with its
  * best title's score.
+ * @returns Whether some hit shares a word with the query (else the hits are junk, or none).
  */
-function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[], query: string, threshold: number): SearchHit[] {
-  if (fuzzy.length === 0) return hits;
+function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[], query: string, threshold: number): boolean {
+  if (fuzzy.length === 0) return hits.length > 0;
   // Exact and prefix hits are ordered by popularity, so only the fuzzy rest needs fuse's score.
   // One fuse document per title, best title wins: with an array key fuse multiplies the
   // scores of all matching titles, which favours entries with many synonyms over the best match.
@@ -595,7 +837,7 @@ function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[],
   }
   const cut = hits.length > 0 || sharing.size > 0;
   for (const [id, score] of scores) if (!cut || sharing.has(id)) hits.push({ index: id, tier: MatchTier.Fuzzy, score });
-  return hits;
+  return cut;
 }
 
 /**
@@ -633,7 +875,13 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
       const query = normalizeTitle(raw);
       if (!query) return [];
       const { hits, fuzzy } = matchTiers(table, findCandidates(index, query), query, fuzzyBudget);
-      return addFuzzyHits(hits, fuzzy, query, threshold);
+      if (addFuzzyHits(hits, fuzzy, query, threshold) || [...query].length < 3) return hits;
+      // Nothing, or only junk sharing no word with the query: the titles one edit from a query
+      // word come first ("slaeyrs" → "Slayers", whose trigrams it barely shares), then the junk.
+      const near = oneEditHits(index, query);
+      if (near.length === 0) return hits;
+      const seen = new Set(near.map((hit) => hit.index));
+      return near.concat(hits.filter((hit) => !seen.has(hit.index)));
     },
   };
 }

@@ -6,7 +6,7 @@
  * `relevance` keys.
  * @module
  */
-import { COLLECTIONS, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
+import { COLLECTIONS, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
 import { orderSql, type Params } from './conditions.js';
 import { quoteIdentifier, tableName } from './tables.js';
 
@@ -42,6 +42,13 @@ export function relevanceSql(collection: CollectionName): string {
  * Fuzzy junk, as in the memory store: when some hits share a word with the query (a text of theirs
  * matches one of core's `queryWordPatterns`; every hit of a better tier does), the fuzzy hits none
  * of whose matching texts shares one are dropped.
+ *
+ * The fallback, as in the memory store: when no hit shares a word with the query (none at all, or
+ * only junk), the records with a text word within one edit of a query word (`<table>_edit_matches`
+ * over core's `queryEditKeys`) are hits too, ahead of the junk: their word similarity is 2 (above
+ * any real one) plus the most query words one of their texts holds whole (core's `queryWordsHeld`),
+ * their length that of the shortest of those texts, at most 999 (the memory store's order). The fallback is a statement of its own gated by the
+ * first one's answer: a query with hits that share a word never runs it.
  * @param schema - The schema (quoted).
  * @param collection - A searchable collection.
  * @param q - A folded, non-empty query.
@@ -76,8 +83,8 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   const typos = patterns.filter((x) => x.endsWith(' %'));
   const edges = queryWordEdges(q);
   const matches = `${schema}.${quoteIdentifier(`${t}_text_matches`)}`;
-  return `
-    select m.key, m.tier, m.wsim, m.len
+  const first = `
+    select m.key, m.tier, m.wsim, m.len, m.some_share
     from (
       select m.*, bool_or(m.tier < 3 or m.shares) over () as some_share
       from (
@@ -90,6 +97,22 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
       ) m
     ) m
     where m.tier < 3 or m.shares or not m.some_share`;
+  const keys = queryEditKeys(q);
+  if (keys.length === 0) return `select m.key, m.tier, m.wsim, m.len from (${first}) m`;
+  const edits = `${schema}.${quoteIdentifier(`${t}_edit_matches`)}`;
+  // The gates are uncorrelated subqueries: PostgreSQL tests them once (a one-time filter) and runs
+  // the fallback's scans only when the first statement found nothing that shares a word.
+  return `
+    with n as materialized (${first}),
+    f as materialized (
+      select e.key, 3 as tier, (2 + max((select count(*) from unnest(${p.add([...new Set(q.split(' '))], 'text[]')}) w where ' ' || e.title || ' ' like '% ' || w || ' %')))::real as wsim,
+        least(min(length(e.title)), 999) as len
+      from ${edits}(${p.add(keys, 'text[]')}) e
+      where not exists (select 1 from n where n.some_share) group by e.key
+    )
+    select n.key, n.tier, n.wsim, n.len from n where n.some_share or n.key not in (select f.key from f)
+    union all
+    select f.key, f.tier, f.wsim, f.len from f`;
 }
 
 /** The order of search hits by relevance (`h` the hits, `t` the table): tier, closeness of fuzzy hits, relevance keys. */

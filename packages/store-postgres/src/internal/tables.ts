@@ -5,7 +5,9 @@
  * the stored order (`seq`, taken at its first write) and one typed, indexed column per declared
  * field, computed by core's `fieldValues` when the record is written. A searchable collection also
  * has `<table>_texts` (its folded search texts, `pg_trgm`-indexed), a `_prefixes` column (the one-
- * and two-letter word prefixes of those texts) and a `<table>_text_matches` function.
+ * and two-letter word prefixes of those texts), a `<table>_text_matches` function, and for the
+ * one-edit fallback of search `<table>_edits` (every word of those texts filed under core's
+ * `wordEditKeys`) and a `<table>_edit_matches` function.
  * A collection with `counted` fields has `<table>_counts` (how many records hold each value of
  * each); every collection has `<table>_groups` (how many records hold each combination of the
  * values of its `grouped` fields; its total when it has none) and, per grouped list field,
@@ -25,7 +27,9 @@ import {
   collectionKey,
   fieldValues,
   isCollectionName,
+  editWords,
   normalizeTitle,
+  wordEditKeys,
   type CollectionName,
   type FieldSpec,
   type FieldType,
@@ -145,6 +149,31 @@ const textMatchesFunction = (s: string, t: string) =>
     return query select x.key, x.title, word_similarity(fuzzy, x.title) from ${s}.${quoteIdentifier(`${t}_texts`)} x
       where fuzzy <% x.title and x.title not like infix;`,
   );
+
+/**
+ * The one-edit match function of a searchable table: the keys and texts of the records with a text
+ * holding a word filed under one of `keys` (core's `queryEditKeys`) in `<table>_edits`. Each word is
+ * looked up in the texts' trigram index as a whole text, or a word at its start, its end or inside
+ * (four `LIKE`s, a bitmap OR): a word of two letters has no trigram of its own, but with the
+ * spaces around it, it has. Settings as {@link textMatchesFunction}'s, for the same reasons.
+ * @param s - The schema (quoted).
+ * @param t - The table's name.
+ */
+const editMatchesFunction = (s: string, t: string) => `
+  create function ${s}.${quoteIdentifier(`${t}_edit_matches`)}(keys text[]) returns table (key text, title text)
+  language plpgsql stable
+  set plan_cache_mode = force_custom_plan
+  set enable_seqscan = off
+  as $f$
+  declare
+    w text;
+  begin
+    for w in select distinct e.word from ${s}.${quoteIdentifier(`${t}_edits`)} e where e.edit = any(keys) loop
+      return query select x.key, x.title from ${s}.${quoteIdentifier(`${t}_texts`)} x
+        where x.title like w or x.title like w || ' %' or x.title like '% ' || w or x.title like '% ' || w || ' %';
+    end loop;
+  end
+  $f$;`;
 
 /**
  * A match function `name(infix, fuzzy)`: `returns` and `body` inside its settings (see
@@ -578,6 +607,12 @@ export async function syncTables(q: Sql, schema: string, fillNow = false): Promi
         if (columns) refill.add(collection);
       }
       if (!have.functions.has(`${t}_text_matches`)) statements.push(textMatchesFunction(s, t));
+      // Words are filed once and kept: a word no text holds any more matches no text.
+      if (!have.columns.has(`${t}_edits`)) {
+        statements.push(`create table ${s}.${quoteIdentifier(`${t}_edits`)} (edit text not null, word text not null, primary key (edit, word))`);
+        if (columns) refill.add(collection);
+      }
+      if (!have.functions.has(`${t}_edit_matches`)) statements.push(editMatchesFunction(s, t));
     }
     for (const kept of keptTables(s, collection)) {
       // A trigger function whose text differs counts other fields, or other combinations: the
@@ -748,6 +783,27 @@ export async function writeRecords(q: Sql, schema: string, collection: Collectio
     await q.unsafe(`insert into ${textTable} (key, title) select key, title from json_populate_recordset(null::${textTable}, $1::text::json)`, [
       JSON.stringify(kept),
     ]);
+    await fileWords(q, `${s}.${quoteIdentifier(`${t}_edits`)}`, editWords(kept.map((x) => x.title)));
   }
   return keys;
+}
+
+/**
+ * Files the words not filed yet under their one-edit keys (core's `wordEditKeys`). Rows go in
+ * sorted, so that two writers filing the same words take their locks in the same order.
+ * @param q - A transaction.
+ * @param edits - The `<table>_edits` table (quoted).
+ * @param words - The words of the texts written.
+ */
+async function fileWords(q: Sql, edits: string, words: readonly string[]): Promise<void> {
+  if (words.length === 0) return;
+  const fresh = await q.unsafe<{ word: string }[]>(`select w as word from unnest($1::text[]) w where not exists (select 1 from ${edits} e where e.edit = '=' || w)`, [
+    words as string[],
+  ]);
+  if (fresh.length === 0) return;
+  const rows = fresh.flatMap(({ word }) => wordEditKeys(word).map((edit) => ({ edit, word })));
+  rows.sort((a, b) => (a.edit < b.edit ? -1 : a.edit > b.edit ? 1 : a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+  await q.unsafe(`insert into ${edits} (edit, word) select edit, word from json_populate_recordset(null::${edits}, $1::text::json) on conflict do nothing`, [
+    JSON.stringify(rows),
+  ]);
 }
