@@ -68,7 +68,11 @@ export async function ensureBenchSchema(store: PostgresStore, options: BenchSche
   const { url, schema, dataDir = benchDataDir, log = (line: string) => console.error(line) } = options;
   const [{ n: held = 0 } = {}] = await store.sql<{ n: number }[]>`
     select count(*)::int as n from information_schema.tables where table_schema = ${schema}`;
-  if (!options.reimport && held > 0 && (await store.get('anime', (await firstRecord<Anime>(dataDir, 'anime')).mal_id)) !== undefined) return undefined;
+  if (!options.reimport && held > 0 && (await store.get('anime', (await firstRecord<Anime>(dataDir, 'anime')).mal_id)) !== undefined) {
+    // Kept from an earlier run, maybe of older code: brought up to this version's tables, as a server's start would.
+    await store.migrate();
+    return undefined;
+  }
   await store.sql.unsafe(`drop schema if exists "${schema}" cascade`);
   const started = performance.now();
   for (const kind of BENCH_KINDS) {
