@@ -4,6 +4,7 @@ import {
   createSearchIndex,
   createWordMatcher,
   editWords,
+  fallsBackOnlyWhenEmpty,
   MatchTier,
   normalizeTitle,
   queryEditKeys,
@@ -256,6 +257,12 @@ describe('the one-edit fallback', () => {
   it('orders equally held hits by their shortest title', () => {
     const akira = createSearchIndex([['Akira (Shin Anime)'], ['Akira']]);
     expect(akira.search('ackira').sort((a, b) => a.score - b.score).map((hit) => hit.index)).toEqual([1, 0]);
+  });
+
+  it('falls back ahead of junk unless the query is one word of three characters', () => {
+    expect(fallsBackOnlyWhenEmpty('one')).toBe(true);
+    expect(fallsBackOnlyWhenEmpty('wihs')).toBe(false);
+    expect(fallsBackOnlyWhenEmpty('ma la nu pie')).toBe(false);
   });
 
   it('answers nothing when no title word is one edit away', () => {

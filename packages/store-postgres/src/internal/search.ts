@@ -6,7 +6,7 @@
  * `relevance` keys.
  * @module
  */
-import { COLLECTIONS, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
+import { COLLECTIONS, fallsBackOnlyWhenEmpty, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
 import { orderSql, type Params } from './conditions.js';
 import { quoteIdentifier, tableName } from './tables.js';
 
@@ -108,7 +108,7 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
       select e.key, 3 as tier, (2 + max((select count(*) from unnest(${p.add([...new Set(q.split(' '))], 'text[]')}) w where ' ' || e.title || ' ' like '% ' || w || ' %')))::real as wsim,
         least(min(length(e.title)), 999) as len
       from ${edits}(${p.add(keys, 'text[]')}) e
-      where not exists (select 1 from n where n.some_share) group by e.key
+      where not exists (select 1 from n${fallsBackOnlyWhenEmpty(q) ? '' : ' where n.some_share'}) group by e.key
     )
     select n.key, n.tier, n.wsim, n.len from n where n.some_share or n.key not in (select f.key from f)
     union all
