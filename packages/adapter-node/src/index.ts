@@ -43,12 +43,21 @@ function toPlainRequest(req: IncomingMessage, receivedAt?: number): PlainRequest
     method: req.method ?? 'GET',
     path: q < 0 ? target : target.slice(0, q),
     query: q < 0 ? '' : target.slice(q + 1),
-    header: (name) => headerOf(raw, name),
+    header: headerReader(raw),
     clientAddress: req.socket.remoteAddress,
     receivedAt,
     // Present from the start, so that `createObservedApp` setting it keeps the object's shape.
     trace: undefined,
   };
+}
+
+/**
+ * The `header` of a request: an unnamed closure, returned rather than written as a property, so
+ * that a source transform keeping function names (tsx, which `npm start` runs the sources with)
+ * adds no `Object.defineProperty` to every request: that alone was ~0.8 µs of a cache hit.
+ */
+function headerReader(raw: readonly string[]): PlainRequest['header'] {
+  return (name) => headerOf(raw, name);
 }
 
 /**
