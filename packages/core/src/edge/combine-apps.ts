@@ -2,7 +2,7 @@
  * `combineApps`: several apps on one server (the catalogue at `/v1` and the status API at `/api/status`).
  * @module
  */
-import { ownsCanonical, toApp, type App, type PlainRequest } from './http.js';
+import { canonicalOwnerOf, toApp, type App, type PlainRequest } from './http.js';
 import { isCanonicalised, toCanonicalRequest } from './request-target.js';
 
 /**
@@ -24,16 +24,18 @@ export function combineApps(...apps: Array<Pick<App, 'handle' | 'owns'>>): App {
   // is the status API's): canonicalised here, once, and remembered as canonical, so that neither
   // the apps' `owns` nor their pipelines canonicalise it again. A target that is no path goes to
   // the fallback, whose pipeline answers 400.
+  const owners = apps.map(canonicalOwnerOf);
   const handle = (request: PlainRequest) => {
     const canonical = isCanonicalised(request) ? request : toCanonicalRequest(request, true);
     if (!canonical) return fallback.handle(request);
     const path = canonical.path;
-    return (apps.find((app) => ownsCanonical(app, path)) ?? fallback).handle(canonical);
+    for (let i = 0; i < owners.length; i++) if (owners[i]!(path)) return apps[i]!.handle(canonical);
+    return fallback.handle(canonical);
   };
   return toApp(
     handle,
     (path) => apps.some((app) => app.owns(path)),
     undefined,
-    (path) => apps.some((app) => ownsCanonical(app, path)),
+    (path) => owners.some((owns) => owns(path)),
   );
 }

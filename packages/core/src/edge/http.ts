@@ -133,9 +133,11 @@ export interface MatchedRoute {
 /**
  * A stage around the pipeline: it may answer itself, or call `next` and adjust the answer.
  * The gateway (rate limits, keys, caching) is a chain of these. `route` is the route that will
- * answer the request's path, `undefined` when none does (the answer is then a 404).
+ * answer the request's path, `undefined` when none does (the answer is then a 404). A stage that
+ * can answer without waiting (the gateway's hit on its in-memory cache) may return the answer
+ * itself rather than a promise of it.
  */
-export type Middleware = (request: PlainRequest, next: () => Promise<PlainResponse>, route?: MatchedRoute) => Promise<PlainResponse>;
+export type Middleware = (request: PlainRequest, next: () => Promise<PlainResponse>, route?: MatchedRoute) => PlainResponse | Promise<PlainResponse>;
 
 /** Something that answers plain requests: an app's plain door. */
 export type PlainHandler = (request: PlainRequest) => Promise<PlainResponse>;
@@ -198,8 +200,16 @@ export function toApp<T extends object = object>(
  * @param path - A canonical path.
  */
 export function ownsCanonical(app: Pick<App, 'owns'>, path: string): boolean {
-  const owner = canonicalOwners.get(app);
-  return owner ? owner(path) : app.owns(path);
+  return canonicalOwnerOf(app)(path);
+}
+
+/**
+ * An app's test for canonical paths, for a caller that asks it of every request (`combineApps`).
+ * @param app - The app.
+ * @returns Its own test for canonical paths when it has one, else its `owns`.
+ */
+export function canonicalOwnerOf(app: Pick<App, 'owns'>): (path: string) => boolean {
+  return canonicalOwners.get(app) ?? ((path) => app.owns(path));
 }
 
 /** The media type of every JSON answer. */

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { ApiError, errorResponse, toApiError } from './errors.js';
 import { ALLOWED_METHODS, baseHeaders, cacheControl, EXPOSED, type Middleware, type PlainRequest, type PlainResponse } from './http.js';
 import { readQuery, type RawQuery } from './query.js';
+import { isThenable } from '../internal/wrap-methods.js';
 import { isCanonicalised, toCanonicalRequest } from './request-target.js';
 import { createRouteMatcher, type RouteMatch } from './route-match.js';
 
@@ -179,12 +180,41 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
   }
 
   const stages = options.middleware ?? [];
-  function run(request: PlainRequest, match: RouteMatch<Route<C>> | undefined, i: number): Promise<PlainResponse> {
+  function run(request: PlainRequest, match: RouteMatch<Route<C>> | undefined, i: number): PlainResponse | Promise<PlainResponse> {
     const stage = stages[i];
-    return stage ? stage(request, () => run(request, match, i + 1), match?.route) : dispatch(request, match);
+    return stage ? stage(request, () => Promise.resolve(run(request, match, i + 1)), match?.route) : dispatch(request, match);
   }
 
-  return async function handle(received) {
+  /** The HEAD and always-sent headers of an answer. */
+  function finish(response: PlainResponse, method: string, request: PlainRequest | undefined, path: string): PlainResponse {
+    if (method === 'HEAD' && response.body !== null) {
+      // HEAD: same status and headers as GET, no body (RFC 9110 §9.3.2).
+      response = { ...response, headers: { ...response.headers, 'content-length': String(byteLength(response.body)) }, body: null };
+    }
+    // Copied rather than added to: see the request id in observe.ts for why.
+    if (always && request && (!headersOn || headersOn(path))) response.headers = { ...response.headers, ...always };
+    return response;
+  }
+
+  /** The envelope of what a stage or route threw. */
+  function failed(thrown: unknown, method: string, path: string): PlainResponse {
+    const error = toApiError(thrown);
+    if (error !== thrown) logger?.error(`Unhandled error on ${method} ${mountPath}${path}`, thrown);
+    return errorResponse(error, mountPath + path);
+  }
+
+  // Not an async function: an answer the stages give at once (a cache hit) is finished at once,
+  // with one resolved promise rather than an async function's and its awaits. What throws still
+  // rejects, as the door promises.
+  return function handle(received) {
+    try {
+      return answer(received);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
+  function answer(received: PlainRequest): Promise<PlainResponse> {
     const method = received.method;
     // The canonical target, decided once before any stage runs (by `combineApps` when the app is
     // one of several): the gateway (restricted routes, limits, cache key), the router and the
@@ -200,7 +230,7 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
       trace.path = path;
       trace.route = match?.route.path;
     }
-    let response: PlainResponse;
+    let response: PlainResponse | Promise<PlainResponse>;
     try {
       if (received.malformed !== undefined) {
         throw new ApiError(400, 'Malformed HTTP request', received.malformed);
@@ -223,19 +253,15 @@ export function createPipeline<C>(options: PipelineOptions<C>): (request: PlainR
         // `*`, `host:443`, `http://[::1`: not a path of this server (RFC 9112 §3.2).
         throw new ApiError(400, 'Malformed request target', 'The request target must be a path such as /v1/anime, or an absolute http(s) URL.');
       } else {
-        response = await run(request, match, 0);
+        response = run(request, match, 0);
       }
     } catch (thrown) {
-      const error = toApiError(thrown);
-      if (error !== thrown) logger?.error(`Unhandled error on ${method} ${mountPath}${path}`, thrown);
-      response = errorResponse(error, mountPath + path);
+      response = failed(thrown, method, path);
     }
-    if (method === 'HEAD' && response.body !== null) {
-      // HEAD: same status and headers as GET, no body (RFC 9110 §9.3.2).
-      response = { ...response, headers: { ...response.headers, 'content-length': String(byteLength(response.body)) }, body: null };
-    }
-    // Copied rather than added to: see the request id in observe.ts for why.
-    if (always && request && (!headersOn || headersOn(path))) response.headers = { ...response.headers, ...always };
-    return response;
-  };
+    if (!isThenable(response)) return Promise.resolve(finish(response, method, request, path));
+    return (response as Promise<PlainResponse>).then(
+      (answer) => finish(answer, method, request, path),
+      (thrown: unknown) => finish(failed(thrown, method, path), method, request, path),
+    );
+  }
 }

@@ -536,3 +536,35 @@ describe('gateway and the client address', () => {
     expect(await addressReads({ rateLimit: false })).toBe(0);
   });
 });
+
+describe('gateway steps that need not wait', () => {
+  const hitTwice = (options: GatewayOptions, headers: Record<string, string> = {}) => {
+    const gateway = createGateway(options, { now: () => T0, logger: { error: () => undefined } });
+    const request: PlainRequest = { method: 'GET', path: '/v1/anime/1', query: '', header: (name) => headers[name], clientAddress: '203.0.113.7' };
+    const next = () => Promise.resolve<PlainResponse>({ status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":1}' });
+    const route = { path: '/v1/anime/:id' };
+    return { miss: gateway(request, next, route), again: () => gateway(request, next, route) };
+  };
+
+  it('answers a hit on the in-memory cache at once, rate limited or not, with a valid key or none', async () => {
+    for (const [options, headers] of [[{ rateLimit: false }], [{}], [{ keys: [KEY] }, { 'x-server-key': KEY }]] as const) {
+      const { miss, again } = hitTwice(options, headers);
+      expect(miss).toBeInstanceOf(Promise);
+      await miss;
+      const hit = again();
+      // Not a promise: no microtask between the cache and the answer.
+      expect(hit).not.toBeInstanceOf(Promise);
+      expect((hit as PlainResponse).body).toBe('{"data":1}');
+    }
+  });
+
+  it('still waits for a back end that answers later', async () => {
+    const memory = createMemoryGatewayBackend();
+    const slow: GatewayBackend = { ...memory, publicCache: { get: async (key, now) => memory.publicCache.get(key, now), set: (key, entry) => memory.publicCache.set(key, entry) } };
+    const { miss, again } = hitTwice({ backend: slow, rateLimit: false });
+    await miss;
+    const hit = again();
+    expect(hit).toBeInstanceOf(Promise);
+    expect((await hit).body).toBe('{"data":1}');
+  });
+});

@@ -184,6 +184,16 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
+/**
+ * `next(value)`, at once when `value` is not a promise. The gateway's steps answer this way, so that
+ * a request none of whose back-end calls waits (a hit on the in-memory cache, counted in memory)
+ * goes through without a promise or a microtask of its own: each async step had cost one of each,
+ * and their garbage, on every cache hit.
+ */
+function andThen<T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> {
+  return isThenable(value) ? value.then(next) : next(value);
+}
+
 function toRateHeaders(windows: readonly CounterWindow[], counts: readonly number[], now: number): Record<string, string> {
   // Report the window closest to running out (IETF draft-ietf-httpapi-ratelimit-headers-06).
   let best = 0;
@@ -287,15 +297,21 @@ function unavailable(g: GatewayState, cause: unknown, tier: Tier): ApiError {
   return error;
 }
 
-/** Awaits a back-end answer within the timeout; any failure becomes the 503 error. */
-async function settle<T>(g: GatewayState, call: () => T | Promise<T>, tier: Tier = 'public'): Promise<T> {
+/**
+ * A back-end answer within the timeout; any failure becomes the 503 error. An answer the back end
+ * gives at once (the in-memory one) is returned as it is, not wrapped in a promise.
+ */
+function settle<T>(g: GatewayState, call: () => T | Promise<T>, tier: Tier = 'public'): T | Promise<T> {
   let value: T | Promise<T>;
   try {
     value = call();
   } catch (cause) {
     throw unavailable(g, cause, tier);
   }
-  if (!isThenable(value)) return value;
+  return isThenable(value) ? settleLater(g, value, tier) : value;
+}
+
+async function settleLater<T>(g: GatewayState, value: Promise<T>, tier: Tier): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const result = await Promise.race([
@@ -313,15 +329,16 @@ async function settle<T>(g: GatewayState, call: () => T | Promise<T>, tier: Tier
   }
 }
 
-async function blockedUntil(g: GatewayState, id: string, now: number): Promise<number | null> {
+function blockedUntil(g: GatewayState, id: string, now: number): number | null | Promise<number | null> {
   const known = g.knownBlocks.get(id);
   if (known !== undefined) {
     if (known > now) return known;
     g.knownBlocks.delete(id);
   }
-  const until = await settle(g, () => g.backend.blocks.blockedUntil(id, now));
-  if (until !== null) rememberBlock(g, id, until, now);
-  return until;
+  return andThen(settle(g, () => g.backend.blocks.blockedUntil(id, now)), (until) => {
+    if (until !== null) rememberBlock(g, id, until, now);
+    return until;
+  });
 }
 
 function rememberBlock(g: GatewayState, id: string, until: number, now: number): void {
@@ -384,7 +401,14 @@ async function load(g: GatewayState, request: PlainRequest, next: () => Promise<
     if (reads.list) entry.expiresAt = Math.min(entry.expiresAt, now + g.listTtl);
   }
   // Storing is not on the answer's path: a cache that cannot store costs only a later reload.
-  if (keep) settle(g, () => store.set(key, entry)).catch(() => undefined);
+  if (keep) {
+    try {
+      const stored = settle(g, () => store.set(key, entry));
+      if (isThenable(stored)) stored.catch(() => undefined);
+    } catch {
+      // As above: not stored.
+    }
+  }
   return entry;
 }
 
@@ -503,16 +527,17 @@ interface Caller {
 }
 
 /** Verifies a sent Server Key and names the client; a blocked public client gets its 403 here. */
-async function identifyCaller(g: GatewayState, request: PlainRequest, now: number): Promise<Caller> {
+function identifyCaller(g: GatewayState, request: PlainRequest, now: number): Caller | Promise<Caller> {
   const suppliedKey = request.header('x-server-key');
-  let tier: Tier = 'public';
-  let id: string | null = null;
-  if (suppliedKey !== undefined) {
-    // `Authorization: Bearer` is deliberately not read: it grants nothing (spec, "Authentication" 3).
-    id = await settle(g, () => g.keys.verify(suppliedKey));
-    if (id !== null) tier = 'server';
-  }
-  const keyRejected = suppliedKey !== undefined && id === null;
+  if (suppliedKey === undefined) return nameCaller(g, request, now, null, false);
+  // `Authorization: Bearer` is deliberately not read: it grants nothing (spec, "Authentication" 3).
+  return andThen(settle(g, () => g.keys.verify(suppliedKey)), (id) => nameCaller(g, request, now, id, id === null));
+}
+
+/** The caller of a request whose key, if it sent one, is verified: `id` is the key's, else `null`. */
+function nameCaller(g: GatewayState, request: PlainRequest, now: number, keyId: string | null, keyRejected: boolean): Caller | Promise<Caller> {
+  const tier: Tier = keyId !== null ? 'server' : 'public';
+  let id = keyId;
   // A public client's identity serves its block and its rate windows only: without either (rate
   // limits and blocks off) the address is never looked at (Bun looks it up on demand).
   const internal = request.internalClient;
@@ -530,14 +555,13 @@ async function identifyCaller(g: GatewayState, request: PlainRequest, now: numbe
     request.trace.tier = tier;
     if (id !== null) request.trace.client = id;
   }
-  if (blockable) {
-    const until = await blockedUntil(g, id!, now);
-    if (until !== null) {
-      if (request.trace) request.trace.blocked = true;
-      throw forbidden(until, now, g.specs?.public[0]);
-    }
-  }
-  return { tier, id, keyRejected };
+  const caller: Caller = { tier, id, keyRejected };
+  if (!blockable) return caller;
+  return andThen(blockedUntil(g, id!, now), (until) => {
+    if (until === null) return caller;
+    if (request.trace) request.trace.blocked = true;
+    throw forbidden(until, now, g.specs?.public[0]);
+  });
 }
 
 /**
@@ -545,17 +569,21 @@ async function identifyCaller(g: GatewayState, request: PlainRequest, now: numbe
  * @returns The RateLimit headers of the answer; none when the tier has no limits.
  * @throws ApiError 429 when a window is full (a public client's refusal is recorded towards a block).
  */
-async function countRequest(g: GatewayState, request: PlainRequest, { tier, id }: Caller, now: number): Promise<Record<string, string> | undefined> {
+function countRequest(g: GatewayState, request: PlainRequest, { tier, id }: Caller, now: number): Record<string, string> | undefined | Promise<Record<string, string> | undefined> {
   const specs = g.specs?.[tier];
   if (!specs || specs.length === 0) return undefined;
   const windows = toCounterWindows(tier, id!, specs, now);
-  const result = await settle(g, () => g.backend.counters.hit(windows, now), tier);
-  if (result.allowed) return toRateHeaders(windows, result.counts, now);
-  const i = findBlockingWindow(windows, result);
+  return andThen(settle(g, () => g.backend.counters.hit(windows, now), tier), (result) =>
+    result.allowed ? toRateHeaders(windows, result.counts, now) : refuse(g, request, tier, id!, specs, windows, findBlockingWindow(windows, result), now),
+  );
+}
+
+/** The 429 of a full window `i`; a public client's refusal is recorded towards a block first. */
+async function refuse(g: GatewayState, request: PlainRequest, tier: Tier, id: string, specs: readonly WindowSpec[], windows: readonly CounterWindow[], i: number, now: number): Promise<never> {
   const retryAfter = Math.max(1, Math.ceil((windows[i]!.resetAt - now) / 1000));
   if (tier === 'public' && g.blockPolicy && request.internalClient === undefined) {
-    const until = await settle(g, () => g.backend.blocks.recordRejection(id!, now, g.blockPolicy!));
-    if (until !== null) rememberBlock(g, id!, until, now);
+    const until = await settle(g, () => g.backend.blocks.recordRejection(id, now, g.blockPolicy!));
+    if (until !== null) rememberBlock(g, id, until, now);
   }
   if (request.trace) request.trace.limited = specs[i]!.name;
   const { message, error } = toRateLimitTexts(specs[i]!, tier, retryAfter);
@@ -567,20 +595,24 @@ async function countRequest(g: GatewayState, request: PlainRequest, { tier, id }
   });
 }
 
+/** What the gateway knows of one admitted request, for the steps that answer it. */
+interface Admitted {
+  readonly g: GatewayState;
+  readonly request: PlainRequest;
+  readonly next: () => Promise<PlainResponse>;
+  readonly route: MatchedRoute | undefined;
+  readonly tier: Tier;
+  /** The RateLimit headers of the answer, when the tier has limits. */
+  readonly extra: Record<string, string> | undefined;
+  readonly now: number;
+}
+
 /** The answer to an admitted request: 401s, then the tier's cache or the routes. */
-async function respond(
-  g: GatewayState,
-  request: PlainRequest,
-  next: () => Promise<PlainResponse>,
-  route: MatchedRoute | undefined,
-  caller: Caller,
-  extra: Record<string, string> | undefined,
-  now: number,
-) {
+function respond(a: Admitted, caller: Caller): PlainResponse | Promise<PlainResponse> {
+  const { g, request, route, tier } = a;
   // Canonical: the pipeline resolved it before any stage ran, and the router matches this same
   // path. Restricted routes, caching and the cache key read it, never a raw target.
   const path = request.path;
-  const { tier } = caller;
   if (caller.keyRejected) {
     throw new ApiError(
       401,
@@ -593,55 +625,86 @@ async function respond(
   }
   const fresh = g.freshness;
   // With a change feed, nothing is served from or kept in the cache unless the log is in step with it.
-  let usable = g.cacheable(path, route) && (fresh === undefined || inStep(fresh, Math.max(g.timeoutMs, 1_000)));
-  if (typeof usable !== 'boolean') usable = await usable;
-  if (!usable) {
+  const usable = g.cacheable(path, route) && (fresh === undefined || inStep(fresh, Math.max(g.timeoutMs, 1_000)));
+  return andThen(usable, (inUse) => {
+    if (inUse) return fromCache(a);
     if (request.trace) request.trace.cache = 'bypass';
-    return await uncached(request, next, route, tier, extra);
-  }
+    return uncached(request, a.next, route, tier, a.extra);
+  });
+}
+
+/** The answer from the tier's cache: its entry, else the routes' answer, kept. */
+function fromCache(a: Admitted): PlainResponse | Promise<PlainResponse> {
+  const { g, request, route, tier, now } = a;
   const store = g.caches[tier];
+  const path = request.path;
   const key = g.cacheKey?.(route, path, request.query) ?? (request.query ? `${path}?${request.query}` : path);
-  let entry: CachedResponse | undefined;
+  let found: CachedResponse | undefined | Promise<CachedResponse | undefined>;
   try {
-    entry = await settle(g, () => store.get(key, now));
+    found = settle(g, () => store.get(key, now));
   } catch {
     // An unreachable cache is a miss, not an outage: the routes can still answer.
-    entry = undefined;
+    found = undefined;
   }
+  if (!isThenable(found)) return fromEntryOrRoutes(a, store, key, found);
+  return found.then(
+    (entry) => fromEntryOrRoutes(a, store, key, entry),
+    () => fromEntryOrRoutes(a, store, key, undefined),
+  );
+}
+
+function fromEntryOrRoutes(a: Admitted, store: CacheStore, key: string, found: CachedResponse | undefined): PlainResponse | Promise<PlainResponse> {
+  const { g, request, tier, now } = a;
+  const fresh = g.freshness;
+  let entry = found;
   let previous: CachedResponse | undefined;
   if (entry && fresh?.stale(entry)) [previous, entry] = [entry, undefined];
   if (request.trace) request.trace.cache = entry ? 'hit' : 'miss';
-  if (!entry) {
-    // A load begun before a change the log has since read is not joined.
-    const flightKey = fresh ? `${tier}:${fresh.position}:${key}` : `${tier}:${key}`;
-    let flight = g.inflight.get(flightKey);
-    if (!flight) {
-      flight = load(g, request, next, store, key, tier, now, previous).finally(() => g.inflight.delete(flightKey));
-      g.inflight.set(flightKey, flight);
-    }
-    const loaded = await flight;
-    // Concurrent misses share `loaded`: each gets its own headers, which later stages may add to.
-    if (!('storedAt' in loaded)) return { ...loaded, headers: { ...loaded.headers, ...extra } };
-    entry = loaded;
+  if (entry) return fromEntry(g, entry, request, tier, now, a.extra);
+  // A load begun before a change the log has since read is not joined.
+  const flightKey = fresh ? `${tier}:${fresh.position}:${key}` : `${tier}:${key}`;
+  let flight = g.inflight.get(flightKey);
+  if (!flight) {
+    flight = load(g, request, a.next, store, key, tier, now, previous).finally(() => g.inflight.delete(flightKey));
+    g.inflight.set(flightKey, flight);
   }
-  return fromEntry(g, entry, request, tier, now, extra);
+  return flight.then((loaded) => {
+    // Concurrent misses share `loaded`: each gets its own headers, which later stages may add to.
+    if (!('storedAt' in loaded)) return { ...loaded, headers: { ...loaded.headers, ...a.extra } };
+    return fromEntry(g, loaded, request, tier, now, a.extra);
+  });
 }
 
-async function admit(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>, route: MatchedRoute | undefined): Promise<PlainResponse> {
+/** Steps of one request: who asks, counted, answered; without a promise where no back-end call waits. */
+function admit(g: GatewayState, request: PlainRequest, next: () => Promise<PlainResponse>, route: MatchedRoute | undefined): PlainResponse | Promise<PlainResponse> {
+  let answer: PlainResponse | Promise<PlainResponse>;
   try {
     const now = g.clock();
-    const caller = await identifyCaller(g, request, now);
-    const extra = await countRequest(g, request, caller, now);
-    try {
-      return await respond(g, request, next, route, caller, extra, now);
-    } catch (error) {
-      throw withHeaders(g, error, extra, request);
-    }
+    answer = andThen(identifyCaller(g, request, now), (caller) =>
+      andThen(countRequest(g, request, caller, now), (extra) => answered({ g, request, next, route, tier: caller.tier, extra, now }, caller)),
+    );
   } catch (error) {
-    // The trace tells the back end's 503s from the routes' own.
-    if (request.trace && g.outages.has(error as ApiError)) request.trace.unavailable = true;
-    throw error;
+    throw traced(g, request, error);
   }
+  return isThenable(answer) ? answer.catch((error: unknown) => Promise.reject(traced(g, request, error))) : answer;
+}
+
+/** `respond`, its errors given the RateLimit headers. */
+function answered(a: Admitted, caller: Caller): PlainResponse | Promise<PlainResponse> {
+  let answer: PlainResponse | Promise<PlainResponse>;
+  try {
+    answer = respond(a, caller);
+  } catch (error) {
+    throw withHeaders(a.g, error, a.extra, a.request);
+  }
+  if (a.extra === undefined || !isThenable(answer)) return answer;
+  return answer.catch((error: unknown) => Promise.reject(withHeaders(a.g, error, a.extra, a.request)));
+}
+
+/** Notes on the trace a 503 of the back end's, told from the routes' own; returns the error. */
+function traced(g: GatewayState, request: PlainRequest, error: unknown): unknown {
+  if (request.trace && g.outages.has(error as ApiError)) request.trace.unavailable = true;
+  return error;
 }
 
 /**

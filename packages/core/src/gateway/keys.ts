@@ -79,7 +79,9 @@ export interface StaticKeyStoreOptions {
 export function createStaticKeyStore(keys: readonly string[], options: StaticKeyStoreOptions = {}): KeyStore {
   const known = keys.filter((key) => key.length > 0);
   const fingerprint = createKeyFingerprinter(options.fingerprintSecret);
-  let ids: Promise<string[]> | undefined;
+  // The keys' fingerprints, made once (HMAC, asynchronous in Web Crypto), then answered at once.
+  let ids: string[] | undefined;
+  let making: Promise<string[]> | undefined;
   return {
     verify(key) {
       let match = -1;
@@ -88,8 +90,9 @@ export function createStaticKeyStore(keys: readonly string[], options: StaticKey
         if (constantTimeEqual(key, known[i]!)) match = i;
       }
       if (match < 0) return null;
-      ids ??= Promise.all(known.map(fingerprint));
-      return ids.then((all) => all[match]!);
+      if (ids !== undefined) return ids[match]!;
+      making ??= Promise.all(known.map(fingerprint)).then((all) => (ids = all));
+      return making.then((all) => all[match]!);
     },
   };
 }
