@@ -13,7 +13,7 @@ import type { Anime } from '../src/entry-schemas.js';
 /** Each write, and what the next `/v1/anime/20/full` must then hold. */
 export interface FullChange {
   readonly name: string;
-  write(store: CatalogueStore): Promise<void>;
+  write(store: CatalogueStore): Promise<unknown>;
   /** Reads the change back from the answer's `data`. */
   seen(data: Record<string, unknown>): unknown;
   readonly expected: unknown;
