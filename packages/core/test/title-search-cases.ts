@@ -1,7 +1,10 @@
 /**
  * A small catalogue for title-search tests shared by the memory store's and the PostgreSQL store's
  * tests: real MAL titles (default, English, synonyms) of anime and manga whose searches once went
- * wrong, on records copied from the demo data, with the searches and what they must answer.
+ * wrong, on records copied from the demo data, with the searches and what they must answer; and a
+ * few made-up titles of the kind the full-scale benchmark set generates (short titles over a small
+ * vocabulary, the same words in other orders), where a title one edit from the whole query competes
+ * with titles holding its words.
  * @module
  */
 import { demoData } from '@catalogue-api/demo-data';
@@ -44,6 +47,14 @@ export const titleSearchData: CatalogueData & { anime: Anime[]; manga: Manga[] }
     manga(23390, { title: 'Shingeki no Kyojin', english: 'Attack on Titan', synonyms: ['AoT', 'SnK'], popularity: 2 }),
     manga(13, { title: 'One Piece', english: 'One Piece', popularity: 4 }),
     manga(44347, { title: 'One Punch-Man', english: 'One-Punch Man', synonyms: ['Onepunchman', 'Onepanman', 'OPM'], popularity: 6 }),
+    // Made up: the same words in another order, a longer title starting with the query, a title
+    // holding it after its first word.
+    manga(900001, { title: 'Tenshi Yoru', popularity: 9000 }),
+    manga(900002, { title: 'Yoru Tenshi', popularity: 900 }),
+    manga(900003, { title: 'Densetsu wa De', popularity: 9001 }),
+    manga(900004, { title: 'Densetsu wa Sekai', popularity: 901 }),
+    manga(900005, { title: 'Kaze Ni', popularity: 902 }),
+    manga(900006, { title: 'Monogatari Kaze Hi', popularity: 9002 }),
   ],
 };
 
@@ -69,4 +80,12 @@ export const TITLE_SEARCH_CASES: TitleSearchCase[] = [
   // No trigram stage finds a swap in a short word: the one-edit fallback does, in both stores.
   { kind: 'manga', q: 'pnuch', ids: [44347] },
   { kind: 'anime', q: 'pnuch', ids: [30276] },
+  // A title one edit from the whole query comes first when the slip is in a word of three letters
+  // or more, though a more popular title holds the same words ("tensji" is not "yoru").
+  { kind: 'manga', q: 'tensji yoru', first: 900001 },
+  { kind: 'manga', q: 'densetsi wa de', first: 900003 },
+  // A slip in a two-letter word makes another word: titles starting with or holding the query
+  // come before the title one edit away.
+  { kind: 'manga', q: 'densetsu wa se', ids: [900004, 900003] },
+  { kind: 'manga', q: 'kaze hi', ids: [900006, 900005] },
 ];

@@ -6,6 +6,7 @@ import {
   editWords,
   fallsBackOnlyWhenEmpty,
   MatchTier,
+  nearPatterns,
   normalizeTitle,
   queryEditKeys,
   queryWordEdges,
@@ -224,6 +225,47 @@ describe('one-edit keys', () => {
   });
 });
 
+describe('near tiers: a title one edit from the whole query', () => {
+  /** `LIKE` without `%`: `_` is one character. */
+  const like = (pattern: string, text: string) => new RegExp(`^${pattern.replace(/_/g, '.')}$`, 'u').test(text);
+
+  it('matches a pattern exactly when the text is one edit from the query, and files it by the word it falls in', () => {
+    // Every string over a small alphabet within two edits of the query, give or take.
+    const query = 'kaze hi';
+    const { near, shortWord } = nearPatterns(query);
+    const texts = new Set<string>([query]);
+    for (let round = 0; round < 2; round++) {
+      for (const t of [...texts]) {
+        for (let i = 0; i <= t.length; i++) {
+          for (const c of 'akzehin ') texts.add(t.slice(0, i) + c + t.slice(i)).add(t.slice(0, i) + c + t.slice(i + 1));
+          texts.add(t.slice(0, i) + t.slice(i + 1));
+        }
+      }
+    }
+    let counted = 0;
+    texts.delete(query); // matched by the patterns too, but the exact tier comes first
+    for (const text of texts) {
+      const matched = [...near, ...shortWord].some((p) => like(p, text));
+      const within = editDistance([...text], [...query]) <= 1;
+      if (matched !== within) expect.fail(`${text}: matches a pattern ${matched}, within one edit ${within}`);
+      if (within) counted++;
+    }
+    expect(counted).toBeGreaterThan(100);
+    expect(near).toContain('k_ze hi');
+    expect(shortWord).toEqual(expect.arrayContaining(['kaze _i', 'kaze hi_', 'kaze h']));
+    expect(nearPatterns('kazh')).toEqual({ near: [], shortWord: [] });
+  });
+
+  it('ranks a slip in a long word above prefix hits, and one in a short word below word-prefix hits', () => {
+    const index = createSearchIndex([['Densetsu wa De'], ['Densetsu wa Sekai'], ['Kaze Ni'], ['Monogatari Kaze Hi'], ['Yoru Tenshi'], ['Tenshi Yoru']]);
+    const tiers = (q: string) => new Map(index.search(q).map((hit) => [hit.index, hit.tier]));
+    expect(tiers('densetsi wa de').get(0)).toBe(MatchTier.Near);
+    expect(tiers('densetsu wa se')).toEqual(new Map([[1, MatchTier.Prefix], [0, MatchTier.NearShortWord]]));
+    expect(tiers('kaze hi')).toEqual(new Map([[3, MatchTier.WordPrefix], [2, MatchTier.NearShortWord]]));
+    expect(tiers('tensji yoru').get(5)).toBe(MatchTier.Near);
+  });
+});
+
 describe('the one-edit fallback', () => {
   const index = createSearchIndex([['Slayers'], ['Slayers Next'], ['Wish'], ['Pluto'], ['Rent-A-Girlfriend']]);
   const ids = (q: string) => index.search(q).map((hit) => hit.index);
@@ -248,14 +290,15 @@ describe('the one-edit fallback', () => {
   it('orders its hits by the query words their titles hold whole', () => {
     expect(queryWordsHeld('ma la nu pie', 'ma la nu pei')).toBe(3);
     expect(queryWordsHeld('ma la nu pie', 'wan jie xian')).toBe(0);
-    const many = createSearchIndex([['Wan Jie Xian'], ['Lie Pi Xie'], ['Ma La Nu Pei']]);
+    // (Not 'Ma La Nu Pei', one edit from the whole query: that is a near hit, above any fallback.)
+    const many = createSearchIndex([['Wan Jie Xian'], ['Lie Pi Xie'], ['Ma La Nu Pei Zi']]);
     // The caller orders hits by score: the best one is the title holding most of the query.
     const best = many.search('ma la nu pie').sort((a, b) => a.score - b.score)[0];
-    expect(best).toEqual({ index: 2, tier: MatchTier.Fuzzy, score: -4 + 12 / 1000 });
+    expect(best).toEqual({ index: 2, tier: MatchTier.Fuzzy, score: -4 + 15 / 1000 });
   });
 
   it('orders equally held hits by their shortest title', () => {
-    const akira = createSearchIndex([['Akira (Shin Anime)'], ['Akira']]);
+    const akira = createSearchIndex([['Akira (Shin Anime)'], ['Akira (TV)']]);
     expect(akira.search('ackira').sort((a, b) => a.score - b.score).map((hit) => hit.index)).toEqual([1, 0]);
   });
 

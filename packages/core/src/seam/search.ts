@@ -12,14 +12,18 @@ import Fuse from 'fuse.js';
 export const MatchTier = {
   /** A title equals the query (ignoring case, accents and punctuation). */
   Exact: 0,
+  /** A title is one edit from the whole query (five characters or more), inside a word of three or more ({@link nearPatterns}). */
+  Near: 1,
   /** A title starts with the query. */
-  Prefix: 1,
+  Prefix: 2,
   /** A word inside a title starts with the query. */
-  WordPrefix: 2,
+  WordPrefix: 3,
+  /** A title is one edit from the whole query elsewhere: in a shorter word, or between words. */
+  NearShortWord: 4,
   /** Fuzzy (typos, partial words). */
-  Fuzzy: 3,
+  Fuzzy: 5,
 } as const;
-/** How a hit matched: 0 exact, 1 prefix, 2 word prefix, 3 fuzzy. */
+/** How a hit matched: 0 exact, 1 near, 2 prefix, 3 word prefix, 4 near in a short word, 5 fuzzy. */
 export type MatchTier = (typeof MatchTier)[keyof typeof MatchTier];
 
 /** One search hit: the entry's position in the indexed list, how it matched, and fuse's score. */
@@ -52,7 +56,7 @@ export interface SearchIndexOptions {
 /** A search index over a fixed list of entries. */
 export interface SearchIndex {
   /**
-   * The entries matching `query`, best first. Within the exact, prefix and word-prefix tiers,
+   * The entries matching `query`, best first. Within the exact, near, prefix and word-prefix tiers,
    * order is left to the caller's tie-break (`rank` below); fuzzy hits are ordered by fuse's score.
    * Fallback hits (one edit from a query word) are fuzzy hits scored below 0, ahead of the others.
    */
@@ -235,6 +239,90 @@ function stretch(t: string | readonly string[], from: number, to: number, skip =
   let out = '';
   for (let k = from; k < to; k++) if (k !== skip) out += t[k]!;
   return out;
+}
+
+/** Queries shorter than this (in characters) have no near tiers: nearly every short string is one edit from many titles. */
+const NEAR_QUERY = 5;
+/** A slip in a query word shorter than this makes another word (`kaze hi` → `kaze ni`), not a misspelt one. */
+const NEAR_WORD = 3;
+
+/** The `LIKE` patterns of {@link MatchTier.Near} and {@link MatchTier.NearShortWord}. */
+export interface NearPatterns {
+  /** One edit inside a query word of three characters or more. */
+  near: string[];
+  /** One edit elsewhere: in a shorter word, or joining or splitting words. */
+  shortWord: string[];
+}
+
+/**
+ * The `LIKE` patterns of the texts one edit from a whole folded query: a character changed or
+ * added (`_`), dropped, or two neighbours swapped. A text matching one of them is
+ * {@link withinOneEdit} of the query, and the other way round. They come in two lists, by where
+ * the edit is: inside a word of three characters or more (a misspelt title: the near tier, above
+ * the prefix hits), or elsewhere (the near-short-word tier, below the word-prefix hits). An edit at
+ * position `i` is in the word holding character `i`, or, at a space or the end, in the word before.
+ * Both stores test texts against these same patterns.
+ * @param query - A folded query ({@link normalizeTitle}).
+ * @returns The patterns, without repeats; none for a query under five characters.
+ * @example
+ * ```ts
+ * nearPatterns('kaze hi');
+ * // { near: ['k_ze hi', 'kze hi', 'akze hi', …], shortWord: ['kaze _i', 'kaze i', …, 'kaze hi_'] }
+ * ```
+ */
+export function nearPatterns(query: string): NearPatterns {
+  const c = [...query];
+  const out: NearPatterns = { near: [], shortWord: [] };
+  if (c.length < NEAR_QUERY) return out;
+  // The length of the word each position's edit falls in.
+  const wordLength = new Int32Array(c.length + 1);
+  for (let start = 0; start < c.length; ) {
+    let end = start;
+    while (end < c.length && c[end] !== ' ') end++;
+    wordLength.fill(end - start, start, end + 1);
+    start = end + 1;
+  }
+  const near = new Set<string>();
+  const shortWord = new Set<string>();
+  for (let i = 0; i <= c.length; i++) {
+    const into = wordLength[i]! >= NEAR_WORD ? near : shortWord;
+    if (i < c.length) {
+      into.add(`${stretch(c, 0, i)}_${stretch(c, i + 1, c.length)}`);
+      into.add(stretch(c, 0, c.length, i));
+      if (i + 1 < c.length && c[i] !== c[i + 1]) into.add(`${stretch(c, 0, i)}${c[i + 1]}${c[i]}${stretch(c, i + 2, c.length)}`);
+    }
+    into.add(`${stretch(c, 0, i)}_${stretch(c, i, c.length)}`);
+  }
+  out.near = [...near];
+  out.shortWord = [...shortWord].filter((x) => !near.has(x));
+  return out;
+}
+
+/** Whether a pattern of {@link nearPatterns} (`_` one character, no `%`) matches a text, as `LIKE` does. */
+function likeNear(pattern: string, text: string): boolean {
+  const p = codePoints(pattern);
+  const t = codePoints(text);
+  if (p.length !== t.length) return false;
+  for (let i = 0; i < p.length; i++) if (p[i] !== '_' && p[i] !== t[i]) return false;
+  return true;
+}
+
+/** What a folded query's near tiers need: its patterns and its length, or nothing when it has none. */
+interface Near {
+  query: string;
+  patterns: NearPatterns;
+}
+
+const nearOf = (query: string): Near | undefined => {
+  if (query.length < NEAR_QUERY) return undefined;
+  const patterns = nearPatterns(query);
+  return patterns.near.length + patterns.shortWord.length > 0 ? { query, patterns } : undefined;
+};
+
+/** The near tier of a folded title, or undefined when it is not one edit from the query. */
+function nearTier(title: string, near: Near): MatchTier | undefined {
+  if (Math.abs(title.length - near.query.length) > 2 || !withinOneEdit(title, near.query)) return undefined;
+  return near.patterns.near.some((p) => likeNear(p, title)) ? MatchTier.Near : MatchTier.NearShortWord;
 }
 
 /** Two characters (code points) as one number. */
@@ -765,6 +853,9 @@ function findCandidates(index: IndexData, query: string): Candidates {
     }
   }
   const needed = Math.max(1, Math.ceil(grams.size / 3));
+  // Entries with a title one edit from the whole query are candidates whatever the cap: the near
+  // tier ranks them above the prefix hits, which may be thousands.
+  const near = nearOf(query) ? new Set<number>() : undefined;
   // Bucket the entries by their best title's count: no full sort of thousands of matches.
   const buckets: number[][] = [];
   for (let i = 0; i < n; i++) {
@@ -774,6 +865,7 @@ function findCandidates(index: IndexData, query: string): Candidates {
     if (count < needed) continue;
     const id = index.titles.doc[tid]!;
     const title = index.titles.text[tid]!;
+    if (near && Math.abs(title.length - query.length) <= 2 && withinOneEdit(title, query)) near.add(id);
     const list = titlesOf.get(id);
     if (list) list.push(title);
     else titlesOf.set(id, [title]);
@@ -784,30 +876,37 @@ function findCandidates(index: IndexData, query: string): Candidates {
     docBest[id] = 0;
   }
   const byRank = (a: number, b: number) => rankOf[a]! - rankOf[b]!;
-  const ids: number[] = [];
-  for (let count = buckets.length - 1; count >= needed && ids.length < maxCandidates; count--) {
+  const ids: number[] = near ? [...near] : [];
+  const cap = maxCandidates + ids.length;
+  for (let count = buckets.length - 1; count >= needed && ids.length < cap; count--) {
     const bucket = buckets[count];
     if (!bucket) continue;
     bucket.sort(byRank);
-    for (let i = 0; i < bucket.length && ids.length < maxCandidates; i++) ids.push(bucket[i]!);
+    for (let i = 0; i < bucket.length && ids.length < cap; i++) if (!near?.has(bucket[i]!)) ids.push(bucket[i]!);
   }
   return { ids, titles: titlesOf };
 }
 
-/** How entry `id` matches a folded query by its titles alone: exact, prefix, word prefix, or only fuzzily. */
-function tierOf(table: TitleTable, id: number, query: string): MatchTier {
+/**
+ * How entry `id` matches a folded query by its titles alone: exact, one edit from it in a long word,
+ * prefix, word prefix, one edit from it elsewhere, or only fuzzily (the best tier of its titles).
+ */
+function tierOf(table: TitleTable, id: number, query: string, near: Near | undefined): MatchTier {
   let tier: MatchTier = MatchTier.Fuzzy;
   for (let tid = table.docStart[id]!; tid < table.docStart[id + 1]!; tid++) {
     const title = table.text[tid]!;
     if (title === query) return MatchTier.Exact;
-    if (title.startsWith(query)) tier = MatchTier.Prefix;
+    const edit: MatchTier | undefined = near && tier > MatchTier.Near ? nearTier(title, near) : undefined;
+    if (edit === MatchTier.Near) tier = edit;
+    else if (tier > MatchTier.Prefix && title.startsWith(query)) tier = MatchTier.Prefix;
     else if (tier > MatchTier.WordPrefix && title.includes(` ${query}`)) tier = MatchTier.WordPrefix;
+    else if (edit !== undefined && edit < tier) tier = edit;
   }
   return tier;
 }
 
 /**
- * Sorts the candidates into exact, prefix and word-prefix hits, and the titles left for the fuzzy
+ * Sorts the candidates into exact, near, prefix and word-prefix hits, and the titles left for the fuzzy
  * stage: those of the other candidates, best candidates first, while the fuzzy budget lasts.
  */
 function matchTiers(table: TitleTable, candidates: Candidates, query: string, fuzzyBudget: number) {
@@ -815,8 +914,9 @@ function matchTiers(table: TitleTable, candidates: Candidates, query: string, fu
   const fuzzy: { id: number; title: string }[] = [];
   // fuse.js runs its bitap once per 32-character chunk of the query, over each title's length.
   let budget = fuzzyBudget / Math.max(1, Math.ceil(query.length / 32));
+  const near = nearOf(query);
   for (const id of candidates.ids) {
-    const tier = tierOf(table, id, query);
+    const tier = tierOf(table, id, query, near);
     if (tier !== MatchTier.Fuzzy) hits.push({ index: id, tier, score: 1 });
     else if (budget > 0) {
       for (const title of candidates.titles.get(id) ?? []) {

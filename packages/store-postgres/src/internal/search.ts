@@ -1,12 +1,12 @@
 /**
  * Text search over a searchable collection (`pg_trgm`), for any collection with `search` in core's
- * `COLLECTIONS`: the hits of a folded query with the tiers of core's search index (0 exact, 1
- * prefix, 2 word prefix, 3 fuzzy), and for ordering fuzzy hits the best word similarity of a
+ * `COLLECTIONS`: the hits of a folded query with the tiers of core's search index (0 exact, 1 one
+ * edit from it in a long word, 2 prefix, 3 word prefix, 4 one edit from it elsewhere, 5 fuzzy), and for ordering fuzzy hits the best word similarity of a
  * record's texts and its shortest matching text. Equally good hits are ordered by the collection's
  * `relevance` keys.
  * @module
  */
-import { COLLECTIONS, fallsBackOnlyWhenEmpty, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
+import { COLLECTIONS, fallsBackOnlyWhenEmpty, nearPatterns, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
 import { orderSql, type Params } from './conditions.js';
 import { quoteIdentifier, tableName } from './tables.js';
 
@@ -58,7 +58,12 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   const t = tableName(collection);
   const table = `${schema}.${quoteIdentifier(t)}`;
   const texts = `${schema}.${quoteIdentifier(`${t}_texts`)}`;
-  const tier = `min(case when x.title = ${p.add(q, 'text')} then 0 when x.title like ${p.add(`${q}%`, 'text')} then 1 when x.title like ${p.add(`% ${q}%`, 'text')} then 2 else 3 end) as tier`;
+  // The near tiers: a text of the query's length give or take one, matching one of core's patterns.
+  const near = nearPatterns(q);
+  const length = [...q].length;
+  const nearCase = (patterns: string[], tier: number) =>
+    patterns.length === 0 ? '' : ` when length(x.title) between ${length - 1} and ${length + 1} and x.title like any(${p.add(patterns, 'text[]')}) then ${tier}`;
+  const tier = `min(case when x.title = ${p.add(q, 'text')} then 0${nearCase(near.near, 1)} when x.title like ${p.add(`${q}%`, 'text')} then 2 when x.title like ${p.add(`% ${q}%`, 'text')} then 3${nearCase(near.shortWord, 4)} else 5 end) as tier`;
   if ([...q].length < 3) {
     // Every hit is a word-prefix match, so the tier is the whole order. The texts of each
     // candidate by its key (a lateral aggregate), not a scan of every text.
@@ -86,7 +91,7 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   const first = `
     select m.key, m.tier, m.wsim, m.len, m.some_share
     from (
-      select m.*, bool_or(m.tier < 3 or m.shares) over () as some_share
+      select m.*, bool_or(m.tier < 5 or m.shares) over () as some_share
       from (
         select x.key, ${tier}, max(x.wsim) as wsim, min(length(x.title)) as len,
           bool_or(
@@ -96,7 +101,7 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
         from ${matches}(${p.add(`%${q}%`, 'text')}, ${p.add(fuzzy, 'text')}) x group by x.key
       ) m
     ) m
-    where m.tier < 3 or m.shares or not m.some_share`;
+    where m.tier < 5 or m.shares or not m.some_share`;
   const keys = queryEditKeys(q);
   if (keys.length === 0) return `select m.key, m.tier, m.wsim, m.len from (${first}) m`;
   const edits = `${schema}.${quoteIdentifier(`${t}_edit_matches`)}`;
@@ -105,7 +110,7 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   return `
     with n as materialized (${first}),
     f as materialized (
-      select e.key, 3 as tier, (2 + max((select count(*) from unnest(${p.add([...new Set(q.split(' '))], 'text[]')}) w where ' ' || e.title || ' ' like '% ' || w || ' %')))::real as wsim,
+      select e.key, 5 as tier, (2 + max((select count(*) from unnest(${p.add([...new Set(q.split(' '))], 'text[]')}) w where ' ' || e.title || ' ' like '% ' || w || ' %')))::real as wsim,
         least(min(length(e.title)), 999) as len
       from ${edits}(${p.add(keys, 'text[]')}) e
       where not exists (select 1 from n${fallsBackOnlyWhenEmpty(q) ? '' : ' where n.some_share'}) group by e.key
@@ -117,5 +122,5 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
 
 /** The order of search hits by relevance (`h` the hits, `t` the table): tier, closeness of fuzzy hits, relevance keys. */
 export function rankSql(collection: CollectionName): string {
-  return `h.tier, case when h.tier = 3 then h.wsim end desc, case when h.tier = 3 then h.len end, ${relevanceSql(collection)} t.seq`;
+  return `h.tier, case when h.tier = 5 then h.wsim end desc, case when h.tier = 5 then h.len end, ${relevanceSql(collection)} t.seq`;
 }
