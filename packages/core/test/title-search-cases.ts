@@ -55,10 +55,12 @@ export const titleSearchData: CatalogueData & { anime: Anime[]; manga: Manga[] }
     manga(900004, { title: 'Densetsu wa Sekai', popularity: 901 }),
     manga(900005, { title: 'Kaze Ni', popularity: 902 }),
     manga(900006, { title: 'Monogatari Kaze Hi', popularity: 9002 }),
+    manga(900007, { title: 'Kaze Hoshi wa Yume', popularity: 9003 }),
+    manga(900008, { title: 'Wa Kaze Hoshi', popularity: 903 }),
   ],
 };
 
-/** One search and its answer: exactly `ids` in that order, or `first` at the top. */
+/** One search and its answer: exactly `ids` in that order, or `first` at the top, or `starts` the answer. */
 export interface TitleSearchCase {
   kind: 'anime' | 'manga';
   q: string;
@@ -66,6 +68,8 @@ export interface TitleSearchCase {
   ids?: number[];
   /** The top hit. */
   first?: number;
+  /** The first hits, in order. */
+  starts?: number[];
 }
 
 /** The searches: an English title finds a manga; fuzzy junk does not follow word matches. */
@@ -86,6 +90,9 @@ export const TITLE_SEARCH_CASES: TitleSearchCase[] = [
   { kind: 'manga', q: 'densetsi wa de', first: 900003 },
   // A slip in a two-letter word makes another word: titles starting with or holding the query
   // come before the title one edit away.
-  { kind: 'manga', q: 'densetsu wa se', ids: [900004, 900003] },
-  { kind: 'manga', q: 'kaze hi', ids: [900006, 900005] },
+  { kind: 'manga', q: 'densetsu wa se', starts: [900004, 900003] },
+  { kind: 'manga', q: 'kaze hi', starts: [900006, 900005] },
+  // Among close hits, the title holding more of the query's words and neighbouring pairs comes first:
+  // the same words in the query's order before the more popular title holding them in another.
+  { kind: 'manga', q: 'kaze hoshi wa gimu', first: 900007 },
 ];

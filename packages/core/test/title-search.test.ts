@@ -13,12 +13,13 @@ import { TITLE_SEARCH_CASES, titleSearchData } from './title-search-cases.js';
 const app = createCatalogueApp({ store: createMemoryStore(titleSearchData), gateway: false });
 
 describe('title search (memory store)', () => {
-  it.each(TITLE_SEARCH_CASES.map((c) => [c.kind, c.q, c] as const))('/v1/%s?q=%s', async (kind, q, { ids, first }) => {
+  it.each(TITLE_SEARCH_CASES.map((c) => [c.kind, c.q, c] as const))('/v1/%s?q=%s', async (kind, q, { ids, first, starts }) => {
     const response = await app.fetch(new Request(`http://localhost/v1/${kind}?q=${encodeURIComponent(q)}`));
     expect(response.status).toBe(200);
     const found = ((await response.json()) as { data: { mal_id: number }[] }).data.map((e) => e.mal_id);
     if (ids) expect(found).toEqual(ids);
     if (first !== undefined) expect(found[0]).toBe(first);
+    if (starts) expect(found.slice(0, starts.length)).toEqual(starts);
   });
 });
 

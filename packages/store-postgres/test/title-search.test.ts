@@ -29,11 +29,12 @@ describe.skipIf(!url)('PostgreSQL title search', () => {
     await store.seed(titleSearchData);
   });
 
-  it.each(TITLE_SEARCH_CASES.map((c) => [c.kind, c.q, c] as const))('%s q=%s', async (kind, q, { ids, first }) => {
+  it.each(TITLE_SEARCH_CASES.map((c) => [c.kind, c.q, c] as const))('%s q=%s', async (kind, q, { ids, first, starts }) => {
     const page = await hits(store, kind, q);
     const found = page.ids;
     if (ids) expect(found).toEqual(ids);
     if (first !== undefined) expect(found[0]).toBe(first);
+    if (starts) expect(found.slice(0, starts.length)).toEqual(starts);
     expect(page.total).toBe(found.length);
   });
 

@@ -282,19 +282,21 @@ describe('the one-edit fallback', () => {
   it('puts those titles ahead of junk sharing no word with the query', () => {
     const loose = createSearchIndex([['Xabcdx Yefghy'], ['Abdc']]);
     expect(loose.search('abcd efgh')).toEqual([
-      { index: 1, tier: MatchTier.Fuzzy, score: -1 + 4 / 1000 },
+      { index: 1, tier: MatchTier.Fuzzy, score: -100 + 4 / 1000 },
       { index: 0, tier: MatchTier.Fuzzy, score: expect.any(Number) },
     ]);
   });
 
   it('orders its hits by the query words their titles hold whole', () => {
-    expect(queryWordsHeld('ma la nu pie', 'ma la nu pei')).toBe(3);
+    expect(queryWordsHeld('ma la nu pie', 'ma la nu pei')).toBe(5); // ma, la, nu, ma la, la nu
+    expect(queryWordsHeld('kaze hoshi wa', 'wa kaze hoshi')).toBe(4);
+    expect(queryWordsHeld('kaze hoshi wa', 'kaze hoshi wa yume')).toBe(5);
     expect(queryWordsHeld('ma la nu pie', 'wan jie xian')).toBe(0);
     // (Not 'Ma La Nu Pei', one edit from the whole query: that is a near hit, above any fallback.)
     const many = createSearchIndex([['Wan Jie Xian'], ['Lie Pi Xie'], ['Ma La Nu Pei Zi']]);
     // The caller orders hits by score: the best one is the title holding most of the query.
     const best = many.search('ma la nu pie').sort((a, b) => a.score - b.score)[0];
-    expect(best).toEqual({ index: 2, tier: MatchTier.Fuzzy, score: -4 + 15 / 1000 });
+    expect(best).toEqual({ index: 2, tier: MatchTier.Fuzzy, score: -105 + 15 / 1000 });
   });
 
   it('orders equally held hits by their shortest title', () => {

@@ -26,7 +26,10 @@ export const MatchTier = {
 /** How a hit matched: 0 exact, 1 near, 2 prefix, 3 word prefix, 4 near in a short word, 5 fuzzy. */
 export type MatchTier = (typeof MatchTier)[keyof typeof MatchTier];
 
-/** One search hit: the entry's position in the indexed list, how it matched, and fuse's score. */
+/**
+ * One search hit: the entry's position in the indexed list, how it matched, and for fuzzy hits their
+ * order (lower first: fuse's score less the query words held whole, {@link queryWordsHeld}).
+ */
 export interface SearchHit {
   index: number;
   tier: MatchTier;
@@ -57,8 +60,8 @@ export interface SearchIndexOptions {
 export interface SearchIndex {
   /**
    * The entries matching `query`, best first. Within the exact, near, prefix and word-prefix tiers,
-   * order is left to the caller's tie-break (`rank` below); fuzzy hits are ordered by fuse's score.
-   * Fallback hits (one edit from a query word) are fuzzy hits scored below 0, ahead of the others.
+   * order is left to the caller's tie-break (`rank` below); fuzzy hits are ordered by their score.
+   * Fallback hits (one edit from a query word) are fuzzy hits scored below -100, ahead of the others.
    */
   search(query: string): SearchHit[];
 }
@@ -762,31 +765,55 @@ export function fallsBackOnlyWhenEmpty(query: string): boolean {
 }
 
 /**
- * How many of the distinct words of a folded query a folded text holds whole: the order of fallback
- * hits ("ma la nu pie" → "Ma La Nu Pei" before the hundreds of titles holding "pi" or "lie").
+ * How many of the words and word pairs of a folded query ({@link heldPhrases}) a folded text holds
+ * whole: the first order of fuzzy and fallback hits ("ma la nu pie" → "Ma La Nu Pei" before the
+ * hundreds of titles holding "pi" or "lie"; "kaze hoshi wa" → "Kaze Hoshi wa Yume" before "Wa Kaze
+ * Hoshi", which holds the same words in another order).
  * @param query - A folded query ({@link normalizeTitle}).
  * @param text - A folded text.
  * @returns The count.
  * @example
  * ```ts
- * queryWordsHeld('ma la nu pie', 'ma la nu pei'); // 3
+ * queryWordsHeld('ma la nu pie', 'ma la nu pei'); // 5: ma, la, nu, ma la, la nu
  * ```
  */
 export function queryWordsHeld(query: string, text: string): number {
+  return countHeld(heldPhrases(query), text);
+}
+
+/**
+ * The phrases of a folded query that {@link queryWordsHeld} counts: the distinct words among its
+ * first eight (a 200-character query has ~35), and the distinct pairs of neighbours among them.
+ * @param query - A folded query ({@link normalizeTitle}).
+ * @returns The phrases, words first.
+ * @example
+ * ```ts
+ * heldPhrases('one piece one'); // ['one', 'piece', 'one piece', 'piece one']
+ * ```
+ */
+export function heldPhrases(query: string): string[] {
+  const words = query.split(' ').filter(Boolean).slice(0, KEY_WORDS);
+  const pairs = words.slice(1).map((w, i) => `${words[i]} ${w}`);
+  return [...new Set([...words, ...pairs])];
+}
+
+function countHeld(words: readonly string[], text: string): number {
   const padded = ` ${text} `;
   let held = 0;
-  for (const word of new Set(query.split(' '))) if (word && padded.includes(` ${word} `)) held++;
+  for (const word of words) if (padded.includes(` ${word} `)) held++;
   return held;
 }
 
 /** Text lengths past this order fallback hits as this one does (see {@link oneEditHits}). */
 const ONE_EDIT_LENGTH = 999;
+/** What fallback hits are scored below, so that they come before the junk whatever words it holds (fuzzy scores are above -16). */
+const FALLBACK_FIRST = 100;
 
 /**
  * The fallback: every entry with a title word within one edit of a word of the query
- * ({@link queryEditKeys}). Its score is below every fuse score (0 to 1), so that it comes before
- * the junk: -1 less the most query words one of those titles holds ({@link queryWordsHeld}), plus
- * the length of the shortest of them in thousandths ("ackira": "Akira" before "Akira (Shin Anime)").
+ * ({@link queryEditKeys}). Its score is below every fuzzy hit's, so that it comes before the junk:
+ * -100 less the most query words one of those titles holds ({@link queryWordsHeld}), plus the
+ * length of the shortest of them in thousandths ("ackira": "Akira" before "Akira (Shin Anime)").
  */
 function oneEditHits(index: IndexData, query: string): SearchHit[] {
   const edits = (index.edits ??= buildEditIndex(index.titles.text));
@@ -812,7 +839,7 @@ function oneEditHits(index: IndexData, query: string): SearchHit[] {
       }
     }
   }
-  return Array.from(best, ([entry, { held, length }]) => ({ index: entry, tier: MatchTier.Fuzzy, score: -1 - held + length / (ONE_EDIT_LENGTH + 1) }));
+  return Array.from(best, ([entry, { held, length }]) => ({ index: entry, tier: MatchTier.Fuzzy, score: -FALLBACK_FIRST - held + length / (ONE_EDIT_LENGTH + 1) }));
 }
 
 /** Candidates of a query: entry ids, and for each the titles that reached the trigram bar. */
@@ -942,7 +969,11 @@ function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[],
   // Fuzzy junk: when some hits share a word with the query (every exact, prefix and word-prefix
   // hit does), a fuzzy hit none of whose matching titles shares one ("frieren" → "Rent-A-Girlfriend")
   // is dropped. The PostgreSQL store tests its matching titles for the same patterns.
+  // Ordered by the most query words and word pairs one of its titles holds whole, then by fuse's best
+  // score: the PostgreSQL store orders by the same count, then by word similarity.
   const scores = new Map<number, number>();
+  const held = new Map<number, number>();
+  const words = heldPhrases(query);
   const sharing = new Set<number>();
   let matches: ((title: string) => boolean) | undefined;
   for (const result of fuse.search(query)) {
@@ -950,10 +981,12 @@ function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[],
     const score = result.score ?? 1;
     const best = scores.get(id);
     if (best === undefined || score < best) scores.set(id, score);
+    const count = countHeld(words, title);
+    if (count > (held.get(id) ?? 0)) held.set(id, count);
     if (!sharing.has(id) && (matches ??= createWordMatcher(query))(title)) sharing.add(id);
   }
   const cut = hits.length > 0 || sharing.size > 0;
-  for (const [id, score] of scores) if (!cut || sharing.has(id)) hits.push({ index: id, tier: MatchTier.Fuzzy, score });
+  for (const [id, score] of scores) if (!cut || sharing.has(id)) hits.push({ index: id, tier: MatchTier.Fuzzy, score: score - (held.get(id) ?? 0) });
   return cut;
 }
 

@@ -6,7 +6,7 @@
  * `relevance` keys.
  * @module
  */
-import { COLLECTIONS, fallsBackOnlyWhenEmpty, nearPatterns, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
+import { COLLECTIONS, fallsBackOnlyWhenEmpty, heldPhrases, nearPatterns, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
 import { orderSql, type Params } from './conditions.js';
 import { quoteIdentifier, tableName } from './tables.js';
 
@@ -28,7 +28,9 @@ export function relevanceSql(collection: CollectionName): string {
 }
 
 /**
- * A statement selecting `(key, tier, wsim, len)` for every record whose texts match a folded query.
+ * A statement selecting `(key, tier, held, wsim, len)` for every record whose texts match a folded
+ * query: `held` the most of the query's words and word pairs (core's `heldPhrases`) one of its texts holds whole, which
+ * orders fuzzy hits before their closeness, as in the memory store.
  *
  * One- and two-letter queries match word prefixes only, among the {@link SHORT_QUERY_CANDIDATES}
  * most relevant records (as core's search index keeps them); longer ones match texts containing
@@ -45,10 +47,10 @@ export function relevanceSql(collection: CollectionName): string {
  *
  * The fallback, as in the memory store: when no hit shares a word with the query (none at all, or
  * only junk), the records with a text word within one edit of a query word (`<table>_edit_matches`
- * over core's `queryEditKeys`) are hits too, ahead of the junk: their word similarity is 2 (above
- * any real one) plus the most query words one of their texts holds whole (core's `queryWordsHeld`),
- * their length that of the shortest of those texts, at most 999 (the memory store's order). The fallback is a statement of its own gated by the
- * first one's answer: a query with hits that share a word never runs it.
+ * over core's `queryEditKeys`) are hits too, ahead of the junk: their `held` is raised by 100 (above
+ * any first-pass hit's), their length that of the shortest of those texts, at most 999 (the memory
+ * store's order). The fallback is a statement of its own gated by the first one's answer: a query
+ * with hits that share a word never runs it.
  * @param schema - The schema (quoted).
  * @param collection - A searchable collection.
  * @param q - A folded, non-empty query.
@@ -68,7 +70,7 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
     // Every hit is a word-prefix match, so the tier is the whole order. The texts of each
     // candidate by its key (a lateral aggregate), not a scan of every text.
     return `
-      select c.key, s.tier, 1::real as wsim, 0 as len
+      select c.key, s.tier, 0 as held, 1::real as wsim, 0 as len
       from (
         select t.key from ${table} t where t._prefixes @> ${p.add([q], 'text[]')}
         order by ${relevanceSql(collection)} t.seq limit ${SHORT_QUERY_CANDIDATES}
@@ -88,12 +90,15 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   const typos = patterns.filter((x) => x.endsWith(' %'));
   const edges = queryWordEdges(q);
   const matches = `${schema}.${quoteIdentifier(`${t}_text_matches`)}`;
+  // How many of the query's words and word pairs (core's heldPhrases) a text holds whole: the first order of fuzzy hits.
+  const heldPatterns = heldPhrases(q).map((w) => p.add(`% ${w} %`, 'text'));
+  const held = (title: string) => `(${heldPatterns.map((w) => `(' ' || ${title} || ' ' like ${w})::int`).join(' + ')})`;
   const first = `
-    select m.key, m.tier, m.wsim, m.len, m.some_share
+    select m.key, m.tier, m.held, m.wsim, m.len, m.some_share
     from (
       select m.*, bool_or(m.tier < 5 or m.shares) over () as some_share
       from (
-        select x.key, ${tier}, max(x.wsim) as wsim, min(length(x.title)) as len,
+        select x.key, ${tier}, max(${held('x.title')}) as held, max(x.wsim) as wsim, min(length(x.title)) as len,
           bool_or(
             ' ' || x.title || ' ' like any(${p.add(holds, 'text[]')})
             or (' ' || x.title || ' ' like any(${p.add(edges, 'text[]')}) and ' ' || x.title || ' ' like any(${p.add(typos, 'text[]')}))
@@ -103,24 +108,23 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
     ) m
     where m.tier < 5 or m.shares or not m.some_share`;
   const keys = queryEditKeys(q);
-  if (keys.length === 0) return `select m.key, m.tier, m.wsim, m.len from (${first}) m`;
+  if (keys.length === 0) return `select m.key, m.tier, m.held, m.wsim, m.len from (${first}) m`;
   const edits = `${schema}.${quoteIdentifier(`${t}_edit_matches`)}`;
   // The gates are uncorrelated subqueries: PostgreSQL tests them once (a one-time filter) and runs
   // the fallback's scans only when the first statement found nothing that shares a word.
   return `
     with n as materialized (${first}),
     f as materialized (
-      select e.key, 5 as tier, (2 + max((select count(*) from unnest(${p.add([...new Set(q.split(' '))], 'text[]')}) w where ' ' || e.title || ' ' like '% ' || w || ' %')))::real as wsim,
-        least(min(length(e.title)), 999) as len
+      select e.key, 5 as tier, 100 + max(${held('e.title')}) as held, 2::real as wsim, least(min(length(e.title)), 999) as len
       from ${edits}(${p.add(keys, 'text[]')}) e
       where not exists (select 1 from n${fallsBackOnlyWhenEmpty(q) ? '' : ' where n.some_share'}) group by e.key
     )
-    select n.key, n.tier, n.wsim, n.len from n where n.some_share or n.key not in (select f.key from f)
+    select n.key, n.tier, n.held, n.wsim, n.len from n where n.some_share or n.key not in (select f.key from f)
     union all
-    select f.key, f.tier, f.wsim, f.len from f`;
+    select f.key, f.tier, f.held, f.wsim, f.len from f`;
 }
 
-/** The order of search hits by relevance (`h` the hits, `t` the table): tier, closeness of fuzzy hits, relevance keys. */
+/** The order of search hits by relevance (`h` the hits, `t` the table): tier; for fuzzy hits the query words held whole, then closeness; relevance keys. */
 export function rankSql(collection: CollectionName): string {
-  return `h.tier, case when h.tier = 5 then h.wsim end desc, case when h.tier = 5 then h.len end, ${relevanceSql(collection)} t.seq`;
+  return `h.tier, case when h.tier = 5 then h.held end desc, case when h.tier = 5 then h.wsim end desc, case when h.tier = 5 then h.len end, ${relevanceSql(collection)} t.seq`;
 }
