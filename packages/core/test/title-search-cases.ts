@@ -57,6 +57,8 @@ export const titleSearchData: CatalogueData & { anime: Anime[]; manga: Manga[] }
     manga(900006, { title: 'Monogatari Kaze Hi', popularity: 9002 }),
     manga(900007, { title: 'Kaze Hoshi wa Yume', popularity: 9003 }),
     manga(900008, { title: 'Wa Kaze Hoshi', popularity: 903 }),
+    manga(900009, { title: 'Kobato', popularity: 9004 }),
+    manga(900010, { title: 'Kobito Zukan', popularity: 904 }),
   ],
 };
 
@@ -95,4 +97,7 @@ export const TITLE_SEARCH_CASES: TitleSearchCase[] = [
   // Among close hits, the title holding more of the query's words and neighbouring pairs comes first:
   // the same words in the query's order before the more popular title holding them in another.
   { kind: 'manga', q: 'kaze hoshi wa gimu', first: 900007 },
+  // A one-word title one edit from a one-word query, sharing too few trigrams for word similarity
+  // 0.5, while another title starts with the query: the edit index finds it.
+  { kind: 'manga', q: 'kobito', ids: [900009, 900010] },
 ];

@@ -902,6 +902,18 @@ function findCandidates(index: IndexData, query: string): Candidates {
     (buckets[docBest[id]!] ??= []).push(id);
     docBest[id] = 0;
   }
+  // A one-word title one edit from a one-word query may share too few trigrams with it to reach
+  // the bar ("kobato" for "kobito"): the edit index names it, as PostgreSQL's does.
+  if (near && !query.includes(' ')) {
+    const edits = (index.edits ??= buildEditIndex(index.titles.text));
+    const words = new Set<number>();
+    for (const key of queryEditKeys(query)) wordsUnder(edits, key, words);
+    for (const word of words) {
+      const text = edits.words[word]!;
+      if (text === query || !withinOneEdit(query, text)) continue;
+      for (const tid of edits.titlesOf[word]!) if (index.titles.text[tid] === text) near.add(index.titles.doc[tid]!);
+    }
+  }
   const byRank = (a: number, b: number) => rankOf[a]! - rankOf[b]!;
   const ids: number[] = near ? [...near] : [];
   const cap = maxCandidates + ids.length;

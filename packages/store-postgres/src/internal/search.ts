@@ -93,6 +93,16 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   // How many of the query's words and word pairs (core's heldPhrases) a text holds whole: the first order of fuzzy hits.
   const heldPatterns = heldPhrases(q).map((w) => p.add(`% ${w} %`, 'text'));
   const held = (title: string) => `(${heldPatterns.map((w) => `(' ' || ${title} || ' ' like ${w})::int`).join(' + ')})`;
+  const keys = queryEditKeys(q);
+  const keysParam = keys.length > 0 ? p.add(keys, 'text[]') : '';
+  const edits = `${schema}.${quoteIdentifier(`${t}_edit_matches`)}`;
+  // A one-word text one edit from a one-word query may share too few trigrams with it for word
+  // similarity 0.5 ("kobato" for "kobito"): the edit index names it, as in the memory store.
+  let source = `${matches}(${p.add(`%${q}%`, 'text')}, ${p.add(fuzzy, 'text')}) x`;
+  if (near.near.length > 0 && !q.includes(' ') && keysParam) {
+    source = `(select * from ${source} union all
+      select e.key, e.title, 0::real from ${edits}(${keysParam}) e where length(e.title) between ${length - 1} and ${length + 1}) x`;
+  }
   const first = `
     select m.key, m.tier, m.held, m.wsim, m.len, m.some_share
     from (
@@ -103,20 +113,18 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
             ' ' || x.title || ' ' like any(${p.add(holds, 'text[]')})
             or (' ' || x.title || ' ' like any(${p.add(edges, 'text[]')}) and ' ' || x.title || ' ' like any(${p.add(typos, 'text[]')}))
           ) as shares
-        from ${matches}(${p.add(`%${q}%`, 'text')}, ${p.add(fuzzy, 'text')}) x group by x.key
+        from ${source} group by x.key
       ) m
     ) m
     where m.tier < 5 or m.shares or not m.some_share`;
-  const keys = queryEditKeys(q);
   if (keys.length === 0) return `select m.key, m.tier, m.held, m.wsim, m.len from (${first}) m`;
-  const edits = `${schema}.${quoteIdentifier(`${t}_edit_matches`)}`;
   // The gates are uncorrelated subqueries: PostgreSQL tests them once (a one-time filter) and runs
   // the fallback's scans only when the first statement found nothing that shares a word.
   return `
     with n as materialized (${first}),
     f as materialized (
       select e.key, 5 as tier, 100 + max(${held('e.title')}) as held, 2::real as wsim, least(min(length(e.title)), 999) as len
-      from ${edits}(${p.add(keys, 'text[]')}) e
+      from ${edits}(${keysParam}) e
       where not exists (select 1 from n${fallsBackOnlyWhenEmpty(q) ? '' : ' where n.some_share'}) group by e.key
     )
     select n.key, n.tier, n.held, n.wsim, n.len from n where n.some_share or n.key not in (select f.key from f)
