@@ -82,4 +82,4 @@ export { ANIME_ORDER_BY, ANIME_TYPES, MANGA_ORDER_BY, MANGA_TYPES, MEDIA_KINDS }
 export type { DatePeriod } from './edge/query.js';
 export type { SfwMode } from './seam/sfw.js';
 export { sfwClass, type SfwClass } from './seam/sfw.js';
-export { editWords, fallsBackOnlyWhenEmpty, heldPhrases, nearPatterns, normalizeTitle, queryEditKeys, queryWordEdges, queryWordPatterns, wordEditKeys } from './seam/search.js';
+export { editWords, fallsBackOnlyWhenEmpty, heldPhrases, nearPatterns, normalizeTitle, queryEditKeys, queryWordEdges, queryWordPatterns, wordEditKeys, type NearPatterns } from './seam/search.js';

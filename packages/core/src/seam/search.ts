@@ -249,7 +249,7 @@ const NEAR_QUERY = 5;
 /** A slip in a query word shorter than this makes another word (`kaze hi` → `kaze ni`), not a misspelt one. */
 const NEAR_WORD = 3;
 
-/** The `LIKE` patterns of {@link MatchTier.Near} and {@link MatchTier.NearShortWord}. */
+/** The `LIKE` patterns of the two near tiers of search (`docs/search.md`), by where the edit falls. */
 export interface NearPatterns {
   /** One edit inside a query word of three characters or more. */
   near: string[];
@@ -259,8 +259,8 @@ export interface NearPatterns {
 
 /**
  * The `LIKE` patterns of the texts one edit from a whole folded query: a character changed or
- * added (`_`), dropped, or two neighbours swapped. A text matching one of them is
- * {@link withinOneEdit} of the query, and the other way round. They come in two lists, by where
+ * added (`_`), dropped, or two neighbours swapped. A text matching one of them is one edit from
+ * the query, and the other way round. They come in two lists, by where
  * the edit is: inside a word of three characters or more (a misspelt title: the near tier, above
  * the prefix hits), or elsewhere (the near-short-word tier, below the word-prefix hits). An edit at
  * position `i` is in the word holding character `i`, or, at a space or the end, in the word before.
@@ -782,7 +782,7 @@ export function queryWordsHeld(query: string, text: string): number {
 }
 
 /**
- * The phrases of a folded query that {@link queryWordsHeld} counts: the distinct words among its
+ * The phrases of a folded query that the order of close hits counts in a text (`queryWordsHeld`): the distinct words among its
  * first eight (a 200-character query has ~35), and the distinct pairs of neighbours among them.
  * @param query - A folded query ({@link normalizeTitle}).
  * @returns The phrases, words first.
