@@ -275,8 +275,7 @@ export interface NearPatterns {
  */
 export function nearPatterns(query: string): NearPatterns {
   const c = [...query];
-  const out: NearPatterns = { near: [], shortWord: [] };
-  if (c.length < NEAR_QUERY) return out;
+  if (c.length < NEAR_QUERY) return { near: [], shortWord: [] };
   // The length of the word each position's edit falls in.
   const wordLength = new Int32Array(c.length + 1);
   for (let start = 0; start < c.length; ) {
@@ -296,9 +295,7 @@ export function nearPatterns(query: string): NearPatterns {
     }
     into.add(`${stretch(c, 0, i)}_${stretch(c, i, c.length)}`);
   }
-  out.near = [...near];
-  out.shortWord = [...shortWord].filter((x) => !near.has(x));
-  return out;
+  return { near: [...near], shortWord: [...shortWord].filter((x) => !near.has(x)) };
 }
 
 /** Whether a pattern of {@link nearPatterns} (`_` one character, no `%`) matches a text, as `LIKE` does. */
@@ -322,9 +319,12 @@ const nearOf = (query: string): Near | undefined => {
   return patterns.near.length + patterns.shortWord.length > 0 ? { query, patterns } : undefined;
 };
 
+/** Whether a folded title is one edit from a folded query (the length test first: it is cheap). */
+const oneEditApart = (title: string, query: string) => Math.abs(title.length - query.length) <= 2 && withinOneEdit(title, query);
+
 /** The near tier of a folded title, or undefined when it is not one edit from the query. */
 function nearTier(title: string, near: Near): MatchTier | undefined {
-  if (Math.abs(title.length - near.query.length) > 2 || !withinOneEdit(title, near.query)) return undefined;
+  if (!oneEditApart(title, near.query)) return undefined;
   return near.patterns.near.some((p) => likeNear(p, title)) ? MatchTier.Near : MatchTier.NearShortWord;
 }
 
@@ -818,12 +818,7 @@ const FALLBACK_FIRST = 100;
 function oneEditHits(index: IndexData, query: string): SearchHit[] {
   const edits = (index.edits ??= buildEditIndex(index.titles.text));
   const words = new Set<number>();
-  for (const c of keyWords(query)) {
-    const word = c.join('');
-    const found = new Set<number>();
-    for (const key of queryEditKeys(word)) wordsUnder(edits, key, found);
-    for (const id of found) if (withinOneEdit(word, edits.words[id]!)) words.add(id);
-  }
+  for (const c of keyWords(query)) for (const id of wordsWithinOneEdit(edits, c.join(''))) words.add(id);
   const best = new Map<number, { held: number; length: number }>();
   for (const id of words) {
     for (const tid of edits.titlesOf[id]!) {
@@ -842,6 +837,13 @@ function oneEditHits(index: IndexData, query: string): SearchHit[] {
   return Array.from(best, ([entry, { held, length }]) => ({ index: entry, tier: MatchTier.Fuzzy, score: -FALLBACK_FIRST - held + length / (ONE_EDIT_LENGTH + 1) }));
 }
 
+/** The ids of the words of the edit index within one edit of `word` (itself included). */
+function wordsWithinOneEdit(edits: EditIndex, word: string): number[] {
+  const found = new Set<number>();
+  for (const key of queryEditKeys(word)) wordsUnder(edits, key, found);
+  return [...found].filter((id) => withinOneEdit(word, edits.words[id]!));
+}
+
 /** Candidates of a query: entry ids, and for each the titles that reached the trigram bar. */
 interface Candidates {
   ids: number[];
@@ -850,9 +852,10 @@ interface Candidates {
 
 /**
  * The entries sharing the most trigrams with the query (at least a third of its trigrams), best
- * first, ties in preference order; with, for each, the titles that reached that bar.
+ * first, ties in preference order; with, for each, the titles that reached that bar. When the query
+ * has near tiers (`near`), the entries with a title one edit from it come first, whatever the cap.
  */
-function findCandidates(index: IndexData, query: string): Candidates {
+function findCandidates(index: IndexData, query: string, near: Near | undefined): Candidates {
   const { maxCandidates, titleCounts, docBest, touched, rankOf } = index;
   const titlesOf = new Map<number, string[]>();
   if ([...query].length < 3) {
@@ -882,7 +885,7 @@ function findCandidates(index: IndexData, query: string): Candidates {
   const needed = Math.max(1, Math.ceil(grams.size / 3));
   // Entries with a title one edit from the whole query are candidates whatever the cap: the near
   // tier ranks them above the prefix hits, which may be thousands.
-  const near = nearOf(query) ? new Set<number>() : undefined;
+  const nearIds = near ? new Set<number>() : undefined;
   // Bucket the entries by their best title's count: no full sort of thousands of matches.
   const buckets: number[][] = [];
   for (let i = 0; i < n; i++) {
@@ -892,7 +895,7 @@ function findCandidates(index: IndexData, query: string): Candidates {
     if (count < needed) continue;
     const id = index.titles.doc[tid]!;
     const title = index.titles.text[tid]!;
-    if (near && Math.abs(title.length - query.length) <= 2 && withinOneEdit(title, query)) near.add(id);
+    if (nearIds && oneEditApart(title, query)) nearIds.add(id);
     const list = titlesOf.get(id);
     if (list) list.push(title);
     else titlesOf.set(id, [title]);
@@ -904,24 +907,22 @@ function findCandidates(index: IndexData, query: string): Candidates {
   }
   // A one-word title one edit from a one-word query may share too few trigrams with it to reach
   // the bar ("kobato" for "kobito"): the edit index names it, as PostgreSQL's does.
-  if (near && !query.includes(' ')) {
+  if (nearIds && !query.includes(' ')) {
     const edits = (index.edits ??= buildEditIndex(index.titles.text));
-    const words = new Set<number>();
-    for (const key of queryEditKeys(query)) wordsUnder(edits, key, words);
-    for (const word of words) {
+    for (const word of wordsWithinOneEdit(edits, query)) {
       const text = edits.words[word]!;
-      if (text === query || !withinOneEdit(query, text)) continue;
-      for (const tid of edits.titlesOf[word]!) if (index.titles.text[tid] === text) near.add(index.titles.doc[tid]!);
+      if (text === query) continue;
+      for (const tid of edits.titlesOf[word]!) if (index.titles.text[tid] === text) nearIds.add(index.titles.doc[tid]!);
     }
   }
   const byRank = (a: number, b: number) => rankOf[a]! - rankOf[b]!;
-  const ids: number[] = near ? [...near] : [];
+  const ids: number[] = nearIds ? [...nearIds] : [];
   const cap = maxCandidates + ids.length;
   for (let count = buckets.length - 1; count >= needed && ids.length < cap; count--) {
     const bucket = buckets[count];
     if (!bucket) continue;
     bucket.sort(byRank);
-    for (let i = 0; i < bucket.length && ids.length < cap; i++) if (!near?.has(bucket[i]!)) ids.push(bucket[i]!);
+    for (let i = 0; i < bucket.length && ids.length < cap; i++) if (!nearIds?.has(bucket[i]!)) ids.push(bucket[i]!);
   }
   return { ids, titles: titlesOf };
 }
@@ -948,12 +949,11 @@ function tierOf(table: TitleTable, id: number, query: string, near: Near | undef
  * Sorts the candidates into exact, near, prefix and word-prefix hits, and the titles left for the fuzzy
  * stage: those of the other candidates, best candidates first, while the fuzzy budget lasts.
  */
-function matchTiers(table: TitleTable, candidates: Candidates, query: string, fuzzyBudget: number) {
+function matchTiers(table: TitleTable, candidates: Candidates, query: string, near: Near | undefined, fuzzyBudget: number) {
   const hits: SearchHit[] = [];
   const fuzzy: { id: number; title: string }[] = [];
   // fuse.js runs its bitap once per 32-character chunk of the query, over each title's length.
   let budget = fuzzyBudget / Math.max(1, Math.ceil(query.length / 32));
-  const near = nearOf(query);
   for (const id of candidates.ids) {
     const tier = tierOf(table, id, query, near);
     if (tier !== MatchTier.Fuzzy) hits.push({ index: id, tier, score: 1 });
@@ -1036,15 +1036,16 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
     search(raw) {
       const query = normalizeTitle(raw);
       if (!query) return [];
-      const { hits, fuzzy } = matchTiers(table, findCandidates(index, query), query, fuzzyBudget);
+      const near = nearOf(query);
+      const { hits, fuzzy } = matchTiers(table, findCandidates(index, query, near), query, near, fuzzyBudget);
       if (addFuzzyHits(hits, fuzzy, query, threshold) || [...query].length < 3) return hits;
       if (hits.length > 0 && fallsBackOnlyWhenEmpty(query)) return hits;
       // Nothing, or only junk sharing no word with the query: the titles one edit from a query
       // word come first ("slaeyrs" → "Slayers", whose trigrams it barely shares), then the junk.
-      const near = oneEditHits(index, query);
-      if (near.length === 0) return hits;
-      const seen = new Set(near.map((hit) => hit.index));
-      return near.concat(hits.filter((hit) => !seen.has(hit.index)));
+      const fallback = oneEditHits(index, query);
+      if (fallback.length === 0) return hits;
+      const seen = new Set(fallback.map((hit) => hit.index));
+      return fallback.concat(hits.filter((hit) => !seen.has(hit.index)));
     },
   };
 }
