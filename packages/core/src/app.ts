@@ -6,6 +6,7 @@ import { EXPOSED, toApp, type App, type Middleware } from './edge/http.js';
 import { ApiError } from './edge/errors.js';
 import { admitStore, toAdmissionLimits, type AdmissionOptions } from './edge/admission.js';
 import { boundStore, DEFAULT_STORE_TIMEOUT_MS, toTimeoutMs } from './edge/bounded-store.js';
+import { answersInProcess } from './seam/memory-store.js';
 import { toCanonicalPath } from './edge/request-target.js';
 import { toDeprecationHeaders, type DeprecationOptions } from './operations/deprecation.js';
 import { createPipeline, type Logger, type Route } from './edge/pipeline.js';
@@ -30,7 +31,8 @@ export interface CatalogueAppOptions {
    * connection, a reconnect, a frozen socket). Past it, or when the store throws a
    * `StoreUnavailableError`, the request gets 503 `ServiceUnavailableException` with
    * `Retry-After: 1` (spec, Errors), and the next request tries the store again. `Infinity` turns
-   * the timer off. @default 5000
+   * the timer off. A store `createMemoryStore` made is not timed: its calls do their work as
+   * they are called. @default 5000
    */
   storeTimeoutMs?: number;
   /**
@@ -45,7 +47,8 @@ export interface CatalogueAppOptions {
    * CPU work for it: more at once adds no throughput, only waiting for every other query). A
    * waiting call does not count towards `storeTimeoutMs`. `false` turns admission off (every call
    * goes straight to the store). Answers from the gateway's cache reach no store and are never
-   * held back.
+   * held back. Nor are the calls of a store `createMemoryStore` made: they do their work as
+   * they are called, in this process, so there is nothing to queue.
    * @default { search: { concurrency: 2, queue: 64, waitMs: 1000 }, read: { concurrency: 32, queue: 1024, waitMs: 1000 } }
    */
   admission?: AdmissionOptions | false;
@@ -115,22 +118,24 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): App {
   const mountPath = toMountPath(options.mountPath);
   const docs = `${mountPath}${OPENAPI_PATH}`;
   const logger = options.logger ?? console;
-  const store = boundStore(options.store ?? createMemoryStore(), {
-    timeoutMs: toTimeoutMs(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS),
-    logger,
-    name: 'Catalogue store',
-  });
+  const given = options.store ?? createMemoryStore();
+  const timeoutMs = toTimeoutMs(options.storeTimeoutMs, DEFAULT_STORE_TIMEOUT_MS);
+  // A memory store's calls do their work as they are called: nothing to time out or to queue.
+  const inProcess = answersInProcess(given);
+  const store = inProcess ? given : boundStore(given, { timeoutMs, logger, name: 'Catalogue store' });
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const contextOf = (records: CatalogueStore): CatalogueContext => ({ records, now, random });
   let context = contextOf(store);
   let routes: Route<CatalogueContext>[] = [...catalogueRoutes, createOpenApiRoute(mountPath)];
   let search: CatalogueContext | undefined;
-  if (options.admission !== false) {
+  const readLimits = toAdmissionLimits('read', options.admission ? options.admission.read : undefined);
+  const searchLimits = toAdmissionLimits('search', options.admission ? options.admission.search : undefined);
+  if (options.admission !== false && !inProcess) {
     // One context per kind of work, each over the store behind that kind's gate: a route's row
     // says which it does, and its handler is given that context.
-    const read = admitStore(store, 'read', toAdmissionLimits('read', options.admission?.read));
-    search = contextOf(admitStore(store, 'search', toAdmissionLimits('search', options.admission?.search)));
+    const read = admitStore(store, 'read', readLimits);
+    search = contextOf(admitStore(store, 'search', searchLimits));
     context = contextOf(read);
   }
   // With a change feed, the gateway keeps, with each answer, what its route read: the route then

@@ -207,6 +207,27 @@ describe('admission of searches', () => {
   });
 });
 
+describe('a memory store', () => {
+  // Its calls do their work as they are called: a gate would only turn searches away that are
+  // already answered. The same store behind a proxy is any other store, and is gated.
+  const searchAll = async (store: CatalogueStore) => {
+    const app = createCatalogueApp({ store, gateway: false, admission: { search: { concurrency: 1, queue: 0 } } });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => app.fetch(new Request(`http://api.test/v1/anime?q=title${i % 3}`))));
+    return answers.map((res) => res.status);
+  };
+  const memory = () => createMemoryStore({ anime: [1, 2, 3].map((id) => makeAnime({ mal_id: id, title: `Title ${id}` })) });
+
+  it('is not held back by the admission gates', async () => {
+    expect(new Set(await searchAll(memory()))).toEqual(new Set([200]));
+  });
+
+  it('is gated as any other store once something wraps it', async () => {
+    const statuses = await searchAll(new Proxy(memory(), {}));
+    expect(statuses).toContain(503);
+    expect(statuses).toContain(200);
+  });
+});
+
 describe('admission of reads', () => {
   it('bounds reads by their own gate, apart from searches', async () => {
     let release: () => void = () => undefined;

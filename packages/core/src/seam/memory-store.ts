@@ -449,9 +449,28 @@ function tallied(c: Collection, field: string, where: readonly Condition[] | und
   return counts;
 }
 
+/** The stores `createMemoryStore` made: see {@link answersInProcess}. */
+const inProcess = new WeakSet<object>();
+
+/**
+ * Whether `store` is one `createMemoryStore` made (itself, not an object wrapping it): its calls
+ * do all their work during the call, in this process, and never wait on anything. Core neither
+ * times them out nor queues them behind an admission gate (`createCatalogueApp`): by the time
+ * either could act the work is done, so both would only cost time: more than half of a
+ * `/v1/anime/{id}/full` answer's in process, which makes a dozen store calls. A wrapper (a proxy, a spread
+ * copy, a store with a slow method of its own) is bounded as any other store is.
+ * @param store - A store.
+ * @returns Whether it is a memory store itself.
+ */
+export function answersInProcess(store: object): boolean {
+  return inProcess.has(store);
+}
+
 /**
  * Creates the in-memory store, holding a dataset: the default store, for one process and for
- * tests. Loading is synchronous; every later write is visible to the next call.
+ * tests. Loading is synchronous; every later write is visible to the next call. Its calls are
+ * neither timed out nor queued by `createCatalogueApp` (`storeTimeoutMs`, `admission`): each does
+ * its work as it is called.
  * @param data - The records; they are not copied, so do not mutate them afterwards.
  * @returns The store.
  * @example
@@ -481,7 +500,7 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     return slot === undefined ? undefined : c.records[slot];
   };
 
-  return {
+  const store: CatalogueStore = {
     async get(collection, key) {
       return recordAt(of(collection), key) as CollectionRecord<typeof collection> | undefined;
     },
@@ -555,6 +574,8 @@ export function createMemoryStore(data: CatalogueData = {}): CatalogueStore {
     },
     changes: changes.feed,
   };
+  inProcess.add(store);
+  return store;
 }
 
 /** The `owners` of the record in a slot (none without a slot, or for a collection without owners). */
