@@ -307,17 +307,17 @@ function likeNear(pattern: string, text: string): boolean {
   return true;
 }
 
-/** What a folded query's near tiers need: its patterns and its length, or nothing when it has none. */
+/**
+ * What a folded query's near tiers need: the query, and its patterns once a title one edit from it
+ * is found (most queries have none: the ~800 patterns of a 200-character one are never made).
+ */
 interface Near {
   query: string;
-  patterns: NearPatterns;
+  patterns: NearPatterns | undefined;
 }
 
-const nearOf = (query: string): Near | undefined => {
-  if (query.length < NEAR_QUERY) return undefined;
-  const patterns = nearPatterns(query);
-  return patterns.near.length + patterns.shortWord.length > 0 ? { query, patterns } : undefined;
-};
+/** The near tiers of a folded query, or nothing when it has none (shorter than {@link NEAR_QUERY}). */
+const nearOf = (query: string): Near | undefined => ([...query].length < NEAR_QUERY ? undefined : { query, patterns: undefined });
 
 /** Whether a folded title is one edit from a folded query (the length test first: it is cheap). */
 const oneEditApart = (title: string, query: string) => Math.abs(title.length - query.length) <= 2 && withinOneEdit(title, query);
@@ -325,7 +325,7 @@ const oneEditApart = (title: string, query: string) => Math.abs(title.length - q
 /** The near tier of a folded title, or undefined when it is not one edit from the query. */
 function nearTier(title: string, near: Near): MatchTier | undefined {
   if (!oneEditApart(title, near.query)) return undefined;
-  return near.patterns.near.some((p) => likeNear(p, title)) ? MatchTier.Near : MatchTier.NearShortWord;
+  return (near.patterns ??= nearPatterns(near.query)).near.some((p) => likeNear(p, title)) ? MatchTier.Near : MatchTier.NearShortWord;
 }
 
 /** Two characters (code points) as one number. */
@@ -797,11 +797,20 @@ export function heldPhrases(query: string): string[] {
   return [...new Set([...words, ...pairs])];
 }
 
-function countHeld(words: readonly string[], text: string): number {
-  const padded = ` ${text} `;
+/** How many of `phrases` a folded text holds whole: each found between spaces or the text's ends. */
+function countHeld(phrases: readonly string[], text: string): number {
   let held = 0;
-  for (const word of words) if (padded.includes(` ${word} `)) held++;
+  for (const phrase of phrases) if (holdsWhole(text, phrase)) held++;
   return held;
+}
+
+/** Whether `text` holds `phrase` with a space or an end on either side (no padded copies made). */
+function holdsWhole(text: string, phrase: string): boolean {
+  for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
+    const end = at + phrase.length;
+    if ((at === 0 || text.charCodeAt(at - 1) === 32) && (end === text.length || text.charCodeAt(end) === 32)) return true;
+  }
+  return false;
 }
 
 /** Text lengths past this order fallback hits as this one does (see {@link oneEditHits}). */
@@ -820,12 +829,13 @@ function oneEditHits(index: IndexData, query: string): SearchHit[] {
   const words = new Set<number>();
   for (const c of keyWords(query)) for (const id of wordsWithinOneEdit(edits, c.join(''))) words.add(id);
   const best = new Map<number, { held: number; length: number }>();
+  const phrases = heldPhrases(query);
   for (const id of words) {
     for (const tid of edits.titlesOf[id]!) {
       const entry = index.titles.doc[tid]!;
       const text = index.titles.text[tid]!;
       const length = Math.min(ONE_EDIT_LENGTH, NON_ASCII.test(text) ? [...text].length : text.length);
-      const held = queryWordsHeld(query, text);
+      const held = countHeld(phrases, text);
       const seen = best.get(entry);
       if (!seen) best.set(entry, { held, length });
       else {
@@ -842,6 +852,18 @@ function wordsWithinOneEdit(edits: EditIndex, word: string): number[] {
   const found = new Set<number>();
   for (const key of queryEditKeys(word)) wordsUnder(edits, key, found);
   return [...found].filter((id) => withinOneEdit(word, edits.words[id]!));
+}
+
+/** Whether `values[from … to)`, ascending, holds `value` (a binary search). */
+function holdsValue(values: Int32Array, from: number, to: number, value: number): boolean {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < to && values[lo] === value;
 }
 
 /** Candidates of a query: entry ids, and for each the titles that reached the trigram bar. */
@@ -870,19 +892,39 @@ function findCandidates(index: IndexData, query: string, near: Near | undefined)
     return { ids: Array.from(values.subarray(from, to)), titles: titlesOf };
   }
   const grams = trigrams(query, new Set());
-  const postings = index.grams.postings;
-  let n = 0;
+  const needed = Math.max(1, Math.ceil(grams.size / 3));
+  const { start, values } = index.grams.postings;
+  const keys: number[] = [];
   for (const gram of grams) {
     const key = index.grams.ids.id(gram.charCodeAt(0), (gram.charCodeAt(1) << 16) | gram.charCodeAt(2), false);
-    if (key < 0) continue;
-    for (let i = postings.start[key]!, end = postings.start[key + 1]!; i < end; i++) {
-      const tid = postings.values[i]!;
-      const seen = titleCounts[tid]!;
-      if (seen === 0) touched[n++] = tid;
-      titleCounts[tid] = seen + 1;
+    if (key >= 0) keys.push(key);
+  }
+  // Rarest trigrams first. A title in none of the first `keys.length - needed + 1` is in fewer
+  // than `needed` of them all: only those grams' titles can reach the bar, and the commonest grams
+  // (" no", "on "; thousands of titles each) only add to the counts of titles already seen.
+  keys.sort((a, b) => start[a + 1]! - start[a]! - (start[b + 1]! - start[b]!));
+  const open = keys.length - needed + 1;
+  let n = 0;
+  for (let k = 0; k < keys.length; k++) {
+    const from = start[keys[k]!]!;
+    const to = start[keys[k]! + 1]!;
+    if (k < open) {
+      for (let i = from; i < to; i++) {
+        const tid = values[i]!;
+        const seen = titleCounts[tid]!;
+        if (seen === 0) touched[n++] = tid;
+        titleCounts[tid] = seen + 1;
+      }
+    } else if (n * Math.log2(to - from + 1) < to - from) {
+      // Fewer titles seen than this gram has: each looked up in its postings (by title id).
+      for (let j = 0; j < n; j++) if (holdsValue(values, from, to, touched[j]!)) titleCounts[touched[j]!]!++;
+    } else {
+      for (let i = from; i < to; i++) {
+        const tid = values[i]!;
+        if (titleCounts[tid]! > 0) titleCounts[tid]!++;
+      }
     }
   }
-  const needed = Math.max(1, Math.ceil(grams.size / 3));
   // Entries with a title one edit from the whole query are candidates whatever the cap: the near
   // tier ranks them above the prefix hits, which may be thousands.
   const nearIds = near ? new Set<number>() : undefined;
