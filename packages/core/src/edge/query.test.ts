@@ -172,6 +172,22 @@ describe('readQuery', () => {
     for (let i = 0; i < 2; i++) expect(() => readQuery(animeSearchQuery, 'limit=99')).toThrow(/limit must be an integer from 1 to 50/);
   });
 
+  it('remembers an invalid query with its error, parsed once', () => {
+    const thrown = () => {
+      try {
+        readQuery(animeSearchQuery, 'limit=98');
+      } catch (error) {
+        return error;
+      }
+      throw new Error('no error');
+    };
+    const first = thrown();
+    expect(first).toMatchObject({ status: 400, message: 'limit must be an integer from 1 to 50' });
+    expect(thrown()).toBe(first);
+    // Another schema reads the same text afresh.
+    expect(readQuery(undefined, 'limit=98').raw).toEqual({ limit: '98' });
+  });
+
   it('does not remember long queries', () => {
     const long = `q=x&producers=${'1,'.repeat(550)}1`;
     expect(readQuery(animeSearchQuery, long)).not.toBe(readQuery(animeSearchQuery, long));
