@@ -129,8 +129,10 @@ export function createCatalogueApp(options: CatalogueAppOptions = {}): App {
   let context = contextOf(store);
   let routes: Route<CatalogueContext>[] = [...catalogueRoutes, createOpenApiRoute(mountPath)];
   let search: CatalogueContext | undefined;
-  const readLimits = toAdmissionLimits('read', options.admission ? options.admission.read : undefined);
-  const searchLimits = toAdmissionLimits('search', options.admission ? options.admission.search : undefined);
+  // Checked whether or not they are used: a bad bound is refused for every store alike.
+  const admission = options.admission || undefined;
+  const readLimits = toAdmissionLimits('read', admission?.read);
+  const searchLimits = toAdmissionLimits('search', admission?.search);
   if (options.admission !== false && !inProcess) {
     // One context per kind of work, each over the store behind that kind's gate: a route's row
     // says which it does, and its handler is given that context.

@@ -457,8 +457,8 @@ const inProcess = new WeakSet<object>();
  * do all their work during the call, in this process, and never wait on anything. Core neither
  * times them out nor queues them behind an admission gate (`createCatalogueApp`): by the time
  * either could act the work is done, so both would only cost time: more than half of a
- * `/v1/anime/{id}/full` answer's in process, which makes a dozen store calls. A wrapper (a proxy, a spread
- * copy, a store with a slow method of its own) is bounded as any other store is.
+ * `/v1/anime/{id}/full` answer's in process, which makes a dozen store calls. A wrapper (a proxy,
+ * a spread copy, a store with a slow method of its own) is bounded as any other store is.
  * @param store - A store.
  * @returns Whether it is a memory store itself.
  */
