@@ -82,4 +82,5 @@ export { ANIME_ORDER_BY, ANIME_TYPES, MANGA_ORDER_BY, MANGA_TYPES, MEDIA_KINDS }
 export type { DatePeriod } from './edge/query.js';
 export type { SfwMode } from './seam/sfw.js';
 export { sfwClass, type SfwClass } from './seam/sfw.js';
+export { closeQuery } from './seam/word-similarity.js';
 export { editWords, fallsBackOnlyWhenEmpty, heldPhrases, nearPatterns, normalizeTitle, queryEditKeys, queryWordEdges, queryWordPatterns, wordEditKeys, type NearPatterns } from './seam/search.js';

@@ -3,7 +3,7 @@
  * only, the exact title, an English title, a synonym, a one-letter typo and a romaji spelling variant
  * (long vowels written short) each find that entry at rank 1, and a partial title (its first word or
  * two, the last one cut short) finds it in the top 10, as `GET /v1/anime?q=` answers over the
- * memory store (its ranking: tiers, fuse score, popularity). Recall per kind is printed. The same kinds, at 30k-anime scale, are
+ * memory store (its ranking: tiers, words held and word similarity, popularity). Recall per kind is printed. The same kinds, at 30k-anime scale, are
  * measured by `npm run bench` (`bench/search.ts`).
  * @module
  */

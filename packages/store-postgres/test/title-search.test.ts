@@ -7,6 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStore } from '@catalogue-api/core';
 import { answersOf } from '@catalogue-api/testkit';
+import { closeQuery, createWordSimilarity } from '../../core/src/seam/word-similarity.js';
+import { normalizeTitle } from '../../core/src/seam/search.js';
 import { TITLE_SEARCH_CASES, titleSearchData } from '../../core/test/title-search-cases.js';
 import type { PostgresStore } from '../src/catalogue-store.js';
 import { suiteDatabase } from './suite-database.js';
@@ -38,10 +40,27 @@ describe.skipIf(!url)('PostgreSQL title search', () => {
     expect(page.total).toBe(found.length);
   });
 
-  it.each(['frieren', 'one piece', 'kanojo', 'shingeki no kyoijn', 'tomodachi'])('keeps the same hits as the memory store for %j', async (q) => {
-    for (const kind of ['anime', 'manga'] as const) {
-      const [pg, mem] = await Promise.all([hits(store, kind, q), memory<{ mal_id: number }[]>(`/v1/${kind}?q=${encodeURIComponent(q)}&unapproved`)]);
-      expect(pg.ids.sort(), `${kind} ${q}`).toEqual(mem!.data.map((e) => e.mal_id).sort());
+  it.each(['frieren', 'one piece', 'kanojo', 'shingeki no kyoijn', 'tomodachi', 'kimi no na', 'sousou frieeren', 'attack titan'])(
+    'keeps the same hits as the memory store for %j, in the same order',
+    async (q) => {
+      for (const kind of ['anime', 'manga'] as const) {
+        const [pg, mem] = await Promise.all([hits(store, kind, q), memory<{ mal_id: number }[]>(`/v1/${kind}?q=${encodeURIComponent(q)}&unapproved`)]);
+        expect(pg.ids, `${kind} ${q}`).toEqual(mem!.data.map((e) => e.mal_id));
+      }
+    },
+  );
+
+  it("measures word similarity as the memory store does, to the last bit of PostgreSQL's real", async () => {
+    const texts = [...new Set(titleSearchData.anime!.flatMap((a) => [a.title, a.title_english ?? '', ...a.title_synonyms]).map(normalizeTitle))].filter(Boolean);
+    const queries = ['frieren', 'sousou no frieeren', 'shingeki no kyoijn', 'one piece one', 'kimi no na wa', 'attack on titan final season', 'abcd'];
+    let compared = 0;
+    for (const q of queries) {
+      const close = closeQuery(q)!;
+      const similarity = createWordSimilarity(close);
+      const rows = await store.sql<{ t: string; w: number }[]>`select t, word_similarity(${close}, t) as w from unnest(${texts}::text[]) t`;
+      for (const { t, w } of rows) expect(similarity(t), `${close} / ${t}`).toBe(Math.fround(w));
+      compared += rows.length;
     }
+    expect(compared).toBeGreaterThan(100);
   });
 });

@@ -271,7 +271,7 @@ describe('the one-edit fallback', () => {
   const ids = (q: string) => index.search(q).map((hit) => hit.index);
 
   it.each([
-    ['slaeyrs', [0, 1]],
+    ['the slaeyrs', [0, 1]],
     ['wihs', [2]],
     ['pulto', [3]],
     ['plutoo', [3]],
@@ -280,9 +280,11 @@ describe('the one-edit fallback', () => {
   });
 
   it('puts those titles ahead of junk sharing no word with the query', () => {
-    const loose = createSearchIndex([['Xabcdx Yefghy'], ['Abdc']]);
-    expect(loose.search('abcd efgh')).toEqual([
-      { index: 1, tier: MatchTier.Fuzzy, score: -100 + 4 / 1000 },
+    // The junk shares 10 of the query's 16 trigrams (word similarity 10 / 19) and no word; the
+    // fallback's title is one edit from a query word, and shares too few trigrams to be a candidate.
+    const loose = createSearchIndex([['Abcdezz Hijklzz'], ['Abcdegf']]);
+    expect(loose.search('abcdefg hijklmn')).toEqual([
+      { index: 1, tier: MatchTier.Fuzzy, score: -100 + 7 / 1000 },
       { index: 0, tier: MatchTier.Fuzzy, score: expect.any(Number) },
     ]);
   });

@@ -1,12 +1,12 @@
 /**
  * Fuzzy title search that stays fast at catalogue scale: a trigram index picks at most a few
- * hundred candidates, and fuse.js ranks only those (a full fuse.js scan over ~30k titles took a
- * p99 of ~950 ms on this project's benchmark machine; docs/benchmarks.md has today's figures).
+ * hundred candidates, and only those are measured for close hits, by `pg_trgm`'s word similarity
+ * (./word-similarity.ts), the PostgreSQL store's own measure.
  * When they find nothing that shares a word with the query, the titles with a word one edit from
  * a query word come first (the fallback; docs/search.md).
  * @module
  */
-import Fuse from 'fuse.js';
+import { closeQuery, createWordSimilarity } from './word-similarity.js';
 
 /** How a hit matched, best first. */
 export const MatchTier = {
@@ -28,7 +28,8 @@ export type MatchTier = (typeof MatchTier)[keyof typeof MatchTier];
 
 /**
  * One search hit: the entry's position in the indexed list, how it matched, and for fuzzy hits their
- * order (lower first: fuse's score less the query words held whole, {@link queryWordsHeld}).
+ * order (lower first: less the query words held whole ({@link queryWordsHeld}), less the word
+ * similarity, plus the shortest matching title's length in billionths).
  */
 export interface SearchHit {
   index: number;
@@ -38,20 +39,18 @@ export interface SearchHit {
 
 /** Options of {@link createSearchIndex}. */
 export interface SearchIndexOptions {
-  /** How many entries the trigram stage keeps; fuse.js scores only the fuzzy ones among them. @default 300 */
+  /** How many entries the trigram stage keeps; only the fuzzy ones among them are measured for close hits. @default 300 */
   candidates?: number;
-  /** fuse.js threshold for fuzzy hits (0 exact … 1 anything). @default 0.4 */
-  threshold?: number;
   /**
    * Entry indexes in preferred order, e.g. most popular first. When a query matches more entries than
    * the candidate cap (`"one"`, one-letter queries), the earlier ones are kept. @default index order
    */
   order?: ArrayLike<number>;
   /**
-   * The fuse.js work one query may cost, in titles × query characters (fuse's cost grows with both:
-   * ~7 µs per title for a 24-character query here; past 32 characters, 40 per 32-character chunk). Fuzzy candidates beyond it — those sharing the
-   * fewest trigrams with the query — are not scored, so a 200-character query stays as cheap as a short one.
-   * @default 4000
+   * The word-similarity work one query may cost, in characters of the titles measured. Fuzzy
+   * candidates beyond it (those sharing the fewest trigrams with the query) are not measured, so a
+   * query sharing trigrams with thousands of titles stays cheap.
+   * @default 3000
    */
   fuzzyBudget?: number;
 }
@@ -546,7 +545,7 @@ interface PairIndex {
 }
 
 /**
- * Trigram postings per TITLE (not per entry), so that fuse.js later scores only the titles that
+ * Trigram postings per TITLE (not per entry), so that the close stage later measures only the titles that
  * share enough trigrams with the query instead of every title of every candidate. A trigram is
  * three UTF-16 units of ` title `, keyed as (first, second << 16 | third).
  */
@@ -994,8 +993,7 @@ function tierOf(table: TitleTable, id: number, query: string, near: Near | undef
 function matchTiers(table: TitleTable, candidates: Candidates, query: string, near: Near | undefined, fuzzyBudget: number) {
   const hits: SearchHit[] = [];
   const fuzzy: { id: number; title: string }[] = [];
-  // fuse.js runs its bitap once per 32-character chunk of the query, over each title's length.
-  let budget = fuzzyBudget / Math.max(1, Math.ceil(query.length / 32));
+  let budget = fuzzyBudget;
   for (const id of candidates.ids) {
     const tier = tierOf(table, id, query, near);
     if (tier !== MatchTier.Fuzzy) hits.push({ index: id, tier, score: 1 });
@@ -1009,38 +1007,48 @@ function matchTiers(table: TitleTable, candidates: Candidates, query: string, ne
   return { hits, fuzzy };
 }
 
+/** The word similarity a close hit needs: `pg_trgm.word_similarity_threshold` in the PostgreSQL store. */
+const CLOSE = 0.5;
+/** Title lengths in a close hit's score, below any difference of similarity (a 32-bit float of a ratio of small counts). */
+const LENGTH_ORDER = 1e9;
+
 /**
- * Scores the fuzzy titles with fuse.js and appends the fuzzy hits to `hits`, one per entry with its
- * best title's score.
+ * Measures the fuzzy titles' word similarity to the query ({@link createWordSimilarity}) and
+ * appends the close hits to `hits`: the entries with a title containing the query (similarity 1)
+ * or within word similarity {@link CLOSE} of it, one hit per entry.
  * @returns Whether some hit shares a word with the query (else the hits are junk, or none).
  */
-function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[], query: string, threshold: number): boolean {
+function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[], query: string): boolean {
   if (fuzzy.length === 0) return hits.length > 0;
-  // Exact and prefix hits are ordered by popularity, so only the fuzzy rest needs fuse's score.
-  // One fuse document per title, best title wins: with an array key fuse multiplies the
-  // scores of all matching titles, which favours entries with many synonyms over the best match.
-  const fuse = new Fuse(fuzzy, { keys: ['title'], includeScore: true, threshold, ignoreLocation: true });
+  const close = closeQuery(query);
+  const similarity = close === undefined ? undefined : createWordSimilarity(close);
   // Fuzzy junk: when some hits share a word with the query (every exact, prefix and word-prefix
   // hit does), a fuzzy hit none of whose matching titles shares one ("frieren" → "Rent-A-Girlfriend")
   // is dropped. The PostgreSQL store tests its matching titles for the same patterns.
-  // Ordered by the most query words and word pairs one of its titles holds whole, then by fuse's best
-  // score: the PostgreSQL store orders by the same count, then by word similarity.
-  const scores = new Map<number, number>();
-  const held = new Map<number, number>();
-  const words = heldPhrases(query);
+  const best = new Map<number, { held: number; similarity: number; length: number }>();
+  const phrases = heldPhrases(query);
   const sharing = new Set<number>();
   let matches: ((title: string) => boolean) | undefined;
-  for (const result of fuse.search(query)) {
-    const { id, title } = result.item;
-    const score = result.score ?? 1;
-    const best = scores.get(id);
-    if (best === undefined || score < best) scores.set(id, score);
-    const count = countHeld(words, title);
-    if (count > (held.get(id) ?? 0)) held.set(id, count);
+  for (const { id, title } of fuzzy) {
+    const s = title.includes(query) ? 1 : similarity ? similarity(title) : 0;
+    if (s < CLOSE) continue;
+    const held = countHeld(phrases, title);
+    const length = NON_ASCII.test(title) ? [...title].length : title.length;
+    const seen = best.get(id);
+    if (!seen) best.set(id, { held, similarity: s, length });
+    else {
+      seen.held = Math.max(seen.held, held);
+      seen.similarity = Math.max(seen.similarity, s);
+      seen.length = Math.min(seen.length, length);
+    }
     if (!sharing.has(id) && (matches ??= createWordMatcher(query))(title)) sharing.add(id);
   }
+  // Ordered by the most query words and word pairs one of its titles holds whole, then by the best
+  // similarity, then by the shortest matching title: the PostgreSQL store's order of the same figures.
   const cut = hits.length > 0 || sharing.size > 0;
-  for (const [id, score] of scores) if (!cut || sharing.has(id)) hits.push({ index: id, tier: MatchTier.Fuzzy, score: score - (held.get(id) ?? 0) });
+  for (const [id, { held, similarity: s, length }] of best) {
+    if (!cut || sharing.has(id)) hits.push({ index: id, tier: MatchTier.Fuzzy, score: -held - s + length / LENGTH_ORDER });
+  }
   return cut;
 }
 
@@ -1056,7 +1064,6 @@ function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[],
  * ```
  */
 export function createSearchIndex(titles: readonly (readonly string[])[], options: SearchIndexOptions = {}): SearchIndex {
-  const threshold = options.threshold ?? 0.4;
   const fuzzyBudget = options.fuzzyBudget ?? 3000;
   const entries = titles.length;
   const table = buildTitleTable(titles);
@@ -1080,7 +1087,7 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
       if (!query) return [];
       const near = nearOf(query);
       const { hits, fuzzy } = matchTiers(table, findCandidates(index, query, near), query, near, fuzzyBudget);
-      if (addFuzzyHits(hits, fuzzy, query, threshold) || [...query].length < 3) return hits;
+      if (addFuzzyHits(hits, fuzzy, query) || [...query].length < 3) return hits;
       if (hits.length > 0 && fallsBackOnlyWhenEmpty(query)) return hits;
       // Nothing, or only junk sharing no word with the query: the titles one edit from a query
       // word come first ("slaeyrs" → "Slayers", whose trigrams it barely shares), then the junk.

@@ -6,12 +6,9 @@
  * `relevance` keys.
  * @module
  */
-import { COLLECTIONS, fallsBackOnlyWhenEmpty, heldPhrases, nearPatterns, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
+import { closeQuery, COLLECTIONS, fallsBackOnlyWhenEmpty, heldPhrases, nearPatterns, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
 import { orderSql, type Params } from './conditions.js';
 import { quoteIdentifier, tableName } from './tables.js';
-
-/** Query characters the fuzzy (word similarity) match looks at; see {@link hitsSql}. */
-const FUZZY_CHARS = 48;
 
 /**
  * Records a one- or two-letter query can match: the most relevant ones holding a word with that
@@ -35,11 +32,10 @@ export function relevanceSql(collection: CollectionName): string {
  * One- and two-letter queries match word prefixes only, among the {@link SHORT_QUERY_CANDIDATES}
  * most relevant records (as core's search index keeps them); longer ones match texts containing
  * them and texts holding a stretch within `pg_trgm` word similarity 0.5 (`<table>_text_matches`;
- * both answered by the GIN index), the latter from four letters on. The fuzzy match looks at the
- * first {@link FUZZY_CHARS} characters: core's index, too, finds a fuzzy hit for a 200-character
- * query only in a text holding most of it, and every further trigram adds a posting list to the
- * index scan. Among equally close stretches the shorter text wins, as fuse.js's field-length norm
- * makes it win in the memory store.
+ * both answered by the GIN index), the latter from four letters on. Word similarity is measured
+ * against core's `closeQuery` of the query (its distinct words, the first 64 characters), and the
+ * memory store measures the same figure (core's `createWordSimilarity`), so that both stores find
+ * the same close hits and order them alike: by the phrases held, the similarity, the shorter text.
  *
  * Fuzzy junk, as in the memory store: when some hits share a word with the query (a text of theirs
  * matches one of core's `queryWordPatterns`; every hit of a better tier does), the fuzzy hits none
@@ -77,11 +73,10 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
       ) c
       cross join lateral (select ${tier} from ${texts} x where x.key = c.key) s`;
   }
-  // A three-letter query holds two word-edge trigrams ("  s", " sh") of its four, which half the
-  // texts share: its word-similarity candidates were eight times its infix hits and most of the time.
-  // Word similarity takes the query's trigrams as a set: a repeated word adds nothing but cost.
-  const words = [...new Set(q.split(' '))].join(' ');
-  const fuzzy = [...words].length < 4 ? null : words.length > FUZZY_CHARS ? words.slice(0, FUZZY_CHARS).trimEnd() : words;
+  // What word similarity measures, as in the memory store (core's closeQuery): none for a query
+  // under four characters, whose close hits are the texts containing it. A three-letter query holds
+  // two word-edge trigrams ("  s", " sh") of its four, which half the texts share.
+  const fuzzy = closeQuery(q) ?? null;
   // The few patterns a text holding a query word matches come first: most texts that share a
   // word pass on them. Only the others that pass the edge pre-test (two patterns a word) are
   // matched against the typo patterns (~4 a letter), a LIKE each, ~0.1 µs.

@@ -1,0 +1,110 @@
+/**
+ * Word similarity as PostgreSQL's `pg_trgm` defines it
+ * (https://www.postgresql.org/docs/current/pgtrgm.html): the greatest similarity between the set of
+ * trigrams of a query and the set of trigrams of any continuous stretch of a text's trigrams, taken
+ * in order. A trigram is three characters of a word written with two spaces before it and one
+ * after (`ab` → `  a`, ` ab`, `ab `); the similarity of two sets is the trigrams they share over
+ * all the trigrams of both. The memory store measures its close hits with it, as the PostgreSQL
+ * store does with `word_similarity`, so that both list the same close hits in the same order.
+ * @module
+ */
+
+/** Query characters the close match looks at: past this a query has found its hits by other tiers. */
+const CLOSE_QUERY_CHARS = 64;
+/** Queries shorter than this (in characters, without repeated words) have no close hits, only those containing them. */
+const CLOSE_QUERY_MIN = 4;
+
+/**
+ * What of a folded query its close hits are measured against: its words without repeats (word
+ * similarity takes the query's trigrams as a set, so a repeated word adds nothing), the first
+ * 64 characters of them. Both stores measure against this same text.
+ * @param query - A folded query (`normalizeTitle`).
+ * @returns The text, or `undefined` when it is under four characters: such a query's close hits
+ * are the texts containing it.
+ * @example
+ * ```ts
+ * closeQuery('one piece one'); // 'one piece'
+ * closeQuery('kmi'); // undefined
+ * ```
+ */
+export function closeQuery(query: string): string | undefined {
+  const words = [...new Set(query.split(' '))].join(' ');
+  if ([...words].length < CLOSE_QUERY_MIN) return undefined;
+  return words.length > CLOSE_QUERY_CHARS ? words.slice(0, CLOSE_QUERY_CHARS).trimEnd() : words;
+}
+
+/** Calls `each` with every trigram of a folded text, in order: each word with two spaces before it and one after. */
+function eachTrigram(text: string, each: (gram: string) => void): void {
+  for (const word of text.split(' ')) {
+    if (!word) continue;
+    const chars = word.length === [...word].length ? word : [...word];
+    let a = ' ';
+    let b = ' ';
+    for (let i = 0; i <= chars.length; i++) {
+      const c = i < chars.length ? chars[i]! : ' ';
+      each(a + b + c);
+      a = b;
+      b = c;
+    }
+  }
+}
+
+/**
+ * A measure of word similarity to one query, to be called on many texts.
+ * @param query - The text to measure against ({@link closeQuery}).
+ * @returns A function from a folded text to its word similarity to `query`, from 0 to 1, rounded to
+ * a 32-bit float as PostgreSQL's `real` is.
+ * @example
+ * ```ts
+ * const similarity = createWordSimilarity('frieren');
+ * similarity('sousou no frieren'); // 1
+ * similarity('sousou no frieen'); // 0.5
+ * ```
+ */
+export function createWordSimilarity(query: string): (text: string) => number {
+  // The query's trigrams are ids 0 … size - 1; a text's others get ids from size on, per text.
+  const grams = new Map<string, number>();
+  eachTrigram(query, (gram) => {
+    if (!grams.has(gram)) grams.set(gram, grams.size);
+  });
+  const size = grams.size;
+  let ids = new Int32Array(64);
+  let seen = new Int32Array(size + 64);
+  let stamp = 0;
+  return (text) => {
+    const others = new Map<string, number>();
+    let n = 0;
+    eachTrigram(text, (gram) => {
+      let id = grams.get(gram);
+      if (id === undefined) {
+        id = others.get(gram);
+        if (id === undefined) others.set(gram, (id = size + others.size));
+      }
+      if (n === ids.length) {
+        const grown = new Int32Array(n * 2);
+        grown.set(ids);
+        ids = grown;
+      }
+      ids[n++] = id;
+    });
+    if (seen.length < size + others.size) seen = new Int32Array(2 * (size + others.size));
+    // The best stretch starts and ends on a trigram of the query: every start, every end after it.
+    let best = 0;
+    for (let from = 0; from < n && best < 1; from++) {
+      if (ids[from]! >= size) continue;
+      stamp++;
+      let distinct = 0;
+      let shared = 0;
+      for (let to = from; to < n; to++) {
+        const id = ids[to]!;
+        if (seen[id] !== stamp) {
+          seen[id] = stamp;
+          distinct++;
+          if (id < size) shared++;
+        }
+        if (id < size) best = Math.max(best, shared / (size + distinct - shared));
+      }
+    }
+    return Math.fround(best);
+  };
+}
