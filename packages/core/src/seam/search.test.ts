@@ -66,6 +66,12 @@ describe('search index', () => {
     expect(ids('on')).toEqual([3]);
   });
 
+  it('keeps its candidate places for the titles holding a three-letter query, whatever others share', () => {
+    // `No Kor` and `No Tor` hold two of the trigrams of ` nor ` (` no`, `or `), as `Honor` does, and come first.
+    const capped = createSearchIndex([['No Kor'], ['No Tor'], ['Honor']], { candidates: 2 });
+    expect(capped.search('nor').map((h) => h.index)).toEqual([2]);
+  });
+
   it('returns nothing for an unrelated query or punctuation', () => {
     expect(ids('zzzzqqq')).toEqual([]);
     expect(ids('!!!')).toEqual([]);

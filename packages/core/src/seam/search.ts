@@ -49,7 +49,8 @@ export interface SearchIndexOptions {
   /**
    * The word-similarity work one query may cost, in characters of the titles measured. Fuzzy
    * candidates beyond it (those sharing the fewest trigrams with the query) are not measured, so a
-   * query sharing trigrams with thousands of titles stays cheap.
+   * query sharing trigrams with thousands of titles stays cheap; a query past 32 characters gets
+   * a share of it for each 32 (a title holds more of its trigrams, each a longer run to measure).
    * @default 3000
    */
   fuzzyBudget?: number;
@@ -902,7 +903,16 @@ function findCandidates(index: IndexData, query: string, near: Near | undefined)
   // than `needed` of them all: only those grams' titles can reach the bar, and the commonest grams
   // (" no", "on "; thousands of titles each) only add to the counts of titles already seen.
   keys.sort((a, b) => start[a + 1]! - start[a]! - (start[b + 1]! - start[b]!));
-  const open = keys.length - needed + 1;
+  let open = keys.length - needed + 1;
+  if (query.length === 3 && closeQuery(query) === undefined) {
+    // A three-character query has no close hits but the titles containing it (`nor`, where ` no`
+    // alone brings thousands): those are the titles holding the query as a trigram, counted first.
+    const whole = index.grams.ids.id(query.charCodeAt(0), (query.charCodeAt(1) << 16) | query.charCodeAt(2), false);
+    if (whole < 0) return { ids: [], titles: titlesOf };
+    keys.splice(keys.indexOf(whole), 1);
+    keys.unshift(whole);
+    open = 1;
+  }
   let n = 0;
   for (let k = 0; k < keys.length; k++) {
     const from = start[keys[k]!]!;
@@ -993,7 +1003,8 @@ function tierOf(table: TitleTable, id: number, query: string, near: Near | undef
 function matchTiers(table: TitleTable, candidates: Candidates, query: string, near: Near | undefined, fuzzyBudget: number) {
   const hits: SearchHit[] = [];
   const fuzzy: { id: number; title: string }[] = [];
-  let budget = fuzzyBudget;
+  // Measuring a title costs more the more trigrams of the query it holds: a long query gets fewer.
+  let budget = fuzzyBudget / Math.max(1, Math.ceil(query.length / 32));
   for (const id of candidates.ids) {
     const tier = tierOf(table, id, query, near);
     if (tier !== MatchTier.Fuzzy) hits.push({ index: id, tier, score: 1 });
@@ -1021,7 +1032,7 @@ const LENGTH_ORDER = 1e9;
 function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[], query: string): boolean {
   if (fuzzy.length === 0) return hits.length > 0;
   const close = closeQuery(query);
-  const similarity = close === undefined ? undefined : createWordSimilarity(close);
+  const similarity = close === undefined ? undefined : createWordSimilarity(close, CLOSE);
   // Fuzzy junk: when some hits share a word with the query (every exact, prefix and word-prefix
   // hit does), a fuzzy hit none of whose matching titles shares one ("frieren" → "Rent-A-Girlfriend")
   // is dropped. The PostgreSQL store tests its matching titles for the same patterns.

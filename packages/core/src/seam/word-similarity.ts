@@ -49,9 +49,17 @@ function eachTrigram(text: string, each: (gram: string) => void): void {
   }
 }
 
+/** Anything outside ASCII: such a text's trigrams are made as strings of code points. */
+const NON_ASCII = /[^\x00-\x7f]/;
+const SPACE = 32;
+/** Three ASCII characters as one number. */
+const asciiGram = (a: number, b: number, c: number) => (a << 14) | (b << 7) | c;
+
 /**
  * A measure of word similarity to one query, to be called on many texts.
  * @param query - The text to measure against ({@link closeQuery}).
+ * @param floor - Similarities below this may be answered as 0: a text whose trigrams cannot reach
+ * it is not measured further.
  * @returns A function from a folded text to its word similarity to `query`, from 0 to 1, rounded to
  * a 32-bit float as PostgreSQL's `real` is.
  * @example
@@ -61,33 +69,67 @@ function eachTrigram(text: string, each: (gram: string) => void): void {
  * similarity('sousou no frieen'); // 0.5
  * ```
  */
-export function createWordSimilarity(query: string): (text: string) => number {
+export function createWordSimilarity(query: string, floor = 0): (text: string) => number {
   // The query's trigrams are ids 0 … size - 1; a text's others get ids from size on, per text.
   const grams = new Map<string, number>();
   eachTrigram(query, (gram) => {
     if (!grams.has(gram)) grams.set(gram, grams.size);
   });
   const size = grams.size;
+  // An ASCII query's trigrams as numbers too: an ASCII text's are read without making strings.
+  const ascii = !NON_ASCII.test(query);
+  const asciiGrams = new Map<number, number>();
+  if (ascii) for (const [gram, id] of grams) asciiGrams.set(asciiGram(gram.charCodeAt(0), gram.charCodeAt(1), gram.charCodeAt(2)), id);
+  const others = new Map<number | string, number>();
   let ids = new Int32Array(64);
   let seen = new Int32Array(size + 64);
   let stamp = 0;
+  let n = 0;
+  let found = 0;
+  const add = (id: number) => {
+    if (n === ids.length) {
+      const grown = new Int32Array(n * 2);
+      grown.set(ids);
+      ids = grown;
+    }
+    ids[n++] = id;
+  };
+  const other = (key: number | string) => {
+    let id = others.get(key);
+    if (id === undefined) others.set(key, (id = size + others.size));
+    return id;
+  };
+  const addGram = (gram: string) => add(grams.get(gram) ?? other(gram));
   return (text) => {
-    const others = new Map<string, number>();
-    let n = 0;
-    eachTrigram(text, (gram) => {
-      let id = grams.get(gram);
-      if (id === undefined) {
-        id = others.get(gram);
-        if (id === undefined) others.set(gram, (id = size + others.size));
+    others.clear();
+    n = 0;
+    if (ascii && !NON_ASCII.test(text)) {
+      let a = SPACE;
+      let b = SPACE;
+      for (let i = 0; i <= text.length; i++) {
+        const c = i < text.length ? text.charCodeAt(i) : SPACE;
+        if (c === SPACE && b === SPACE) continue;
+        const key = asciiGram(a, b, c);
+        add(asciiGrams.get(key) ?? other(key));
+        if (c === SPACE) a = b = SPACE;
+        else {
+          a = b;
+          b = c;
+        }
       }
-      if (n === ids.length) {
-        const grown = new Int32Array(n * 2);
-        grown.set(ids);
-        ids = grown;
-      }
-      ids[n++] = id;
-    });
+    } else eachTrigram(text, addGram);
     if (seen.length < size + others.size) seen = new Int32Array(2 * (size + others.size));
+    // The similarity is at most the query's trigrams the text holds over all of the query's.
+    stamp++;
+    found = 0;
+    for (let k = 0; k < n; k++) {
+      const id = ids[k]!;
+      if (id < size && seen[id] !== stamp) {
+        seen[id] = stamp;
+        found++;
+      }
+    }
+    if (found === 0 || found < floor * size) return 0;
     // The best stretch starts and ends on a trigram of the query: every start, every end after it.
     let best = 0;
     for (let from = 0; from < n && best < 1; from++) {
