@@ -713,6 +713,9 @@ function wordsUnder(edits: EditIndex, key: string, out: Set<number>): void {
   for (let i = lo; i < keys.length && keys[i]! < low + WORD_IDS; i++) out.add(keys[i]! - low);
 }
 
+/** How many characters (code points) `s` has, as PostgreSQL's `length` counts them. */
+const characters = (s: string) => (NON_ASCII.test(s) ? [...s].length : s.length);
+
 /** `s` as something indexable by code point: itself when ASCII. */
 const codePoints = (s: string): string | string[] => (NON_ASCII.test(s) ? [...s] : s);
 
@@ -834,7 +837,7 @@ function oneEditHits(index: IndexData, query: string): SearchHit[] {
     for (const tid of edits.titlesOf[id]!) {
       const entry = index.titles.doc[tid]!;
       const text = index.titles.text[tid]!;
-      const length = Math.min(ONE_EDIT_LENGTH, NON_ASCII.test(text) ? [...text].length : text.length);
+      const length = Math.min(ONE_EDIT_LENGTH, characters(text));
       const held = countHeld(phrases, text);
       const seen = best.get(entry);
       if (!seen) best.set(entry, { held, length });
@@ -904,9 +907,9 @@ function findCandidates(index: IndexData, query: string, near: Near | undefined)
   // (" no", "on "; thousands of titles each) only add to the counts of titles already seen.
   keys.sort((a, b) => start[a + 1]! - start[a]! - (start[b + 1]! - start[b]!));
   let open = keys.length - needed + 1;
-  if (query.length === 3 && closeQuery(query) === undefined) {
-    // A three-character query has no close hits but the titles containing it (`nor`, where ` no`
-    // alone brings thousands): those are the titles holding the query as a trigram, counted first.
+  if (query.length === 3) {
+    // A three-character query has no close hits (closeQuery) but the titles containing it (`nor`,
+    // where ` no` alone brings thousands): those holding the query as a trigram, counted first.
     const whole = index.grams.ids.id(query.charCodeAt(0), (query.charCodeAt(1) << 16) | query.charCodeAt(2), false);
     if (whole < 0) return { ids: [], titles: titlesOf };
     keys.splice(keys.indexOf(whole), 1);
@@ -1044,7 +1047,7 @@ function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[],
     const s = title.includes(query) ? 1 : similarity ? similarity(title) : 0;
     if (s < CLOSE) continue;
     const held = countHeld(phrases, title);
-    const length = NON_ASCII.test(title) ? [...title].length : title.length;
+    const length = characters(title);
     const seen = best.get(id);
     if (!seen) best.set(id, { held, similarity: s, length });
     else {

@@ -85,7 +85,6 @@ export function createWordSimilarity(query: string, floor = 0): (text: string) =
   let seen = new Int32Array(size + 64);
   let stamp = 0;
   let n = 0;
-  let found = 0;
   const add = (id: number) => {
     if (n === ids.length) {
       const grown = new Int32Array(n * 2);
@@ -121,7 +120,7 @@ export function createWordSimilarity(query: string, floor = 0): (text: string) =
     if (seen.length < size + others.size) seen = new Int32Array(2 * (size + others.size));
     // The similarity is at most the query's trigrams the text holds over all of the query's.
     stamp++;
-    found = 0;
+    let found = 0;
     for (let k = 0; k < n; k++) {
       const id = ids[k]!;
       if (id < size && seen[id] !== stamp) {
