@@ -83,4 +83,4 @@ export type { DatePeriod } from './edge/query.js';
 export type { SfwMode } from './seam/sfw.js';
 export { sfwClass, type SfwClass } from './seam/sfw.js';
 export { closeQuery } from './seam/word-similarity.js';
-export { editWords, fallsBackOnlyWhenEmpty, heldPhrases, nearPatterns, normalizeTitle, queryEditKeys, queryWordEdges, queryWordPatterns, wordEditKeys, type NearPatterns } from './seam/search.js';
+export { editWords, fallsBackOnlyWhenEmpty, heldPhrases, MatchTier, nearPatterns, normalizeTitle, queryEditKeys, queryWordEdges, queryWordPatterns, wordEditKeys, type NearPatterns } from './seam/search.js';

@@ -90,9 +90,9 @@ export const TITLE_SEARCH_CASES: TitleSearchCase[] = [
   // or more, though a more popular title holds the same words ("tensji" is not "yoru").
   { kind: 'manga', q: 'tensji yoru', first: 900001 },
   { kind: 'manga', q: 'densetsi wa de', first: 900003 },
-  // A slip in a two-letter word makes another word: titles starting with or holding the query
-  // come before the title one edit away.
-  { kind: 'manga', q: 'densetsu wa se', starts: [900004, 900003] },
+  // A slip in a two-letter word: a title holding the query's words whole comes before the title
+  // one edit away, and that title before those where the query's last word only starts a longer one.
+  { kind: 'manga', q: 'densetsu wa se', starts: [900003, 900004] },
   { kind: 'manga', q: 'kaze hi', starts: [900006, 900005] },
   // Among close hits, the title holding more of the query's words and neighbouring pairs comes first:
   // the same words in the query's order before the more popular title holding them in another.

@@ -88,7 +88,7 @@ const MANGA_ORDERS = Object.keys(MANGA_KIND.orderBy);
 const allMangaIds = (api: Answers, filter: string) => allOf(api, 'manga', filter);
 
 /**
- * The records matching `q` exactly, by prefix or by word prefix, best tier first, then by popularity.
+ * The records matching `q` exactly, by prefix or by word prefix (the query's words whole first), best tier first, then by popularity.
  * @param kept - Whether the search's filters keep a record ({@link animeKept}, {@link mangaKept}).
  */
 function titleTiers<T extends Anime | Manga>(records: readonly T[], kept: (record: T) => boolean, q: string): number[] {
@@ -97,8 +97,19 @@ function titleTiers<T extends Anime | Manga>(records: readonly T[], kept: (recor
   for (const record of records) {
     if (!kept(record)) continue;
     const titles = searchTexts('anime', record);
-    const tier = titles.includes(query) ? 0 : titles.some((t) => t.startsWith(query)) ? 1 : titles.some((t) => t.includes(` ${query}`)) ? 2 : 3;
-    if (tier < 3) tiered.push({ record, tier });
+    // Exact; the query's words whole at a title's start, then after it; its last word a longer word's start, at a title's start, then after it.
+    const tier = titles.includes(query)
+      ? 0
+      : titles.some((t) => t.startsWith(`${query} `))
+        ? 1
+        : titles.some((t) => ` ${t} `.includes(` ${query} `))
+          ? 2
+          : titles.some((t) => t.startsWith(query))
+            ? 3
+            : titles.some((t) => t.includes(` ${query}`))
+              ? 4
+              : 5;
+    if (tier < 5) tiered.push({ record, tier });
   }
   const pop = (record: T) => record.popularity ?? Number.MAX_SAFE_INTEGER;
   tiered.sort((x, y) => x.tier - y.tier || pop(x.record) - pop(y.record) || x.record.mal_id - y.record.mal_id);

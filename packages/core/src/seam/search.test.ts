@@ -47,10 +47,13 @@ describe('search index', () => {
     expect(hit?.tier).toBe(MatchTier.Exact);
   });
 
-  it('puts prefix and word-prefix matches in their tiers', () => {
+  it('puts prefix and word-prefix matches in their tiers, whole words before a word\'s start', () => {
     const hits = new Map(index.search('naruto').map((h) => [h.index, h.tier]));
     expect(hits.get(1)).toBe(MatchTier.Prefix);
-    expect(hits.get(2)).toBe(MatchTier.WordPrefix);
+    expect(hits.get(2)).toBe(MatchTier.Words);
+    const part = new Map(index.search('narut').map((h) => [h.index, h.tier]));
+    expect(part).toEqual(new Map([[0, MatchTier.Near], [1, MatchTier.PartPrefix], [2, MatchTier.WordPrefix]]));
+    expect(index.search('bebop the').find((h) => h.index === 5)?.tier).toBe(MatchTier.Words);
   });
 
   it('finds a title despite a typo', () => {
@@ -262,12 +265,14 @@ describe('near tiers: a title one edit from the whole query', () => {
     expect(nearPatterns('kazh')).toEqual({ near: [], shortWord: [] });
   });
 
-  it('ranks a slip in a long word above prefix hits, and one in a short word below word-prefix hits', () => {
+  it('ranks a slip in a long word above prefix hits, and one in a short word between whole words and a word\'s start', () => {
     const index = createSearchIndex([['Densetsu wa De'], ['Densetsu wa Sekai'], ['Kaze Ni'], ['Monogatari Kaze Hi'], ['Yoru Tenshi'], ['Tenshi Yoru']]);
     const tiers = (q: string) => new Map(index.search(q).map((hit) => [hit.index, hit.tier]));
     expect(tiers('densetsi wa de').get(0)).toBe(MatchTier.Near);
-    expect(tiers('densetsu wa se')).toEqual(new Map([[1, MatchTier.Prefix], [0, MatchTier.NearShortWord]]));
-    expect(tiers('kaze hi')).toEqual(new Map([[3, MatchTier.WordPrefix], [2, MatchTier.NearShortWord]]));
+    expect(tiers('densetsu wa se')).toEqual(new Map([[1, MatchTier.PartPrefix], [0, MatchTier.NearShortWord]]));
+    expect(MatchTier.NearShortWord).toBeLessThan(MatchTier.PartPrefix);
+    expect(tiers('kaze hi')).toEqual(new Map([[3, MatchTier.Words], [2, MatchTier.NearShortWord]]));
+    expect(MatchTier.Words).toBeLessThan(MatchTier.NearShortWord);
     expect(tiers('tensji yoru').get(5)).toBe(MatchTier.Near);
   });
 });

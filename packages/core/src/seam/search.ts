@@ -8,22 +8,29 @@
  */
 import { closeQuery, createWordSimilarity } from './word-similarity.js';
 
-/** How a hit matched, best first. */
+/**
+ * How a hit matched, best first: the query as a title, one slip from one, the query's words held
+ * whole, and then the query as the start of a longer word, the last before close hits.
+ */
 export const MatchTier = {
   /** A title equals the query (ignoring case, accents and punctuation). */
   Exact: 0,
   /** A title is one edit from the whole query (five characters or more), inside a word of three or more ({@link nearPatterns}). */
   Near: 1,
-  /** A title starts with the query. */
+  /** A title starts with the query's words, whole. */
   Prefix: 2,
-  /** A word inside a title starts with the query. */
-  WordPrefix: 3,
+  /** A title holds the query's words, whole, after its first word. */
+  Words: 3,
   /** A title is one edit from the whole query elsewhere: in a shorter word, or between words. */
   NearShortWord: 4,
+  /** A title starts with the query, whose last word starts a longer one. */
+  PartPrefix: 5,
+  /** A word inside a title starts with the query, whose last word starts a longer one. */
+  WordPrefix: 6,
   /** Fuzzy (typos, partial words). */
-  Fuzzy: 5,
+  Fuzzy: 7,
 } as const;
-/** How a hit matched: 0 exact, 1 near, 2 prefix, 3 word prefix, 4 near in a short word, 5 fuzzy. */
+/** How a hit matched: 0 exact, 1 near, 2 prefix, 3 words, 4 near in a short word, 5 part prefix, 6 word prefix, 7 fuzzy. */
 export type MatchTier = (typeof MatchTier)[keyof typeof MatchTier];
 
 /**
@@ -59,7 +66,7 @@ export interface SearchIndexOptions {
 /** A search index over a fixed list of entries. */
 export interface SearchIndex {
   /**
-   * The entries matching `query`, best first. Within the exact, near, prefix and word-prefix tiers,
+   * The entries matching `query`, best first. Within every tier but the fuzzy one,
    * order is left to the caller's tie-break (`rank` below); fuzzy hits are ordered by their score.
    * Fallback hits (one edit from a query word) are fuzzy hits scored below -100, ahead of the others.
    */
@@ -262,7 +269,8 @@ export interface NearPatterns {
  * added (`_`), dropped, or two neighbours swapped. A text matching one of them is one edit from
  * the query, and the other way round. They come in two lists, by where
  * the edit is: inside a word of three characters or more (a misspelt title: the near tier, above
- * the prefix hits), or elsewhere (the near-short-word tier, below the word-prefix hits). An edit at
+ * the prefix hits), or elsewhere (the near-short-word tier, below the hits holding the query's words
+ * whole, above those where its last word starts a longer one). An edit at
  * position `i` is in the word holding character `i`, or, at a space or the end, in the word before.
  * Both stores test texts against these same patterns.
  * @param query - A folded query ({@link normalizeTitle}).
@@ -981,26 +989,49 @@ function findCandidates(index: IndexData, query: string, near: Near | undefined)
   return { ids, titles: titlesOf };
 }
 
+/** The space, the one separator of folded text. */
+const SPACE = 0x20;
+
+/**
+ * How a folded title holds a folded query from a word's start (the title is not the query): as its
+ * first words, whole; as whole words after them; at its start, the query's last word starting a
+ * longer one; the same after its first word; or not at all.
+ */
+function heldTier(title: string, query: string): MatchTier {
+  const start = title.startsWith(query);
+  if (start && title.charCodeAt(query.length) === SPACE) return MatchTier.Prefix;
+  const inside = ` ${query}`;
+  let at = title.indexOf(inside);
+  if (at < 0) return start ? MatchTier.PartPrefix : MatchTier.Fuzzy;
+  for (; at >= 0; at = title.indexOf(inside, at + 1)) {
+    const end = at + inside.length;
+    if (end === title.length || title.charCodeAt(end) === SPACE) return MatchTier.Words;
+  }
+  return start ? MatchTier.PartPrefix : MatchTier.WordPrefix;
+}
+
 /**
  * How entry `id` matches a folded query by its titles alone: exact, one edit from it in a long word,
- * prefix, word prefix, one edit from it elsewhere, or only fuzzily (the best tier of its titles).
+ * prefix or elsewhere in whole words, one edit from it elsewhere, prefix or word prefix ending inside
+ * a word, or only fuzzily (the best tier of its titles).
  */
 function tierOf(table: TitleTable, id: number, query: string, near: Near | undefined): MatchTier {
   let tier: MatchTier = MatchTier.Fuzzy;
   for (let tid = table.docStart[id]!; tid < table.docStart[id + 1]!; tid++) {
     const title = table.text[tid]!;
     if (title === query) return MatchTier.Exact;
-    const edit: MatchTier | undefined = near && tier > MatchTier.Near ? nearTier(title, near) : undefined;
-    if (edit === MatchTier.Near) tier = edit;
-    else if (tier > MatchTier.Prefix && title.startsWith(query)) tier = MatchTier.Prefix;
-    else if (tier > MatchTier.WordPrefix && title.includes(` ${query}`)) tier = MatchTier.WordPrefix;
-    else if (edit !== undefined && edit < tier) tier = edit;
+    let own = heldTier(title, query);
+    if (near && own > MatchTier.Near && tier > MatchTier.Near) {
+      const edit = nearTier(title, near);
+      if (edit !== undefined && edit < own) own = edit;
+    }
+    if (own < tier) tier = own;
   }
   return tier;
 }
 
 /**
- * Sorts the candidates into exact, near, prefix and word-prefix hits, and the titles left for the fuzzy
+ * Sorts the candidates into the exact, near, prefix and word-prefix tiers, and the titles left for the fuzzy
  * stage: those of the other candidates, best candidates first, while the fuzzy budget lasts.
  */
 function matchTiers(table: TitleTable, candidates: Candidates, query: string, near: Near | undefined, fuzzyBudget: number) {

@@ -1,12 +1,13 @@
 /**
  * Text search over a searchable collection (`pg_trgm`), for any collection with `search` in core's
- * `COLLECTIONS`: the hits of a folded query with the tiers of core's search index (0 exact, 1 one
- * edit from it in a long word, 2 prefix, 3 word prefix, 4 one edit from it elsewhere, 5 fuzzy), and for ordering fuzzy hits the best word similarity of a
+ * `COLLECTIONS`: the hits of a folded query with the tiers of core's search index (`MatchTier`: exact,
+ * one edit from it in a long word, its words whole at a text's start or after, one edit from it
+ * elsewhere, prefix or word prefix ending inside a word, fuzzy), and for ordering fuzzy hits the best word similarity of a
  * record's texts and its shortest matching text. Equally good hits are ordered by the collection's
  * `relevance` keys.
  * @module
  */
-import { closeQuery, COLLECTIONS, fallsBackOnlyWhenEmpty, heldPhrases, nearPatterns, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
+import { closeQuery, COLLECTIONS, fallsBackOnlyWhenEmpty, heldPhrases, MatchTier, nearPatterns, queryEditKeys, queryWordEdges, queryWordPatterns, type CollectionName } from '@catalogue-api/core/store';
 import { orderSql, type Params } from './conditions.js';
 import { quoteIdentifier, tableName } from './tables.js';
 
@@ -61,7 +62,12 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   const length = [...q].length;
   const nearCase = (patterns: string[], tier: number) =>
     patterns.length === 0 ? '' : ` when length(x.title) between ${length - 1} and ${length + 1} and x.title like any(${p.add(patterns, 'text[]')}) then ${tier}`;
-  const tier = `min(case when x.title = ${p.add(q, 'text')} then 0${nearCase(near.near, 1)} when x.title like ${p.add(`${q}%`, 'text')} then 2 when x.title like ${p.add(`% ${q}%`, 'text')} then 3${nearCase(near.shortWord, 4)} else 5 end) as tier`;
+  // Each text's best tier: the CASE tests them best first (core's MatchTier and its tierOf).
+  const { Exact, Near, Prefix, Words, NearShortWord, PartPrefix, WordPrefix, Fuzzy } = MatchTier;
+  const tier = `min(case when x.title = ${p.add(q, 'text')} then ${Exact}${nearCase(near.near, Near)}
+    when x.title like ${p.add(`${q} %`, 'text')} then ${Prefix}
+    when x.title like ${p.add(`% ${q} %`, 'text')} or x.title like ${p.add(`% ${q}`, 'text')} then ${Words}${nearCase(near.shortWord, NearShortWord)}
+    when x.title like ${p.add(`${q}%`, 'text')} then ${PartPrefix} when x.title like ${p.add(`% ${q}%`, 'text')} then ${WordPrefix} else ${Fuzzy} end) as tier`;
   if ([...q].length < 3) {
     // Every hit is a word-prefix match, so the tier is the whole order. The texts of each
     // candidate by its key (a lateral aggregate), not a scan of every text.
@@ -101,7 +107,7 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   const first = `
     select m.key, m.tier, m.held, m.wsim, m.len, m.some_share
     from (
-      select m.*, bool_or(m.tier < 5 or m.shares) over () as some_share
+      select m.*, bool_or(m.tier < ${MatchTier.Fuzzy} or m.shares) over () as some_share
       from (
         select x.key, ${tier}, max(${held('x.title')}) as held, max(x.wsim) as wsim, min(length(x.title)) as len,
           bool_or(
@@ -111,14 +117,14 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
         from ${source} group by x.key
       ) m
     ) m
-    where m.tier < 5 or m.shares or not m.some_share`;
+    where m.tier < ${MatchTier.Fuzzy} or m.shares or not m.some_share`;
   if (keys.length === 0) return `select m.key, m.tier, m.held, m.wsim, m.len from (${first}) m`;
   // The gates are uncorrelated subqueries: PostgreSQL tests them once (a one-time filter) and runs
   // the fallback's scans only when the first statement found nothing that shares a word.
   return `
     with n as materialized (${first}),
     f as materialized (
-      select e.key, 5 as tier, 100 + max(${held('e.title')}) as held, 2::real as wsim, least(min(length(e.title)), 999) as len
+      select e.key, ${MatchTier.Fuzzy} as tier, 100 + max(${held('e.title')}) as held, 2::real as wsim, least(min(length(e.title)), 999) as len
       from ${edits}(${keysParam}) e
       where not exists (select 1 from n${fallsBackOnlyWhenEmpty(q) ? '' : ' where n.some_share'}) group by e.key
     )
@@ -129,5 +135,6 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
 
 /** The order of search hits by relevance (`h` the hits, `t` the table): tier; for fuzzy hits the query words held whole, then closeness; relevance keys. */
 export function rankSql(collection: CollectionName): string {
-  return `h.tier, case when h.tier = 5 then h.held end desc, case when h.tier = 5 then h.wsim end desc, case when h.tier = 5 then h.len end, ${relevanceSql(collection)} t.seq`;
+  const fuzzy = MatchTier.Fuzzy;
+  return `h.tier, case when h.tier = ${fuzzy} then h.held end desc, case when h.tier = ${fuzzy} then h.wsim end desc, case when h.tier = ${fuzzy} then h.len end, ${relevanceSql(collection)} t.seq`;
 }
