@@ -632,6 +632,8 @@ interface IndexData {
   prefixes: PairIndex;
   /** Preference rank of each entry (0 = first kept when a query matches too many entries). */
   rankOf: Int32Array;
+  /** The entry of each preference rank: {@link IndexData.rankOf} turned round. */
+  entryAt: Int32Array;
   maxCandidates: number;
   /** Scratch: trigrams each title shares with the query. */
   titleCounts: Uint16Array;
@@ -889,7 +891,7 @@ interface Candidates {
  * has near tiers (`near`), the entries with a title one edit from it come first, whatever the cap.
  */
 function findCandidates(index: IndexData, query: string, near: Near | undefined): Candidates {
-  const { maxCandidates, titleCounts, docBest, touched, rankOf } = index;
+  const { maxCandidates, titleCounts, docBest, touched, rankOf, entryAt } = index;
   const titlesOf = new Map<number, string[]>();
   if ([...query].length < 3) {
     // Every hit of a one- or two-letter query is a word-prefix match: no fuzzy stage needed.
@@ -977,14 +979,20 @@ function findCandidates(index: IndexData, query: string, near: Near | undefined)
       for (const tid of edits.titlesOf[word]!) if (index.titles.text[tid] === text) nearIds.add(index.titles.doc[tid]!);
     }
   }
-  const byRank = (a: number, b: number) => rankOf[a]! - rankOf[b]!;
   const ids: number[] = nearIds ? [...nearIds] : [];
   const cap = maxCandidates + ids.length;
   for (let count = buckets.length - 1; count >= needed && ids.length < cap; count--) {
     const bucket = buckets[count];
     if (!bucket) continue;
-    bucket.sort(byRank);
-    for (let i = 0; i < bucket.length && ids.length < cap; i++) if (!nearIds?.has(bucket[i]!)) ids.push(bucket[i]!);
+    // The bucket's ranks, sorted as numbers by the engine, then read back as entries: a bucket of
+    // thousands sorted with a comparator cost more than counting its trigrams.
+    const ranks = new Int32Array(bucket.length);
+    for (let i = 0; i < bucket.length; i++) ranks[i] = rankOf[bucket[i]!]!;
+    ranks.sort();
+    for (let i = 0; i < ranks.length && ids.length < cap; i++) {
+      const id = entryAt[ranks[i]!]!;
+      if (!nearIds?.has(id)) ids.push(id);
+    }
   }
   return { ids, titles: titlesOf };
 }
@@ -996,11 +1004,11 @@ const SPACE = 0x20;
  * How a folded title holds a folded query from a word's start (the title is not the query): as its
  * first words, whole; as whole words after them; at its start, the query's last word starting a
  * longer one; the same after its first word; or not at all.
+ * @param inside - The query with a space before it.
  */
-function heldTier(title: string, query: string): MatchTier {
+function heldTier(title: string, query: string, inside: string): MatchTier {
   const start = title.startsWith(query);
   if (start && title.charCodeAt(query.length) === SPACE) return MatchTier.Prefix;
-  const inside = ` ${query}`;
   let at = title.indexOf(inside);
   if (at < 0) return start ? MatchTier.PartPrefix : MatchTier.Fuzzy;
   for (; at >= 0; at = title.indexOf(inside, at + 1)) {
@@ -1015,12 +1023,12 @@ function heldTier(title: string, query: string): MatchTier {
  * prefix or elsewhere in whole words, one edit from it elsewhere, prefix or word prefix ending inside
  * a word, or only fuzzily (the best tier of its titles).
  */
-function tierOf(table: TitleTable, id: number, query: string, near: Near | undefined): MatchTier {
+function tierOf(table: TitleTable, id: number, query: string, near: Near | undefined, inside: string): MatchTier {
   let tier: MatchTier = MatchTier.Fuzzy;
   for (let tid = table.docStart[id]!; tid < table.docStart[id + 1]!; tid++) {
     const title = table.text[tid]!;
     if (title === query) return MatchTier.Exact;
-    let own = heldTier(title, query);
+    let own = heldTier(title, query, inside);
     if (near && own > MatchTier.Near && tier > MatchTier.Near) {
       const edit = nearTier(title, near);
       if (edit !== undefined && edit < own) own = edit;
@@ -1039,8 +1047,9 @@ function matchTiers(table: TitleTable, candidates: Candidates, query: string, ne
   const fuzzy: { id: number; title: string }[] = [];
   // Measuring a title costs more the more trigrams of the query it holds: a long query gets fewer.
   let budget = fuzzyBudget / Math.max(1, Math.ceil(query.length / 32));
+  const inside = ` ${query}`;
   for (const id of candidates.ids) {
-    const tier = tierOf(table, id, query, near);
+    const tier = tierOf(table, id, query, near, inside);
     if (tier !== MatchTier.Fuzzy) hits.push({ index: id, tier, score: 1 });
     else if (budget > 0) {
       for (const title of candidates.titles.get(id) ?? []) {
@@ -1098,6 +1107,24 @@ function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[],
 }
 
 /**
+ * Every entry once, in preference order: those `order` lists first (a repeat or an index out of
+ * range is skipped), then the others in index order.
+ */
+function preferenceOrder(entries: number, order: ArrayLike<number> | undefined): Int32Array {
+  const out = new Int32Array(entries);
+  const placed = new Uint8Array(entries);
+  let n = 0;
+  for (let i = 0; order && i < order.length; i++) {
+    const id = order[i]!;
+    if (!Number.isInteger(id) || id < 0 || id >= entries || placed[id]) continue;
+    placed[id] = 1;
+    out[n++] = id;
+  }
+  for (let id = 0; id < entries; id++) if (!placed[id]) out[n++] = id;
+  return out;
+}
+
+/**
  * Builds the index once; searching then costs milliseconds whatever the catalogue size.
  * @param titles - For each entry, all of its titles (default, English, Japanese, synonyms…).
  * @param options - Tuning.
@@ -1105,7 +1132,7 @@ function addFuzzyHits(hits: SearchHit[], fuzzy: { id: number; title: string }[],
  * @example
  * ```ts
  * const index = createSearchIndex([['Naruto', 'NARUTO'], ['One Piece']]);
- * index.search('naruot'); // [{ index: 0, tier: 3, score: … }]
+ * index.search('naruot'); // [{ index: 0, tier: 1, score: 1 }]
  * ```
  */
 export function createSearchIndex(titles: readonly (readonly string[])[], options: SearchIndexOptions = {}): SearchIndex {
@@ -1113,7 +1140,7 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
   const entries = titles.length;
   const table = buildTitleTable(titles);
   // Preference rank of each entry (0 = first kept when a query matches too many entries).
-  const entryOrder = options.order ? Int32Array.from(options.order) : Int32Array.from({ length: entries }, (_, i) => i);
+  const entryOrder = preferenceOrder(entries, options.order);
   const rankOf = new Int32Array(entries);
   for (let i = 0; i < entryOrder.length; i++) rankOf[entryOrder[i]!] = i;
   const index: IndexData = {
@@ -1121,6 +1148,7 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
     grams: buildTrigramIndex(table.text),
     prefixes: buildPrefixIndex(table, entryOrder),
     rankOf,
+    entryAt: entryOrder,
     maxCandidates: options.candidates ?? 300,
     titleCounts: new Uint16Array(table.text.length),
     docBest: new Uint16Array(entries),

@@ -80,7 +80,12 @@ export function createWordSimilarity(query: string, floor = 0): (text: string) =
   const ascii = !NON_ASCII.test(query);
   const asciiGrams = new Map<number, number>();
   if (ascii) for (const [gram, id] of grams) asciiGrams.set(asciiGram(gram.charCodeAt(0), gram.charCodeAt(1), gram.charCodeAt(2)), id);
-  const others = new Map<number | string, number>();
+  // A text's other trigrams: by their string (a text outside ASCII) or, for an ASCII text, in an
+  // open-addressed table of their numbers, stamped per text. A Map cleared per text allocated its
+  // table again for each of the thousands of texts one query measures.
+  const others = new Map<string, number>();
+  const table = { keys: new Int32Array(256), stamps: new Int32Array(256), ids: new Int32Array(256), shift: 24, stamp: 0 };
+  let otherCount = 0;
   let ids = new Int32Array(64);
   let seen = new Int32Array(size + 64);
   let stamp = 0;
@@ -93,31 +98,54 @@ export function createWordSimilarity(query: string, floor = 0): (text: string) =
     }
     ids[n++] = id;
   };
-  const other = (key: number | string) => {
+  const other = (key: string) => {
     let id = others.get(key);
-    if (id === undefined) others.set(key, (id = size + others.size));
+    if (id === undefined) others.set(key, (id = size + otherCount++));
     return id;
+  };
+  const otherAscii = (key: number) => {
+    const { keys, stamps, stamp } = table;
+    const mask = keys.length - 1;
+    // The product's high bits (Fibonacci hashing): its low ones depend only on the last character.
+    for (let i = Math.imul(key, 0x9e3779b1) >>> table.shift; ; i++) {
+      const at = i & mask;
+      if (stamps[at] !== stamp) {
+        stamps[at] = stamp;
+        keys[at] = key;
+        return (table.ids[at] = size + otherCount++);
+      }
+      if (keys[at] === key) return table.ids[at]!;
+    }
   };
   const addGram = (gram: string) => add(grams.get(gram) ?? other(gram));
   return (text) => {
-    others.clear();
+    otherCount = 0;
     n = 0;
     if (ascii && !NON_ASCII.test(text)) {
+      // At most one trigram a character and one a word: the table stays at most half full.
+      if (table.keys.length < 2 * (text.length + 1)) {
+        const bits = Math.ceil(Math.log2(4 * (text.length + 1)));
+        Object.assign(table, { keys: new Int32Array(2 ** bits), stamps: new Int32Array(2 ** bits), ids: new Int32Array(2 ** bits), shift: 32 - bits, stamp: 0 });
+      }
+      table.stamp++;
       let a = SPACE;
       let b = SPACE;
       for (let i = 0; i <= text.length; i++) {
         const c = i < text.length ? text.charCodeAt(i) : SPACE;
         if (c === SPACE && b === SPACE) continue;
         const key = asciiGram(a, b, c);
-        add(asciiGrams.get(key) ?? other(key));
+        add(asciiGrams.get(key) ?? otherAscii(key));
         if (c === SPACE) a = b = SPACE;
         else {
           a = b;
           b = c;
         }
       }
-    } else eachTrigram(text, addGram);
-    if (seen.length < size + others.size) seen = new Int32Array(2 * (size + others.size));
+    } else {
+      others.clear();
+      eachTrigram(text, addGram);
+    }
+    if (seen.length < size + otherCount) seen = new Int32Array(2 * (size + otherCount));
     // The similarity is at most the query's trigrams the text holds over all of the query's.
     stamp++;
     let found = 0;
