@@ -639,8 +639,11 @@ interface IndexData {
   titleCounts: Uint16Array;
   /** Scratch: the best title count of each entry. */
   docBest: Uint16Array;
-  /** Scratch: the titles whose count was raised. */
+  /** Scratch: the titles whose count was raised; after counting, first those that reached the bar. */
   touched: Int32Array;
+  /** Scratch: 1 for the titles that reached the bar, the first `reachedCount` of `touched`. */
+  reached: Uint8Array;
+  reachedCount: number;
   /** The one-edit fallback's index, built by the first search that needs it. */
   edits?: EditIndex;
 }
@@ -879,10 +882,10 @@ function holdsValue(values: Int32Array, from: number, to: number, value: number)
   return lo < to && values[lo] === value;
 }
 
-/** Candidates of a query: entry ids, and for each the titles that reached the trigram bar. */
+/** Candidates of a query: entry ids, and the titles that reached the trigram bar (`reached[tid]`, until the next search). */
 interface Candidates {
   ids: number[];
-  titles: Map<number, string[]>;
+  reached: Uint8Array;
 }
 
 /**
@@ -891,18 +894,20 @@ interface Candidates {
  * has near tiers (`near`), the entries with a title one edit from it come first, whatever the cap.
  */
 function findCandidates(index: IndexData, query: string, near: Near | undefined): Candidates {
-  const { maxCandidates, titleCounts, docBest, touched, rankOf, entryAt } = index;
-  const titlesOf = new Map<number, string[]>();
+  const { maxCandidates, titleCounts, docBest, touched, rankOf, entryAt, reached } = index;
+  for (let i = 0; i < index.reachedCount; i++) reached[touched[i]!] = 0;
+  index.reachedCount = 0;
+  const none: Candidates = { ids: [], reached };
   if ([...query].length < 3) {
     // Every hit of a one- or two-letter query is a word-prefix match: no fuzzy stage needed.
     const first = query.codePointAt(0)!;
     const then = first > 0xffff ? 2 : 1;
     const prefix = index.prefixes.ids.id(first, then < query.length ? query.codePointAt(then)! : -1, false);
-    if (prefix < 0) return { ids: [], titles: titlesOf };
+    if (prefix < 0) return none;
     const { start, values } = index.prefixes.postings;
     const from = start[prefix]!;
     const to = Math.min(start[prefix + 1]!, from + maxCandidates);
-    return { ids: Array.from(values.subarray(from, to)), titles: titlesOf };
+    return { ids: Array.from(values.subarray(from, to)), reached };
   }
   const grams = trigrams(query, new Set());
   const needed = Math.max(1, Math.ceil(grams.size / 3));
@@ -921,7 +926,7 @@ function findCandidates(index: IndexData, query: string, near: Near | undefined)
     // A three-character query has no close hits (closeQuery) but the titles containing it (`nor`,
     // where ` no` alone brings thousands): those holding the query as a trigram, counted first.
     const whole = index.grams.ids.id(query.charCodeAt(0), (query.charCodeAt(1) << 16) | query.charCodeAt(2), false);
-    if (whole < 0) return { ids: [], titles: titlesOf };
+    if (whole < 0) return none;
     keys.splice(keys.indexOf(whole), 1);
     keys.unshift(whole);
     open = 1;
@@ -952,20 +957,23 @@ function findCandidates(index: IndexData, query: string, near: Near | undefined)
   const nearIds = near ? new Set<number>() : undefined;
   // Bucket the entries by their best title's count: no full sort of thousands of matches.
   const buckets: number[][] = [];
+  // The titles that reach the bar move to the front of `touched` (never past the one being read).
+  const entries: number[] = [];
+  let m = 0;
   for (let i = 0; i < n; i++) {
     const tid = touched[i]!;
     const count = titleCounts[tid]!;
     titleCounts[tid] = 0;
     if (count < needed) continue;
+    touched[m++] = tid;
+    reached[tid] = 1;
     const id = index.titles.doc[tid]!;
-    const title = index.titles.text[tid]!;
-    if (nearIds && oneEditApart(title, query)) nearIds.add(id);
-    const list = titlesOf.get(id);
-    if (list) list.push(title);
-    else titlesOf.set(id, [title]);
+    if (nearIds && oneEditApart(index.titles.text[tid]!, query)) nearIds.add(id);
+    if (docBest[id] === 0) entries.push(id);
     if (count > docBest[id]!) docBest[id] = count;
   }
-  for (const id of titlesOf.keys()) {
+  index.reachedCount = m;
+  for (const id of entries) {
     (buckets[docBest[id]!] ??= []).push(id);
     docBest[id] = 0;
   }
@@ -994,7 +1002,7 @@ function findCandidates(index: IndexData, query: string, near: Near | undefined)
       if (!nearIds?.has(id)) ids.push(id);
     }
   }
-  return { ids, titles: titlesOf };
+  return { ids, reached };
 }
 
 /** The space, the one separator of folded text. */
@@ -1052,7 +1060,9 @@ function matchTiers(table: TitleTable, candidates: Candidates, query: string, ne
     const tier = tierOf(table, id, query, near, inside);
     if (tier !== MatchTier.Fuzzy) hits.push({ index: id, tier, score: 1 });
     else if (budget > 0) {
-      for (const title of candidates.titles.get(id) ?? []) {
+      for (let tid = table.docStart[id]!; tid < table.docStart[id + 1]!; tid++) {
+        if (!candidates.reached[tid]) continue;
+        const title = table.text[tid]!;
         fuzzy.push({ id, title });
         budget -= title.length + 8;
       }
@@ -1153,6 +1163,8 @@ export function createSearchIndex(titles: readonly (readonly string[])[], option
     titleCounts: new Uint16Array(table.text.length),
     docBest: new Uint16Array(entries),
     touched: new Int32Array(table.text.length),
+    reached: new Uint8Array(table.text.length),
+    reachedCount: 0,
   };
   return {
     search(raw) {
