@@ -98,18 +98,9 @@ function titleTiers<T extends Anime | Manga>(records: readonly T[], kept: (recor
     if (!kept(record)) continue;
     const titles = searchTexts('anime', record);
     // Exact; the query's words whole at a title's start, then after it; its last word a longer word's start, at a title's start, then after it.
-    const tier = titles.includes(query)
-      ? 0
-      : titles.some((t) => t.startsWith(`${query} `))
-        ? 1
-        : titles.some((t) => ` ${t} `.includes(` ${query} `))
-          ? 2
-          : titles.some((t) => t.startsWith(query))
-            ? 3
-            : titles.some((t) => t.includes(` ${query}`))
-              ? 4
-              : 5;
-    if (tier < 5) tiered.push({ record, tier });
+    const tiers = [(t: string) => t === query, (t: string) => t.startsWith(`${query} `), (t: string) => ` ${t} `.includes(` ${query} `), (t: string) => t.startsWith(query), (t: string) => t.includes(` ${query}`)];
+    const tier = tiers.findIndex((holds) => titles.some(holds));
+    if (tier >= 0) tiered.push({ record, tier });
   }
   const pop = (record: T) => record.popularity ?? Number.MAX_SAFE_INTEGER;
   tiered.sort((x, y) => x.tier - y.tier || pop(x.record) - pop(y.record) || x.record.mal_id - y.record.mal_id);

@@ -6,7 +6,7 @@
  * a query word come first (the fallback; docs/search.md).
  * @module
  */
-import { closeQuery, createWordSimilarity } from './word-similarity.js';
+import { closeQuery, createWordSimilarity, SPACE } from './word-similarity.js';
 
 /**
  * How a hit matched, best first: the query as a title, one slip from one, the query's words held
@@ -824,7 +824,7 @@ function countHeld(phrases: readonly string[], text: string): number {
 function holdsWhole(text: string, phrase: string): boolean {
   for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
     const end = at + phrase.length;
-    if ((at === 0 || text.charCodeAt(at - 1) === 32) && (end === text.length || text.charCodeAt(end) === 32)) return true;
+    if ((at === 0 || text.charCodeAt(at - 1) === SPACE) && (end === text.length || text.charCodeAt(end) === SPACE)) return true;
   }
   return false;
 }
@@ -1005,9 +1005,6 @@ function findCandidates(index: IndexData, query: string, near: Near | undefined)
   return { ids, reached };
 }
 
-/** The space, the one separator of folded text. */
-const SPACE = 0x20;
-
 /**
  * How a folded title holds a folded query from a word's start (the title is not the query): as its
  * first words, whole; as whole words after them; at its start, the query's last word starting a
@@ -1017,13 +1014,10 @@ const SPACE = 0x20;
 function heldTier(title: string, query: string, inside: string): MatchTier {
   const start = title.startsWith(query);
   if (start && title.charCodeAt(query.length) === SPACE) return MatchTier.Prefix;
-  let at = title.indexOf(inside);
-  if (at < 0) return start ? MatchTier.PartPrefix : MatchTier.Fuzzy;
-  for (; at >= 0; at = title.indexOf(inside, at + 1)) {
-    const end = at + inside.length;
-    if (end === title.length || title.charCodeAt(end) === SPACE) return MatchTier.Words;
-  }
-  return start ? MatchTier.PartPrefix : MatchTier.WordPrefix;
+  // Held whole at the start is the prefix above (or the title itself): anywhere else, after a space.
+  if (holdsWhole(title, query)) return MatchTier.Words;
+  if (start) return MatchTier.PartPrefix;
+  return title.includes(inside) ? MatchTier.WordPrefix : MatchTier.Fuzzy;
 }
 
 /**
@@ -1037,7 +1031,8 @@ function tierOf(table: TitleTable, id: number, query: string, near: Near | undef
     const title = table.text[tid]!;
     if (title === query) return MatchTier.Exact;
     let own = heldTier(title, query, inside);
-    if (near && own > MatchTier.Near && tier > MatchTier.Near) {
+    // A held tier is never better than near: the near test is only skipped once a title was near.
+    if (near && tier > MatchTier.Near) {
       const edit = nearTier(title, near);
       if (edit !== undefined && edit < own) own = edit;
     }

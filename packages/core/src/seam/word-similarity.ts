@@ -51,7 +51,8 @@ function eachTrigram(text: string, each: (gram: string) => void): void {
 
 /** Anything outside ASCII: such a text's trigrams are made as strings of code points. */
 const NON_ASCII = /[^\x00-\x7f]/;
-const SPACE = 32;
+/** The space, the one separator of folded text, as a character code. */
+export const SPACE = 32;
 /** Three ASCII characters as one number. */
 const asciiGram = (a: number, b: number, c: number) => (a << 14) | (b << 7) | c;
 
