@@ -6,7 +6,7 @@
  * a query word come first (the fallback; docs/search.md).
  * @module
  */
-import { closeQuery, createWordSimilarity, SPACE } from './word-similarity.js';
+import { closeQuery, createWordSimilarity, NON_ASCII, SPACE } from './word-similarity.js';
 
 /**
  * How a hit matched, best first: the query as a title, one slip from one, the query's words held
@@ -72,9 +72,6 @@ export interface SearchIndex {
    */
   search(query: string): SearchHit[];
 }
-
-/** Anything outside ASCII, where Unicode folding can change the text. */
-const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Folds case, accents, width and punctuation so that `Fullmetal Alchemist: Brotherhood` and

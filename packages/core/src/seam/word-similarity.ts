@@ -49,8 +49,11 @@ function eachTrigram(text: string, each: (gram: string) => void): void {
   }
 }
 
-/** Anything outside ASCII: such a text's trigrams are made as strings of code points. */
-const NON_ASCII = /[^\x00-\x7f]/;
+/**
+ * Anything outside ASCII, where Unicode folding can change a text (search.ts folds ASCII by a fast
+ * path); such a text's trigrams are made as strings of code points.
+ */
+export const NON_ASCII = /[^\x00-\x7f]/;
 /** The space, the one separator of folded text, as a character code. */
 export const SPACE = 32;
 /** Three ASCII characters as one number. */
