@@ -399,18 +399,20 @@ async function query<C extends CollectionName>(db: StoreSql, collection: C, q: R
     return { data: [], total: Number(row?.total ?? 0) };
   }
   const columns = select ? selectedSql(collection, select, p) : 't.record';
-  // The total is its own count (an index-only or narrow scan), so that the page itself is a
-  // top-N walk of an order index instead of a sort of every match under a window count. The walk
-  // yields places in the stored order (`seq`, in every order index) and only the page's records
-  // are read: an offset deep into a list skips index entries, not rows.
+  // Without a search, the total is its own count (an index-only or narrow scan), so that the page
+  // itself is a top-N walk of an order index instead of a sort of every match under a window
+  // count. The walk yields places in the stored order (`seq`, in every order index) and only the
+  // page's records are read: an offset deep into a list skips index entries, not rows.
+  // A search's hits are sorted whole either way: one join of them with the table counts them
+  // (a window) as it sorts them, and the count is run on its own only for a page past the last.
+  const range = `from ${from} where ${where} order by ${order} limit ${limit} offset ${offset}`;
+  const counted = hits !== '' && q.count !== false;
   const statement = sql.unsafe(
-    `${hits}select c.total, p.* from (${count}) c
+    `${hits}${counted ? `, w as materialized (select t.seq, count(*) over () as total ${range}) ` : ''}
+     select c.total, p.* from (${counted ? `select coalesce((select w.total from w limit 1), (${count})) as total` : count}) c
      left join (
        select ${columns}, k.n
-       from (
-         select w.seq, row_number() over () as n
-         from (select t.seq from ${from} where ${where} order by ${order} limit ${limit} offset ${offset}) w
-       ) k
+       from (select w.seq, row_number() over () as n from ${counted ? 'w' : `(select t.seq ${range}) w`}) k
        join ${table(collection)} t on t.seq = k.seq
      ) p on true
      order by p.n`,

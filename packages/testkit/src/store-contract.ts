@@ -513,6 +513,17 @@ function describeSearch(ctx: StoreContractContext): void {
       expect(page.total).toBe(whole.total);
     });
 
+    it('a search page past the last hit returns no records and the full total, with where too', async () => {
+      const tv: Condition[] = [{ field: 'type', op: 'eq', value: 'TV' }];
+      for (const where of [undefined, tv]) {
+        const whole = await ctx.store.query('anime', { search: 'sword', where, offset: 0, limit: ALL });
+        expect(whole.total).toBeGreaterThan(0);
+        const last = await ctx.store.query('anime', { search: 'sword', where, offset: whole.total - 1, limit: 25 });
+        expect(last).toEqual({ data: whole.data.slice(-1), total: whole.total });
+        expect(await ctx.store.query('anime', { search: 'sword', where, offset: whole.total, limit: 25 })).toEqual({ data: [], total: whole.total });
+      }
+    });
+
     it('search with orderBy: the hits in that order, ties in stored order', async () => {
       const hits = new Set(keysOf((await ctx.store.query('anime', { search: 'girl', offset: 0, limit: ALL })).data, 'anime'));
       expect(hits.size).toBeGreaterThan(1);

@@ -64,10 +64,13 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
     patterns.length === 0 ? '' : ` when length(x.title) between ${length - 1} and ${length + 1} and x.title like any(${p.add(patterns, 'text[]')}) then ${tier}`;
   // Each text's best tier: the CASE tests them best first (core's MatchTier and its tierOf).
   const { Exact, Near, Prefix, Words, NearShortWord, PartPrefix, WordPrefix, Fuzzy } = MatchTier;
-  const tier = `min(case when x.title = ${p.add(q, 'text')} then ${Exact}${nearCase(near.near, Near)}
+  const nearWhen = nearCase(near.near, Near);
+  const shortWordWhen = nearCase(near.shortWord, NearShortWord);
+  const holding = `case when x.title = ${p.add(q, 'text')} then ${Exact}${nearWhen}
     when x.title like ${p.add(`${q} %`, 'text')} then ${Prefix}
-    when x.title like ${p.add(`% ${q} %`, 'text')} or x.title like ${p.add(`% ${q}`, 'text')} then ${Words}${nearCase(near.shortWord, NearShortWord)}
-    when x.title like ${p.add(`${q}%`, 'text')} then ${PartPrefix} when x.title like ${p.add(`% ${q}%`, 'text')} then ${WordPrefix} else ${Fuzzy} end) as tier`;
+    when x.title like ${p.add(`% ${q} %`, 'text')} or x.title like ${p.add(`% ${q}`, 'text')} then ${Words}${shortWordWhen}
+    when x.title like ${p.add(`${q}%`, 'text')} then ${PartPrefix} when x.title like ${p.add(`% ${q}%`, 'text')} then ${WordPrefix} else ${Fuzzy} end`;
+  const tier = `min(${holding}) as tier`;
   if ([...q].length < 3) {
     // Every hit is a word-prefix match, so the tier is the whole order. The texts of each
     // candidate by its key (a lateral aggregate), not a scan of every text.
@@ -98,18 +101,24 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   const keysParam = keys.length > 0 ? p.add(keys, 'text[]') : '';
   const edits = `${schema}.${quoteIdentifier(`${t}_edit_matches`)}`;
   // A one-word text one edit from a one-word query may share too few trigrams with it for word
-  // similarity 0.5 ("kobato" for "kobito"): the edit index names it, as in the memory store.
+  // similarity 0.5 ("kobato" for "kobito"): the edit index names it, as in the memory store: the
+  // texts that are such a word (an equality lookup in the trigram index), not every text holding one.
   let source = `${matches}(${p.add(`%${q}%`, 'text')}, ${p.add(fuzzy, 'text')}) x`;
   if (near.near.length > 0 && !q.includes(' ') && keysParam) {
+    const words = `${schema}.${quoteIdentifier(`${t}_edits`)}`;
     source = `(select * from ${source} union all
-      select e.key, e.title, 0::real from ${edits}(${keysParam}) e where length(e.title) between ${length - 1} and ${length + 1}) x`;
+      select x.key, x.title, 0::real from ${texts} x
+      where x.title = any(array(select e.word from ${words} e where e.edit = any(${keysParam}))) and length(x.title) between ${length - 1} and ${length + 1}) x`;
   }
+  // Only a text containing the query (its word similarity 1: every text the infix matches) can
+  // hold it whole or from a word's start; any other is near or fuzzy.
+  const tierOfMatch = `min(case when x.wsim = 1 then ${holding} else ${nearWhen || shortWordWhen ? `case${nearWhen}${shortWordWhen} else ${Fuzzy} end` : Fuzzy} end) as tier`;
   const first = `
     select m.key, m.tier, m.held, m.wsim, m.len, m.some_share
     from (
       select m.*, bool_or(m.tier < ${MatchTier.Fuzzy} or m.shares) over () as some_share
       from (
-        select x.key, ${tier}, max(${held('x.title')}) as held, max(x.wsim) as wsim, min(length(x.title)) as len,
+        select x.key, ${tierOfMatch}, max(${held('x.title')}) as held, max(x.wsim) as wsim, min(length(x.title)) as len,
           bool_or(
             ' ' || x.title || ' ' like any(${p.add(holds, 'text[]')})
             or (' ' || x.title || ' ' like any(${p.add(edges, 'text[]')}) and ' ' || x.title || ' ' like any(${p.add(typos, 'text[]')}))
