@@ -102,7 +102,8 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   const edits = `${schema}.${quoteIdentifier(`${t}_edit_matches`)}`;
   // A one-word text one edit from a one-word query may share too few trigrams with it for word
   // similarity 0.5 ("kobato" for "kobito"): the edit index names it, as in the memory store: the
-  // texts that are such a word (an equality lookup in the trigram index), not every text holding one.
+  // texts that are such a word (an equality lookup in the trigram index, which pg_trgm indexes from
+  // 1.6, PostgreSQL 14), not every text holding one.
   let source = `${matches}(${p.add(`%${q}%`, 'text')}, ${p.add(fuzzy, 'text')}) x`;
   if (near.near.length > 0 && !q.includes(' ') && keysParam) {
     const words = `${schema}.${quoteIdentifier(`${t}_edits`)}`;
