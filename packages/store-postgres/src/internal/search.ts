@@ -113,7 +113,8 @@ export function hitsSql(schema: string, collection: CollectionName, q: string, p
   }
   // Only a text containing the query (its word similarity 1: every text the infix matches) can
   // hold it whole or from a word's start; any other is near or fuzzy.
-  const tierOfMatch = `min(case when x.wsim = 1 then ${holding} else ${nearWhen || shortWordWhen ? `case${nearWhen}${shortWordWhen} else ${Fuzzy} end` : Fuzzy} end) as tier`;
+  const nearOnly = nearWhen || shortWordWhen ? `case${nearWhen}${shortWordWhen} else ${Fuzzy} end` : `${Fuzzy}`;
+  const tierOfMatch = `min(case when x.wsim = 1 then ${holding} else ${nearOnly} end) as tier`;
   const first = `
     select m.key, m.tier, m.held, m.wsim, m.len, m.some_share
     from (
