@@ -60,3 +60,45 @@ describe('bodies spliced from records', () => {
     expect((await get(page)).etag).toBe(first.etag);
   });
 });
+
+describe('id lists written by the store (selectJson)', () => {
+  // The memory store with a `selectJson` that writes what `query` gives, as a store whose back
+  // end writes JSON does: the answers must be the bytes core writes without it, image paths
+  // resolved against the CDN as always.
+  const withSelectJson = (store: CatalogueStore): CatalogueStore => {
+    const asked: string[][] = [];
+    return Object.assign(Object.create(store) as CatalogueStore, {
+      asked,
+      async selectJson(collection: Parameters<CatalogueStore['query']>[0], select: readonly string[], q: Parameters<CatalogueStore['pluck']>[2]) {
+        asked.push([...select]);
+        if (select.includes('score')) return undefined;
+        const { data } = await store.query(collection, { ...q, select: [...select] });
+        return { count: data.length, json: new TextEncoder().encode(JSON.stringify(data)) };
+      },
+    });
+  };
+
+  it('answer byte for byte as without it, with and without image paths, and when the store declines', async () => {
+    // One anime whose image is a `/s/` path, which only core resolves.
+    const first = demoData.anime[0]!;
+    const pathed = { ...first, images: { ...first.images, jpg: { ...first.images.jpg, image_url: '/s/common/uploaded_files/1.jpg' } } };
+    const memories = [createMemoryStore(demoData), createMemoryStore(demoData)];
+    for (const memory of memories) await memory.upsert('anime', [pathed]);
+    const plain = appOver(memories[0]!);
+    const store = withSelectJson(memories[1]!);
+    const written = appOver(store);
+    const targets = ['/v1/anime/ids?include=title', '/v1/anime/ids?include=title,type&type=tv', '/v1/manga/ids?include=title', '/v1/anime/ids?include=images', '/v1/anime/ids?include=score', '/v1/anime/ids'];
+    for (const target of targets) {
+      const a = await plain.fetch(new Request(`http://localhost${target}`));
+      const b = await written.fetch(new Request(`http://localhost${target}`));
+      const body = await b.text();
+      expect(b.status, target).toBe(200);
+      expect(body, target).toBe(await a.text());
+      // A list parsed for its image paths is tagged from its records' digests, as any spliced page.
+      if (!target.includes('images')) expect(b.headers.get('etag'), target).toBe(a.headers.get('etag'));
+      if (target.includes('images')) expect(body, target).toContain('"https://cdn.myanimelist.net/images/s/common/uploaded_files/1.jpg"');
+      expect(body, target).not.toContain('"/s/');
+    }
+    expect((store as unknown as { asked: string[][] }).asked).toEqual([['mal_id', 'title'], ['mal_id', 'title', 'type'], ['mal_id', 'title'], ['mal_id', 'images'], ['mal_id', 'score']]);
+  });
+});

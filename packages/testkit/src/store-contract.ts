@@ -417,6 +417,31 @@ function describePluck(ctx: StoreContractContext): void {
         expect(count, `${c}.${field} ${json(q)}`).toBe(values.length);
       }
     });
+
+    it('selectJson, when the store has it: the bytes of query with select as JSON and their count, or undefined', async () => {
+      const seam = ctx.store as unknown as CatalogueStore;
+      // Optional: core asks query when a store has none, or when it gives undefined.
+      if (!seam.selectJson) return;
+      const byId: OrderKey[] = [{ field: 'mal_id', dir: 'asc' }];
+      const cases: Array<[CollectionName, string[], PluckQuery]> = [
+        // An id list with its titles, as `/v1/anime/ids?include=title` asks.
+        ['anime', ['mal_id', 'title'], { where: [{ field: 'sfw', op: 'lte', value: 1 }], orderBy: byId, ...every }],
+        ['anime', ['mal_id', 'type', 'episodes', 'airing'], { where: [{ field: 'type', op: 'in', values: ['TV', 'Movie'] }], orderBy: byId, ...every }],
+        ['manga', ['mal_id', 'title'], { where: [{ field: 'mal_id', op: 'eq', value: Number(UNKNOWN) }], ...every }],
+        // A float, an object with image paths, a slice, a missing field: written, or left to query.
+        ['anime', ['mal_id', 'score'], { orderBy: byId, ...every }],
+        ['anime', ['mal_id', 'images'], { orderBy: byId, ...every }],
+        ['anime', ['mal_id', 'title'], { orderBy: [{ field: 'score', dir: 'desc' }], offset: 3, limit: 7 }],
+        ['anime', ['mal_id', 'no_such_field'], { orderBy: byId, offset: 0, limit: 2 }],
+      ];
+      for (const [c, select, q] of cases) {
+        const { data } = await ctx.store.query(c, { ...q, select });
+        const written = await seam.selectJson(c, select, q);
+        if (written === undefined) continue;
+        expect(new TextDecoder().decode(written.json), `${c} ${json(select)} ${json(q)}`).toBe(JSON.stringify(data));
+        expect(written.count, `${c} ${json(select)} ${json(q)}`).toBe(data.length);
+      }
+    });
   });
 }
 

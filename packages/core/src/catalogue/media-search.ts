@@ -10,6 +10,7 @@ import type { Condition, OrderKey, CatalogueStore, PluckQuery, RecordQuery } fro
 import { freezeDeep } from '../internal/freeze.js';
 import { approvalWhere, type KindSpec } from './kinds.js';
 import { ALL, sfwWhere, slice } from './shared.js';
+import { parseStoredRecord } from '../seam/record-json.js';
 
 /** An anime or manga search. */
 export type MediaSearch = AnimeSearch | MangaSearch;
@@ -130,16 +131,22 @@ export async function listIds(records: CatalogueStore, spec: KindSpec, q: IdsQue
 const encoder = new TextEncoder();
 
 /**
- * A bare id list (no `include`) as the JSON text `listIds` would give, written from the store's
- * own JSON array (`pluckJson`) without reading it; `undefined` when the store has no such method
- * or fields are included.
+ * An id list as `listIds` would give it, from the store's own JSON array (`pluckJson` for bare ids,
+ * `selectJson` with `include`): the answer's JSON text, written without reading the array; or,
+ * when the array holds an image path (`"/s/…`, resolved per host as the answer is written), the
+ * answer itself, its array parsed once. `undefined` when the store writes no such array.
  * @param records - The store.
  * @param spec - The kind.
  * @param q - The validated query.
  */
-export async function listIdsJson(records: CatalogueStore, spec: KindSpec, q: IdsQuery): Promise<Uint8Array | undefined> {
-  if (q.include || !records.pluckJson) return undefined;
-  const { count, json } = await records.pluckJson(spec.kind, 'mal_id', await idsPluck(records, spec, q));
+export async function listIdsJson(records: CatalogueStore, spec: KindSpec, q: IdsQuery): Promise<Uint8Array | IdsResult | undefined> {
+  const include = q.include;
+  if (include ? !records.selectJson : !records.pluckJson) return undefined;
+  const query = await idsPluck(records, spec, q);
+  const written = include ? await records.selectJson!(spec.kind, ['mal_id', ...include], query) : await records.pluckJson!(spec.kind, 'mal_id', query);
+  if (written === undefined) return undefined;
+  const { count, json } = written;
+  if (include && holdsImagePath(json)) return { total: count, data: parseStoredRecord(json) as IdsResult['data'] };
   // {"total":N,"data":[…]}: the keys in the order of `IdsResult`, as JSON.stringify writes them.
   const head = encoder.encode(`{"total":${count},"data":`);
   const body = new Uint8Array(head.length + json.length + 1);
@@ -147,6 +154,14 @@ export async function listIdsJson(records: CatalogueStore, spec: KindSpec, q: Id
   body.set(json, head.length);
   body[body.length - 1] = 0x7d; // }
   return body;
+}
+
+/** Whether JSON text holds a string that begins with `/s/`: an image path, which the answer's writer resolves. */
+function holdsImagePath(json: Uint8Array): boolean {
+  for (let i = json.indexOf(0x2f); i > 0; i = json.indexOf(0x2f, i + 1)) {
+    if (json[i - 1] === 0x22 && json[i + 1] === 0x73 && json[i + 2] === 0x2f) return true;
+  }
+  return false;
 }
 
 /**

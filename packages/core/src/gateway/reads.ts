@@ -183,6 +183,13 @@ export function trackReads(store: CatalogueStore, reads: Reads): CatalogueStore 
       return pluckJson(collection, field, q);
     };
   }
+  if (store.selectJson) {
+    const selectJson = store.selectJson.bind(store);
+    view.selectJson = (collection, select, q) => {
+      noteWhole(reads, collection, q);
+      return selectJson(collection, select, q);
+    };
+  }
   return view;
 }
 

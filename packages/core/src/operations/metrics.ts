@@ -233,7 +233,7 @@ export interface CatalogueMetricsOptions {
 }
 
 /** The `CatalogueStore` methods (bounded label values). */
-const STORE_METHODS: readonly (keyof CatalogueStore)[] = ['get', 'getMany', 'query', 'pluck', 'pluckJson', 'tally', 'upsert', 'delete'];
+const STORE_METHODS: readonly (keyof CatalogueStore)[] = ['get', 'getMany', 'query', 'pluck', 'pluckJson', 'selectJson', 'tally', 'upsert', 'delete'];
 
 interface RouteSeries {
   duration: HistogramSeries;

@@ -76,8 +76,8 @@ const listRow = <S extends z.ZodType | undefined = undefined>(path: string, quer
 });
 
 /**
- * An id list's row: the store's own JSON when it writes one (a bare list of 70k ids is neither
- * parsed nor printed again), else the list as `load` gives it.
+ * An id list's row: the store's own JSON when it writes one (a bare list of 70k ids, or 4,000 with
+ * their titles, is neither parsed nor printed again), else the list as `load` gives it.
  */
 const idsRow = (path: string, query: z.ZodType<IdsQuery>, spec: KindSpec, load: (query: IdsQuery, context: CatalogueContext) => Promise<unknown>): CatalogueRoute => ({
   path,
@@ -86,8 +86,9 @@ const idsRow = (path: string, query: z.ZodType<IdsQuery>, spec: KindSpec, load: 
   // Every matching id of a collection (tens of thousands): the slow kind of store work.
   work: 'search',
   handler: async ({ parsed }, context) => {
-    const json = await listIdsJson(context.records, spec, parsed as IdsQuery);
-    return json ? { body: undefined, json } : ok(await load(parsed as IdsQuery, context));
+    const written = await listIdsJson(context.records, spec, parsed as IdsQuery);
+    if (written instanceof Uint8Array) return { body: undefined, json: written };
+    return ok(written ?? (await load(parsed as IdsQuery, context)));
   },
 });
 
