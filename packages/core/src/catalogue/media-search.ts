@@ -10,7 +10,7 @@ import type { Condition, OrderKey, CatalogueStore, PluckQuery, RecordQuery } fro
 import { freezeDeep } from '../internal/freeze.js';
 import { approvalWhere, type KindSpec } from './kinds.js';
 import { ALL, sfwWhere, slice } from './shared.js';
-import { parseStoredRecord } from '../seam/record-json.js';
+import { holdsImagePath, parseStoredRecord } from '../seam/record-json.js';
 
 /** An anime or manga search. */
 export type MediaSearch = AnimeSearch | MangaSearch;
@@ -154,14 +154,6 @@ export async function listIdsJson(records: CatalogueStore, spec: KindSpec, q: Id
   body.set(json, head.length);
   body[body.length - 1] = 0x7d; // }
   return body;
-}
-
-/** Whether JSON text holds a string that begins with `/s/`: an image path, which the answer's writer resolves. */
-function holdsImagePath(json: Uint8Array): boolean {
-  for (let i = json.indexOf(0x2f); i > 0; i = json.indexOf(0x2f, i + 1)) {
-    if (json[i - 1] === 0x22 && json[i + 1] === 0x73 && json[i + 2] === 0x2f) return true;
-  }
-  return false;
 }
 
 /**

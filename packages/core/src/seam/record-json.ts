@@ -83,6 +83,22 @@ export function markStoredRecord(record: unknown): void {
 
 const decoder = new TextDecoder();
 
+/** How a string that is an image path starts in JSON text (see image-host.ts): such text is written again for each host. */
+const IMAGE_PATH = '"/s/';
+
+/**
+ * Whether a store's JSON text holds an image path (a string that begins with `/s/`), read from its
+ * bytes without decoding them: text that does not is answered as it is, whatever the host.
+ * @param json - UTF-8 JSON text.
+ */
+export function holdsImagePath(json: Uint8Array): boolean {
+  // The marker's bytes: `"`, `/`, `s`, `/`; found from each `/`, which few texts hold.
+  for (let i = json.indexOf(0x2f); i > 0; i = json.indexOf(0x2f, i + 1)) {
+    if (json[i - 1] === 0x22 && json[i + 1] === 0x73 && json[i + 2] === 0x2f) return true;
+  }
+  return false;
+}
+
 /**
  * Parses a record (or a list of records) that a store read back as JSON text, and keeps those very
  * bytes as its answer: a store whose back end hands out the text it was given (the PostgreSQL
@@ -101,7 +117,7 @@ export function parseStoredRecord(json: Uint8Array): unknown {
   if (record === null || typeof record !== 'object') return record;
   stored.add(record);
   // Text with an image path to resolve is written again for each host, the first time it is answered.
-  if (!text.includes('"/s/')) texts.set(record, { host: undefined, bytes: json });
+  if (!text.includes(IMAGE_PATH)) texts.set(record, { host: undefined, bytes: json });
   return record;
 }
 
@@ -213,7 +229,7 @@ export function createRecordSerializer(cdnUrl: string = DEFAULT_CDN_URL): (body:
   const native = (value: unknown): string => {
     const json = JSON.stringify(value);
     if (json === undefined) return 'null';
-    return json.includes('"/s/') ? JSON.stringify(resolveImagePaths(value, cdnUrl)) : json;
+    return json.includes(IMAGE_PATH) ? JSON.stringify(resolveImagePaths(value, cdnUrl)) : json;
   };
   const recordJson = (record: object): RecordJson => {
     const known = texts.get(record);
