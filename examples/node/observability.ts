@@ -29,6 +29,7 @@ import { collectDefaultMetrics, Registry } from 'prom-client';
 import SonicBoom from 'sonic-boom';
 import {
   adoptRuntimeMetrics,
+  createAccessLineFormatter,
   createCatalogueMetrics,
   createLineLogger,
   createHealthApp,
@@ -80,156 +81,8 @@ export interface ExampleOperations {
   log: LineLogger;
 }
 
-// What JSON must escape in a string (RFC 8259 §7), and lone surrogates, which JSON.stringify escapes too.
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-// The fraction of a whole number of microseconds, in milliseconds, as JavaScript prints it: none, or
-// `.001` to `.999` without trailing zeros.
-const FRACTIONS = Array.from({ length: 1000 }, (_, i) => `.${String(i).padStart(3, '0')}`.replace(/\.?0+$/, ''));
-
-/**
- * A duration in milliseconds as a whole number of microseconds, or -1 when it is none (or negative,
- * or 2^31 µs, ~36 min, and more). Below 2^31 µs, a thousandth apart is far more than a double's
- * step: such a number's shortest digits are the microseconds' own.
- * @param ms - The duration.
- * @returns The microseconds, or -1.
- */
-function wholeMicros(ms: number): number {
-  const micros = Math.round(ms * 1000);
-  return micros >= 0 && micros <= 0x7fffffff && micros / 1000 === ms ? micros : -1;
-}
-
-/**
- * A duration in milliseconds as `String(ms)` prints it. V8 took ~0.17 µs to print a fractional
- * number on Node 20, half of what making the whole log line took then; durations of whole
- * microseconds (what `createObservedApp` measures) are put together from a small integer and a
- * ready fraction instead.
- * @param ms - The duration.
- * @returns Its digits.
- */
-export function formatMillis(ms: number): string {
-  const micros = wholeMicros(ms);
-  if (micros < 0) return String(ms);
-  const whole = (micros / 1000) | 0;
-  return `${whole}${FRACTIONS[micros - whole * 1000]}`;
-}
-
-// A line is a rope of the pieces it is joined from, which V8 flattens piece by piece when the line is
-// written. Joined from ~28 pieces, a line cost ~6,000 instructions on Node 20, half of them in
-// joining and flattening (counted by `valgrind --tool=callgrind` in process, answering cache hits).
-// The pieces that repeat from request to request are joined once and kept, and a usual line is 8:
-// the head, the middle, a duration piece, a piece before the client, the client, a piece before the
-// request id, the id and the end. Kept pieces are flat strings, joined by `Array.prototype.join`:
-// made by `+` or a template literal they would be ropes themselves, walked again in every line.
-
-/**
- * Pieces joined into one flat string (two or more, none empty: `join` hands a lone piece back as it is).
- * @param pieces - The pieces.
- * @returns The text.
- */
-const flat = (...pieces: Array<string | number>): string => pieces.join('');
-
 // The version of core in use (a JSON import keeps no import attribute through the example's build).
 const { version } = createRequire(import.meta.url)('@catalogue-api/core/package.json') as { version: string };
-
-// pino's fields of this process, on every line: `,"pid":…,"hostname":"…"`.
-const BASE = flat(',"pid":', process.pid, ',"hostname":', JSON.stringify(hostname()));
-// pino's message, last on every access log line (as pino-http words it).
-const MSG = ',"msg":"request completed"}\n';
-
-// `{"level":30,"time":…,"pid":…,"hostname":"…","method":"GET","path":"`, for the current millisecond and method. A time in
-// milliseconds since the epoch is past 2^31, a number V8 prints by its slow general path (~0.25 µs
-// on Node 20); it is printed as its seconds, a small integer, and a ready three-digit rest.
-let headTime = -1;
-let headMethod = '';
-let head = '';
-const MILLIS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
-
-function headOf(time: number, method: string): string {
-  const second = Math.floor(time / 1000);
-  // Whole milliseconds from the first second on, up to 2^31 s; anything else as String() prints it.
-  const digits = second >= 1 && second < 0x7fffffff && Number.isInteger(time) ? flat(second, MILLIS[time - second * 1000]!) : String(time);
-  return flat('{"level":30,"time":', digits, BASE, ',"method":"', method, '","path":"');
-}
-
-// `/v1/anime/1","route":"/v1/anime/:id","status":200,"bytes":2712` by path, for the route, status
-// and size it was made for: the lines of a path's cache hits share it, and it saves them escaping the
-// path (only the path can hold a character JSON must escape) and joining four more pieces. Short
-// paths only, at most 1,024 of them, then started afresh.
-interface Middle {
-  route: string | undefined;
-  status: number;
-  bytes: number;
-  text: string;
-}
-const middles = new Map<string, Middle>();
-const MIDDLE_PATH_CHARS = 256;
-
-function middleOf(record: RequestRecord): string {
-  const { path, route, status, bytes } = record;
-  const known = middles.get(path);
-  if (known !== undefined && known.bytes === bytes && known.status === status && known.route === route) return known.text;
-  const escaped = NEEDS_ESCAPE.test(path) ? JSON.stringify(path).slice(1, -1) : path;
-  const text = route === undefined ? flat(escaped, '","status":', status, ',"bytes":', bytes) : flat(escaped, '","route":"', route, '","status":', status, ',"bytes":', bytes);
-  if (path.length <= MIDDLE_PATH_CHARS) {
-    if (known === undefined && middles.size >= 1024) middles.clear();
-    middles.set(path, { route, status, bytes, text });
-  }
-  return text;
-}
-
-// `,"durationMs":0.412`: most answers take under a millisecond.
-const SUBMILLISECOND = FRACTIONS.map((fraction) => (fraction ? flat(',"durationMs":0', fraction) : ',"durationMs":0'));
-// What goes around the client and the request id, by tier and cache outcome: `,"tier":"public","client":"`
-// and `","cache":"hit","requestId":"`, at `tierIndex(tier) * 5 + cacheIndex(cache)` (compared, not
-// looked up: two map lookups cost ~150 instructions). For a record with both, and no refusal.
-const tierIndex = (tier: RequestRecord['tier']): number => (tier === 'public' ? 1 : tier === 'server' ? 2 : 0);
-const cacheIndex = (cache: RequestRecord['cache']): number =>
-  cache === 'hit' ? 1 : cache === 'miss' ? 2 : cache === 'bypass' ? 3 : cache === 'not_modified' ? 4 : 0;
-const AROUND_CLIENT: Array<readonly [string, string]> = [];
-for (const tier of [undefined, 'public', 'server'] as const) {
-  for (const cache of [undefined, 'hit', 'miss', 'bypass', 'not_modified'] as const) {
-    AROUND_CLIENT[tierIndex(tier) * 5 + cacheIndex(cache)] = [
-      tier ? flat(',"tier":"', tier, '","client":"') : ',"client":"',
-      cache ? flat('","cache":"', cache, '","requestId":"') : '","requestId":"',
-    ];
-  }
-}
-
-/**
- * One access log line: pino's fields (`level` 30, `time`, `pid`, `hostname`), the record, and
- * pino's `msg` last, as JSON, fields in a fixed order, absent ones left out. Only the
- * path can hold a character JSON must escape; the other texts are fixed words, a route template, a
- * hex client id or a request id of letters, digits and `.:@/+=-`.
- * @param record - The request record.
- * @returns The JSON text and a newline.
- */
-export function toLogLine(record: RequestRecord): string {
-  if (record.time !== headTime || record.method !== headMethod) {
-    headTime = record.time;
-    headMethod = record.method;
-    head = headOf(headTime, headMethod);
-  }
-  const micros = wholeMicros(record.durationMs);
-  const duration = micros >= 0 && micros < 1000 ? SUBMILLISECOND[micros]! : `,"durationMs":${formatMillis(record.durationMs)}`;
-  // Joined with `+`, not a template literal: a template converts each piece with a call to ToString,
-  // which an optimized `+` of strings skips.
-  let line = head + middleOf(record) + duration;
-  const client = record.client;
-  const requestId = record.requestId;
-  if (client !== undefined && requestId !== undefined && record.limited === undefined && !record.blocked && !record.unavailable) {
-    const around = AROUND_CLIENT[tierIndex(record.tier) * 5 + cacheIndex(record.cache)]!;
-    return line + around[0] + client + around[1] + requestId + '"' + MSG;
-  }
-  if (record.tier !== undefined) line += `,"tier":"${record.tier}"`;
-  if (record.client !== undefined) line += `,"client":"${record.client}"`;
-  if (record.cache !== undefined) line += `,"cache":"${record.cache}"`;
-  if (record.limited !== undefined) line += `,"limited":"${record.limited}"`;
-  if (record.blocked) line += ',"blocked":true';
-  if (record.unavailable) line += ',"unavailable":true';
-  if (record.requestId !== undefined) line += `,"requestId":"${record.requestId}"`;
-  return line + MSG;
-}
 
 /** The access log's observer: see {@link createLineObserver}. */
 export interface LineObserver {
@@ -246,6 +99,7 @@ export interface LineObserver {
  * waits on the log lines of those before it. The work is the same, done later, in one go. A record
  * waits one turn at most; the time and duration in its line are those of its answer.
  * @param write - Takes each line, with its newline.
+ * @param toLine - Makes a record's line. @default core's access line, with this process's id and host name
  * @returns The observer, and `flush` for a stop.
  * @example
  * ```ts
@@ -254,7 +108,7 @@ export interface LineObserver {
  * process.once('exit', () => log.flush());
  * ```
  */
-export function createLineObserver(write: (line: string) => void): LineObserver {
+export function createLineObserver(write: (line: string) => void, toLine = createAccessLineFormatter({ pid: process.pid, hostname: hostname() })): LineObserver {
   // The records of this turn are `waiting[0 … count)`. The array is kept from turn to turn: emptied
   // by `splice`, it grew again step by step every turn (~50 ns a request over HTTP).
   const waiting: Array<RequestRecord | undefined> = [];
@@ -264,7 +118,7 @@ export function createLineObserver(write: (line: string) => void): LineObserver 
       const record = waiting[i]!;
       waiting[i] = undefined;
       try {
-        write(toLogLine(record));
+        write(toLine(record));
       } catch {
         // As for any observer (see createObservedApp): a failing log loses its line, never the server.
       }
@@ -433,9 +287,9 @@ export function createExampleOperations(env: Record<string, string | undefined>,
   if (runtime) collectDefaultMetrics({ register: runtime });
   const render = metrics && runtime ? adoptRuntimeMetrics(metrics, runtime, { version, runtime: 'node', runtimeVersion: process.versions.node }) : undefined;
 
-  // The record has fixed fields, so it is written by `toLogLine` rather than by pino's serializer
-  // for any object, which cost about as much as the whole cache hit it logs; the lines go out
-  // through pino's destination (see createLogSink). Both by `npm run bench -- --only operations`.
+  // The record has fixed fields, so it is written by core's `createAccessLineFormatter` rather than
+  // by pino's serializer for any object, which cost about as much as the whole cache hit it logs;
+  // the lines go out through pino's destination (see createLogSink). Both by `npm run bench -- --only operations`.
   const dropped = metrics?.registry.counter('catalogue_access_log_dropped_lines_total', 'Access log lines dropped because the log reader fell behind.', []).labels();
   const sink = accessLog === 'json' && !write ? createLogSink({ onDrop: dropped && ((lines) => dropped.inc(lines)) }) : undefined;
   const out = write ?? ((line: string) => sink!.write(line));
