@@ -59,6 +59,29 @@ describe('bodies spliced from records', () => {
     expect((await get(`/v1/anime/${id}/full`)).etag).not.toBe(detail.etag);
     expect((await get(page)).etag).toBe(first.etag);
   });
+
+  it("show a related entry's new title on /full and /relations once it is written", async () => {
+    const store = createMemoryStore(demoData);
+    const app = appOver(store);
+    type Relation = { entry: Array<{ name: string }> };
+    const names = async (target: string) => {
+      const res = await app.fetch(new Request(`http://localhost${target}`));
+      const body = (await res.json()) as { data: { relations: Relation[] } | Relation[] };
+      const relations = Array.isArray(body.data) ? body.data : body.data.relations;
+      return { etag: res.headers.get('etag'), names: relations.flatMap((r) => r.entry.map((e) => e.name)) };
+    };
+    // Naruto (20) and its related manga (11), asked for twice: the second answer is made from what the first kept.
+    const before = await names('/v1/anime/20/full');
+    expect(before.names).toContain('Naruto');
+    expect(await names('/v1/anime/20/full')).toEqual(before);
+    expect((await names('/v1/anime/20/relations')).names).toEqual(before.names);
+    const manga = (await store.get('manga', 11))!;
+    await store.upsert('manga', [{ ...manga, title: 'Naruto (renamed)' }]);
+    const renamed = await names('/v1/anime/20/full');
+    expect(renamed.names).toEqual(before.names.map((name) => (name === 'Naruto' ? 'Naruto (renamed)' : name)));
+    expect(renamed.etag).not.toBe(before.etag);
+    expect((await names('/v1/anime/20/relations')).names).toEqual(renamed.names);
+  });
 });
 
 describe('id lists written by the store (selectJson)', () => {

@@ -30,18 +30,21 @@ import { entriesById, hiddenIds, joined, ownedBy, ownedRows, referencedIds, slic
  */
 export async function relationsOf(records: CatalogueStore, kind: Kind, id: number, sfw: SfwMode): Promise<Relation[]> {
   const rows = await ownedRows(records, 'relations', kind, id);
-  const targets = {
-    anime: await entriesById(records, 'anime', rows.filter((r) => r.to_type === 'anime').map((r) => r.to_id)),
-    manga: await entriesById(records, 'manga', rows.filter((r) => r.to_type === 'manga').map((r) => r.to_id)),
-  };
+  const ids: Record<Kind, number[]> = { anime: [], manga: [] };
+  for (const r of rows) ids[r.to_type].push(r.to_id);
+  const targets = { anime: await entriesById(records, 'anime', ids.anime), manga: await entriesById(records, 'manga', ids.manga) };
   const groups = new Map<string, RelatedEntry[]>();
+  const out: Relation[] = [];
   for (const r of rows) {
-    const list = groups.get(r.relation) ?? [];
-    groups.set(r.relation, list);
+    let entry = groups.get(r.relation);
+    if (entry === undefined) {
+      groups.set(r.relation, (entry = []));
+      out.push({ relation: r.relation, entry });
+    }
     const target = targets[r.to_type].get(r.to_id);
-    if (target && isShown(target, sfw)) list.push(toRelated(r.to_type, target));
+    if (target && isShown(target, sfw)) entry.push(toRelated(r.to_type, target));
   }
-  return [...groups].filter(([, entry]) => entry.length > 0).map(([relation, entry]) => ({ relation, entry }));
+  return out.every((group) => group.entry.length > 0) ? out : out.filter((group) => group.entry.length > 0);
 }
 
 /**

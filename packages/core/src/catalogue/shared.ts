@@ -3,6 +3,7 @@
  * and paging over the seam.
  * @module
  */
+import { createRecordViews } from '../seam/record-json.js';
 import type { SfwMode } from '../seam/sfw.js';
 import type { Paging } from './queries.js';
 import type { Anime } from '../schemas/anime.js';
@@ -24,15 +25,12 @@ export const toCharacterMeta = (c: Character): CharacterMeta => ({ mal_id: c.mal
 export const toPersonMeta = (p: Person): PersonMeta => ({ mal_id: p.mal_id, url: p.url, images: p.images, name: p.name });
 /** The JPG-only picture shape of characters and people. */
 export const jpgOnly = (i: Images) => ({ jpg: { image_url: i.jpg.image_url } });
-/** A related entry of a relation, news item, article or stack. */
-export const toRelated = (kind: Kind, e: Anime | Manga): RelatedEntry => ({
-  mal_id: e.mal_id,
-  type: kind,
-  name: e.title,
-  url: e.url,
-  images: e.images,
-  media_type: e.type,
-});
+/** The related entries of a kind, one per stored entry (see `createRecordViews`). */
+const relatedView = (type: Kind) =>
+  createRecordViews((e: Anime | Manga): RelatedEntry => ({ mal_id: e.mal_id, type, name: e.title, url: e.url, images: e.images, media_type: e.type }));
+const relatedOf = { anime: relatedView('anime'), manga: relatedView('manga') };
+/** A related entry of a relation, news item, article or stack; the same object while the entry is unchanged. */
+export const toRelated = (kind: Kind, e: Anime | Manga): RelatedEntry => relatedOf[kind](e);
 
 /**
  * A part of a record that answers `undefined` when the record does not exist (the route answers 404).
@@ -155,12 +153,12 @@ export async function referencedIds(
  * @param ids - The ids (repeats are fetched once).
  */
 export async function entriesById(records: CatalogueStore, kind: Kind, ids: readonly number[]): Promise<Map<number, Anime | Manga>> {
-  const unique = [...new Set(ids)];
+  const unique = ids.length < 2 ? ids : [...new Set(ids)];
   const found = await records.getMany(kind, unique);
   const byId = new Map<number, Anime | Manga>();
-  unique.forEach((id, i) => {
+  for (let i = 0; i < unique.length; i++) {
     const e = found[i];
-    if (e) byId.set(id, e);
-  });
+    if (e) byId.set(unique[i]!, e);
+  }
   return byId;
 }

@@ -67,18 +67,42 @@ const extensions = new WeakMap<object, Extension>();
 const lastExtensions = new Map<object, { extra: Record<string, unknown>; out: object }>();
 const EXTENSIONS_KEPT = 1_024;
 
+/** The views of held records kept by {@link createRecordViews}, one map each, forgotten with the record's JSON. */
+const viewMaps: Array<WeakMap<object, unknown>> = [];
+
 /**
  * Marks a record as held by a store and handed out as it is, never changed in place: its JSON is
  * made once and kept. A store calls this whenever it writes a record (also again for the same
- * object), which forgets the JSON made before.
+ * object), which forgets the JSON and the views made before.
  * @param record - The record as the store keeps it.
  */
 export function markStoredRecord(record: unknown): void {
   if (record === null || typeof record !== 'object') return;
   texts.delete(record);
   lastExtensions.delete(record);
+  for (const views of viewMaps) views.delete(record);
   stored.add(record);
   held.add(record);
+}
+
+/**
+ * A view of records (a relation's short form of an entry…) that is made once for each record a
+ * store holds (see {@link markStoredRecord}) and handed out again until the record is written:
+ * the same object each time, so that a `/full` form built from it again is known unchanged by
+ * identity (`extendRecord`) rather than member by member. Views of other records are made per call.
+ * A view, like a stored record, is never changed in place.
+ * @param make - Makes a record's view.
+ * @returns The view of a record.
+ */
+export function createRecordViews<R extends object, V>(make: (record: R) => V): (record: R) => V {
+  const kept = new WeakMap<object, V>();
+  viewMaps.push(kept as WeakMap<object, unknown>);
+  return (record) => {
+    if (!held.has(record)) return make(record);
+    let view = kept.get(record);
+    if (view === undefined) kept.set(record, (view = make(record)));
+    return view;
+  };
 }
 
 const decoder = new TextDecoder();
