@@ -8,7 +8,7 @@
 import { isShown, type SfwMode } from '../seam/sfw.js';
 import type { Article } from '../schemas/article.js';
 import type { MangaCharacter } from '../schemas/cast.js';
-import type { Link, RelatedEntry } from '../schemas/common.js';
+import type { Link } from '../schemas/common.js';
 import type { MediaPicture, Moreinfo, Relation } from '../schemas/media.js';
 import type { News } from '../schemas/news.js';
 import type { EntryRecommendation } from '../schemas/recommendation.js';
@@ -33,18 +33,15 @@ export async function relationsOf(records: CatalogueStore, kind: Kind, id: numbe
   const ids: Record<Kind, number[]> = { anime: [], manga: [] };
   for (const r of rows) ids[r.to_type].push(r.to_id);
   const targets = { anime: await entriesById(records, 'anime', ids.anime), manga: await entriesById(records, 'manga', ids.manga) };
-  const groups = new Map<string, RelatedEntry[]>();
-  const out: Relation[] = [];
+  // In the order first met (a Map keeps insertion order), also when all of a group's entries are left out.
+  const groups = new Map<string, Relation>();
   for (const r of rows) {
-    let entry = groups.get(r.relation);
-    if (entry === undefined) {
-      groups.set(r.relation, (entry = []));
-      out.push({ relation: r.relation, entry });
-    }
+    let group = groups.get(r.relation);
+    if (group === undefined) groups.set(r.relation, (group = { relation: r.relation, entry: [] }));
     const target = targets[r.to_type].get(r.to_id);
-    if (target && isShown(target, sfw)) entry.push(toRelated(r.to_type, target));
+    if (target && isShown(target, sfw)) group.entry.push(toRelated(r.to_type, target));
   }
-  return out.every((group) => group.entry.length > 0) ? out : out.filter((group) => group.entry.length > 0);
+  return [...groups.values()].filter((group) => group.entry.length > 0);
 }
 
 /**

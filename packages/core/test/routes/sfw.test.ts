@@ -197,3 +197,18 @@ describe.each([
     expect([...(await picks(MODES.strict))].sort()).toEqual(['safe']);
   });
 });
+
+describe('relations a mode hides whole', () => {
+  // Met before the root's other groups: one whose only entry is adult, and one whose first entry is.
+  const row = (relation: string, to_id: number) => ({ from_type: 'anime' as const, from_id: ROOT_ANIME, relation, to_type: 'anime' as const, to_id });
+  const first = [row('Prequel', AIRING.rx), row('Sequel', AIRING.rx), row('Summary', AIRING.ecchi), row('Sequel', AIRING.ecchi)];
+  const application = createCatalogueApp({ store: createMemoryStore({ ...sfwCatalogue, relations: [...first, ...sfwCatalogue.relations!] }), gateway: false, now: () => NOW });
+  const groups = async (path: string) => ((await get(path, application)) as { data: Array<{ relation: string }> }).data.map((g) => g.relation);
+
+  it('are left out, and the other groups keep the order they were first met in', async () => {
+    expect(await groups(`${a(ROOT_ANIME)}/relations`)).toEqual(['Prequel', 'Sequel', 'Summary', 'Side Story', 'Adaptation']);
+    expect(await groups(`${a(ROOT_ANIME)}/relations?sfw`)).toEqual(['Sequel', 'Summary', 'Side Story', 'Adaptation']);
+    const full = (await get(`${a(ROOT_ANIME)}/full?sfw`, application)) as { data: { relations: Array<{ relation: string }> } };
+    expect(full.data.relations.map((g) => g.relation)).toEqual(['Sequel', 'Summary', 'Side Story', 'Adaptation']);
+  });
+});
